@@ -1,0 +1,11 @@
+// libxml2's text writer, without ICU (Debian builds libxml2 with ICU, whose headers clash with Foundation).
+#ifndef TETHER_CLIBXML2_SHIM_H
+#define TETHER_CLIBXML2_SHIM_H
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+#include <libxml/xmlwriter.h>
+#include <libxml/xmlsave.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#endif

@@ -1,0 +1,80 @@
+import Foundation
+
+/// One HTTP header as written, name case preserved.
+public struct HTTPHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A request, fully built: every `${VAR}` already expanded, the URL already percent-encoded.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    public var headers: [HTTPHeader]
+    public var body: Data?
+
+    public init(method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// What a target's stub body (`sampleData`) is.
+public enum StubBody: Sendable, Equatable {
+    /// Absent or empty (Moya's `Data()` default): only the status can be checked.
+    case none
+    /// A JSON document: the live body must have its structure.
+    case json(JSONValue)
+    /// Bytes that are not JSON (text or base64 stubs).
+    case text(Data)
+}
+
+/// What a target's stub answers (`sampleResponse`, Moya's `EndpointSampleResponse`).
+public enum StubResponse: Sendable, Equatable {
+    /// `.networkResponse(statusCode, data)` (no headers) or `.response(HTTPURLResponse, data)` (headers that must match).
+    case network(statusCode: Int, headers: [HTTPHeader])
+    /// `.networkError(error)`: cannot be checked against a service; reported as skipped.
+    case networkError(code: Int, description: String)
+}
+
+/// One stub taken as a contract: the request to send and what the answer must look like.
+public struct Contract: Sendable, Equatable {
+    /// The service (manifest `service`, or the Swift target's type) this target belongs to: the JUnit suite.
+    public var service: String
+    /// The target's name: the JUnit test case.
+    public var name: String
+    /// The service's base URL as used for this run (after `--base-url`).
+    public var baseURL: String
+    public var request: HTTPRequest
+    public var sampleData: StubBody
+    public var sampleResponse: StubResponse
+    /// Status codes that must answer, whatever the stub says (Moya's `ValidationType`); `nil` means none.
+    public var validStatusCodes: [Int]?
+    /// Where the contract came from (a manifest path, or a Swift type), for messages.
+    public var source: String
+    /// Values that must never appear in a report: secrets the environment put into the request, sensitive headers.
+    public var secrets: [String]
+
+    public init(
+        service: String, name: String, baseURL: String, request: HTTPRequest, sampleData: StubBody,
+        sampleResponse: StubResponse = .network(statusCode: 200, headers: []), validStatusCodes: [Int]? = nil,
+        source: String, secrets: [String] = []
+    ) {
+        self.service = service
+        self.name = name
+        self.baseURL = baseURL
+        self.request = request
+        self.sampleData = sampleData
+        self.sampleResponse = sampleResponse
+        self.validStatusCodes = validStatusCodes
+        self.source = source
+        self.secrets = secrets
+    }
+}

@@ -1,0 +1,47 @@
+/// A JSON document as a Swift value: object members keep their order, and integers stay apart from fractions,
+/// because "an `Int` here" versus "a `Double` here" is exactly what a contract check must see.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number written without fraction or exponent that fits in 64 bits.
+    case integer(Int64)
+    /// A non-negative integer above `Int64.max`.
+    case unsignedInteger(UInt64)
+    /// A number written with a fraction or an exponent.
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+}
+
+/// One member of a JSON object, in document order.
+public struct JSONMember: Sendable, Equatable {
+    public var key: String
+    public var value: JSONValue
+
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension JSONValue {
+    /// The member named `key` of an object (the first one, if a document repeats a key), or `nil`.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// A one-word name of the value's JSON type, as findings print it: `string`, `number`, `boolean`, ….
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer, .unsignedInteger: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// How one contract came out.
+public enum Outcome: Sendable, Equatable {
+    /// Every rule holds (notes may still be attached).
+    case passed
+    /// At least one finding is a drift.
+    case drifted
+    /// The target could not be checked (transport failure): the message says why.
+    case error(String)
+    /// The target cannot be checked against a service (a `networkError` stub, an upload): the reason.
+    case skipped(String)
+}
+
+/// One contract, its outcome, and everything the reports print about it.
+public struct ContractResult: Sendable, Equatable {
+    public var contract: Contract
+    public var outcome: Outcome
+    /// Drifts and notes, in the order found.
+    public var findings: [Finding]
+    /// The live status code, when a response arrived.
+    public var liveStatusCode: Int?
+    /// The URL that answered, after redirects.
+    public var liveURL: String?
+    /// Seconds spent on this contract.
+    public var duration: Double
+
+    public init(
+        contract: Contract, outcome: Outcome, findings: [Finding] = [], liveStatusCode: Int? = nil,
+        liveURL: String? = nil, duration: Double = 0
+    ) {
+        self.contract = contract
+        self.outcome = outcome
+        self.findings = findings
+        self.liveStatusCode = liveStatusCode
+        self.liveURL = liveURL
+        self.duration = duration
+    }
+
+    /// The request line as reports print it: `GET https://api.example.com/users?per_page=2`.
+    public var requestLine: String { "\(contract.request.method) \(contract.request.url)" }
+}
+
+/// Everything one run produced: what the console, JUnit and the exit code are made from.
+public struct RunReport: Sendable, Equatable {
+    public var results: [ContractResult]
+    /// When the run started (the JUnit timestamp).
+    public var startedAt: Date
+    /// Wall-clock seconds of the whole run.
+    public var duration: Double
+    public var hostname: String
+    /// Every value that must be shown as `<redacted>` in any text.
+    public var secrets: [String]
+
+    public init(results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = []) {
+        self.results = results
+        self.startedAt = startedAt
+        self.duration = duration
+        self.hostname = hostname
+        self.secrets = secrets
+    }
+
+    public var passedCount: Int { results.count { $0.outcome == .passed } }
+    public var driftedCount: Int { results.count { $0.outcome == .drifted } }
+    public var errorCount: Int { results.count { if case .error = $0.outcome { true } else { false } } }
+    public var skippedCount: Int { results.count { if case .skipped = $0.outcome { true } else { false } } }
+
+    /// Services in order of first appearance, each with its results: the JUnit suites.
+    public var suites: [(service: String, results: [ContractResult])] {
+        var order: [String] = []
+        var byService: [String: [ContractResult]] = [:]
+        for result in results {
+            if byService[result.contract.service] == nil { order.append(result.contract.service) }
+            byService[result.contract.service, default: []].append(result)
+        }
+        return order.map { ($0, byService[$0] ?? []) }
+    }
+
+    /// The process exit code for a CI gate: 0 all hold, 1 a drift, 3 no drift but something could not be checked.
+    public var exitCode: Int32 {
+        if driftedCount > 0 { return 1 }
+        if errorCount > 0 { return 3 }
+        return 0
+    }
+}
+
+/// Tether's version, printed by `--version` and written into every JUnit suite's properties.
+public let tetherVersion = "0.1.0"

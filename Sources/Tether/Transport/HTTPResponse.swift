@@ -1,0 +1,45 @@
+import Foundation
+
+/// A live response as the transport received it (body already decoded from gzip, deflate or br).
+public struct HTTPResponse: Sendable, Equatable {
+    public var statusCode: Int
+    /// Headers of the final response (after redirects), in order.
+    public var headers: [HTTPHeader]
+    public var body: Data
+    /// The URL that answered (after redirects).
+    public var url: String
+    /// Seconds from start to the last byte.
+    public var duration: Double
+
+    public init(statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.duration = duration
+    }
+
+    /// The first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Why a request could not be checked: never a drift, always an `<error>` in the report.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libcurl's own error text (CURLOPT_ERRORBUFFER, else `curl_easy_strerror`), or ours for the body cap.
+    public var message: String
+    public var url: String
+    /// libcurl's `CURLcode`, or 0 for errors of ours.
+    public var code: Int
+    public var duration: Double
+
+    public init(message: String, url: String, code: Int = 0, duration: Double = 0) {
+        self.message = message
+        self.url = url
+        self.code = code
+        self.duration = duration
+    }
+
+    public var description: String { "\(url): \(message)" }
+}

@@ -1,0 +1,2 @@
+import Tether
+print("tether \(tetherVersion)")
