@@ -20,6 +20,7 @@ let package = Package(
         ),
         .target(name: "Tether", dependencies: ["CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON"]),
         .executableTarget(name: "tether", dependencies: ["Tether"]),
+        .executableTarget(name: "tether-bench", dependencies: ["Tether"], path: "bench/TetherBench"),
         .testTarget(name: "TetherTests", dependencies: ["Tether"], resources: [.copy("Fixtures")]),
     ],
     cxxLanguageStandard: .cxx17
