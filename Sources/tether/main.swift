@@ -1,2 +1,1 @@
-import Tether
-print("tether \(tetherVersion)")
+print("pending")

@@ -1,0 +1,409 @@
+import Foundation
+
+/// Where to send each service's requests instead of its manifest's `baseURL` (`--base-url`).
+public struct BaseURLOverrides: Sendable, Equatable {
+    /// One URL for every service (`--base-url URL`).
+    public var all: String?
+    /// One URL per service name (`--base-url SERVICE=URL`); wins over `all`.
+    public var byService: [String: String]
+
+    public init(all: String? = nil, byService: [String: String] = [:]) {
+        self.all = all
+        self.byService = byService
+    }
+
+    func url(for service: String) -> String? { byService[service] ?? all }
+}
+
+/// Reads contract manifests (`contracts/*.json` with `"targets"`) and their sample files into `Contract` values.
+public struct ManifestLoader: Sendable {
+    /// Where `${VAR}` takes its values from.
+    public var environment: [String: String]
+    public var baseURLOverrides: BaseURLOverrides
+
+    /// - Parameters:
+    ///   - environment: The variables `${VAR}` expands from; the process environment by default.
+    ///   - baseURLOverrides: `--base-url` values.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, baseURLOverrides: BaseURLOverrides = BaseURLOverrides()) {
+        self.environment = environment
+        self.baseURLOverrides = baseURLOverrides
+    }
+
+    /// Loads every manifest under `paths` (files, or folders searched recursively for `*.json` manifests).
+    /// - Returns: The contracts, manifest by manifest (files in path order), targets in file order.
+    /// - Throws: `ContractError` naming the file and JSON location of the first problem found.
+    public func load(paths: [String]) throws(ContractError) -> [Contract] {
+        var contracts: [Contract] = []
+        var manifestCount = 0
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw ContractError(file: path, "no such file or folder")
+            }
+            if isFolder.boolValue {
+                for file in try jsonFiles(in: path) {
+                    // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
+                    // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
+                    guard let data = FileManager.default.contents(atPath: file) else { throw ContractError(file: file, "cannot read the file") }
+                    let mentionsTargets = data.range(of: Data("\"targets\"".utf8)) != nil
+                    guard mentionsTargets else { continue }
+                    let root = try parse(data, file: file)
+                    guard root["targets"] != nil else { continue }  // a sample file, not a manifest
+                    contracts += try manifest(root, file: file)
+                    manifestCount += 1
+                }
+            } else {
+                let root = try parseFile(path)
+                guard root["targets"] != nil else {
+                    throw ContractError(file: path, "not a contract manifest: it has no \"targets\" key")
+                }
+                contracts += try manifest(root, file: path)
+                manifestCount += 1
+            }
+        }
+        guard manifestCount > 0 else {
+            throw ContractError(file: paths.joined(separator: ", "), "no contract manifest found (a manifest is a *.json file with a \"targets\" array)")
+        }
+        try checkUnique(contracts)
+        let services = Set(contracts.map(\.service))
+        for name in baseURLOverrides.byService.keys.sorted() where !services.contains(name) {
+            let hint = closestMatch(to: name, in: Array(services)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ContractError(file: "--base-url", "no contract file declares a service named '\(name)'\(hint); services: \(services.sorted().joined(separator: ", "))")
+        }
+        return contracts
+    }
+
+    private func jsonFiles(in folder: String) throws(ContractError) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
+            throw ContractError(file: folder, "cannot read the folder")
+        }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix(".json") { files.append((folder as NSString).appendingPathComponent(relative)) }
+        }
+        return files.sorted()
+    }
+
+    private func parseFile(_ path: String) throws(ContractError) -> JSONValue {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ContractError(file: path, "cannot read the file") }
+        return try parse(data, file: path)
+    }
+
+    private func parse(_ data: Data, file path: String) throws(ContractError) -> JSONValue {
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw ContractError(file: path, "\(error)")
+        }
+    }
+
+    private func checkUnique(_ contracts: [Contract]) throws(ContractError) {
+        var seen: [String: String] = [:]
+        for contract in contracts {
+            let key = "\(contract.service)\u{0}\(contract.name)"
+            if let first = seen[key] {
+                throw ContractError(file: contract.source, "target '\(contract.name)' of service '\(contract.service)' is declared twice (also in \(first)); target names must be unique within a service")
+            }
+            seen[key] = contract.source
+        }
+    }
+
+    // MARK: - One manifest
+
+    private static let manifestKeys = ["service", "baseURL", "headers", "targets", "description"]
+    private static let targetKeys = ["name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse", "validationType"]
+
+    private func manifest(_ root: JSONValue, file: String) throws(ContractError) -> [Contract] {
+        let node = ManifestNode(value: root, file: file, location: "")
+        let keys = try node.members(allowed: Self.manifestKeys)
+        guard let serviceNode = keys["service"] else { throw node.error("missing key \"service\" (the service's name, e.g. \"GitHub\")") }
+        let service = try serviceNode.string()
+        guard !service.isEmpty else { throw serviceNode.error("must not be empty") }
+        guard let targetsNode = keys["targets"] else { throw node.error("missing key \"targets\"") }
+        let targets = try targetsNode.array()
+        let serviceHeaders = try keys["headers"].map { (h) throws(ContractError) in try headerEntries(h) } ?? []
+
+        let baseURLNode = keys["baseURL"]
+        var baseURL: String
+        var serviceSecrets: [String] = []
+        if let override = baseURLOverrides.url(for: service) {
+            baseURL = override
+        } else {
+            guard let baseURLNode else { throw node.error("missing key \"baseURL\" (or pass --base-url)") }
+            baseURL = try expand(try baseURLNode.string(), at: baseURLNode, secrets: &serviceSecrets)
+        }
+        guard let parsed = URL(string: baseURL), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
+            throw (baseURLNode ?? node).error("baseURL '\(baseURL)' is not an http or https URL")
+        }
+
+        let folder = (file as NSString).deletingLastPathComponent
+        var contracts: [Contract] = []
+        for targetNode in targets {
+            var secrets = serviceSecrets
+            contracts.append(
+                try target(targetNode, service: service, baseURL: baseURL, serviceHeaders: serviceHeaders, folder: folder, secrets: &secrets))
+        }
+        return contracts
+    }
+
+    private func target(
+        _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)], folder: String,
+        secrets: inout [String]
+    ) throws(ContractError) -> Contract {
+        let keys = try node.members(allowed: Self.targetKeys)
+        guard let nameNode = keys["name"] else { throw node.error("missing key \"name\" (the target's name, e.g. \"userRepositories\")") }
+        let name = try nameNode.string()
+        guard !name.isEmpty else { throw nameNode.error("must not be empty") }
+
+        let method = try keys["method"].map { (m) throws(ContractError) -> String in
+            let text = try m.string().uppercased()
+            guard !text.isEmpty, text.allSatisfy({ $0.isLetter }) else { throw m.error("'\(text)' is not an HTTP method") }
+            return text
+        } ?? "GET"
+        let path = try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) } ?? ""
+
+        var query: [(String, String)] = []
+        if let queryNode = keys["query"] {
+            for (key, valueNode) in try queryNode.freeMembers() {
+                query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
+            }
+        }
+
+        // Service headers, then the target's: a target header replaces one of the same name; null removes it.
+        var merged: [(String, String?, ManifestNode)] = serviceHeaders
+        if let headersNode = keys["headers"] {
+            for entry in try headerEntries(headersNode) {
+                merged.removeAll { $0.0.caseInsensitiveCompare(entry.0) == .orderedSame }
+                merged.append(entry)
+            }
+        }
+        var headers: [HTTPHeader] = []
+        for (headerName, value, valueNode) in merged {
+            guard let value else { continue }
+            headers.append(HTTPHeader(headerName, try expand(value, at: valueNode, secrets: &secrets)))
+        }
+
+        let task = try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
+        let request = RequestBuilder.request(method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
+        let sampleData = try keys["sampleData"].map { (s) throws(ContractError) in try stubBody(s, folder: folder) } ?? .none
+        let sampleResponse = try keys["sampleResponse"].map { (s) throws(ContractError) in try stubResponse(s) } ?? .network(statusCode: 200, headers: [])
+        let validCodes = try keys["validationType"].flatMap { (v) throws(ContractError) in try validationCodes(v) }
+
+        return Contract(
+            service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData, sampleResponse: sampleResponse,
+            validStatusCodes: validCodes, source: node.file, secrets: secrets)
+    }
+
+    private func headerEntries(_ node: ManifestNode) throws(ContractError) -> [(String, String?, ManifestNode)] {
+        var entries: [(String, String?, ManifestNode)] = []
+        for (name, valueNode) in try node.freeMembers() {
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }) else {
+                throw valueNode.error("'\(name)' is not a valid header name")
+            }
+            if case .null = valueNode.value {
+                entries.append((name, nil, valueNode))
+            } else {
+                let value = try valueNode.string()
+                guard !value.contains(where: { $0 == "\r" || $0 == "\n" }) else { throw valueNode.error("a header value must not contain a line break") }
+                entries.append((name, value, valueNode))
+            }
+        }
+        return entries
+    }
+
+    // MARK: - task
+
+    private static let taskCases = ["requestPlain", "requestData", "requestJSONEncodable", "requestParameters", "requestCompositeData", "requestCompositeParameters"]
+
+    private func requestTask(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> RequestTask {
+        let (name, value) = try node.oneOf(Self.taskCases)
+        func required() throws(ContractError) -> ManifestNode {
+            guard let value else { throw node.error("'\(name)' needs a value, e.g. {\"\(name)\": {...}}") }
+            return value
+        }
+        switch name {
+        case "requestPlain":
+            if let value, value.value != .null, value.value != .object([]) { throw value.error("requestPlain takes no value") }
+            return .plain
+        case "requestData":
+            return .data(try bytes(try required(), secrets: &secrets))
+        case "requestJSONEncodable":
+            return .json(try expandJSON(try required(), secrets: &secrets))
+        case "requestParameters":
+            let keys = try required().members(allowed: ["parameters", "encoding"])
+            guard let parameters = keys["parameters"] else { throw try required().error("missing key \"parameters\"") }
+            return .parameters(try parameterObject(parameters, secrets: &secrets), encoding: try encoding(keys["encoding"], allowed: ParameterEncoding.allCases))
+        case "requestCompositeData":
+            let keys = try required().members(allowed: ["bodyData", "urlParameters"])
+            guard let body = keys["bodyData"] else { throw try required().error("missing key \"bodyData\"") }
+            let url = try keys["urlParameters"].map { (u) throws(ContractError) in try parameterObject(u, secrets: &secrets) } ?? .object([])
+            return .compositeData(body: try bytes(body, secrets: &secrets), urlParameters: url)
+        default:  // requestCompositeParameters
+            let keys = try required().members(allowed: ["bodyParameters", "bodyEncoding", "urlParameters"])
+            guard let body = keys["bodyParameters"] else { throw try required().error("missing key \"bodyParameters\"") }
+            let url = try keys["urlParameters"].map { (u) throws(ContractError) in try parameterObject(u, secrets: &secrets) } ?? .object([])
+            let bodyEncoding = try encoding(keys["bodyEncoding"], allowed: [.json, .httpBody, .url])
+            return .compositeParameters(body: try parameterObject(body, secrets: &secrets), bodyEncoding: bodyEncoding, urlParameters: url)
+        }
+    }
+
+    private func parameterObject(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> JSONValue {
+        guard case .object = node.value else { throw node.error("expected an object of parameters, got \(node.value.typeName)") }
+        return try expandJSON(node, secrets: &secrets)
+    }
+
+    private func encoding(_ node: ManifestNode?, allowed: [ParameterEncoding]) throws(ContractError) -> ParameterEncoding {
+        guard let node else { return allowed.contains(.url) ? .url : allowed[0] }
+        let name = try node.string()
+        guard let encoding = ParameterEncoding(rawValue: name), allowed.contains(encoding) else {
+            let names = allowed.map(\.rawValue)
+            let hint = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw node.error("unknown encoding '\(name)'\(hint); expected one of: \(names.joined(separator: ", "))")
+        }
+        return encoding
+    }
+
+    /// `{"text": "..."}` or `{"base64": "..."}` as bytes.
+    private func bytes(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> Data {
+        let keys = try node.members(allowed: ["text", "base64"])
+        if let text = keys["text"], keys.count == 1 { return Data(try expand(try text.string(), at: text, secrets: &secrets).utf8) }
+        if let encoded = keys["base64"], keys.count == 1 {
+            guard let data = Data(base64Encoded: try encoded.string(), options: .ignoreUnknownCharacters) else { throw encoded.error("not valid base64") }
+            return data
+        }
+        throw node.error("expected exactly one of: text, base64")
+    }
+
+    // MARK: - sampleData, sampleResponse, validationType
+
+    private func stubBody(_ node: ManifestNode, folder: String) throws(ContractError) -> StubBody {
+        let keys = try node.members(allowed: ["file", "json", "text", "base64"])
+        guard keys.count == 1, let (kind, value) = keys.first else { throw node.error("expected exactly one of: file, json, text, base64") }
+        switch kind {
+        case "json":
+            return .json(value.value)
+        case "text":
+            let text = try value.string()
+            return text.isEmpty ? .none : .text(Data(text.utf8))
+        case "base64":
+            guard let data = Data(base64Encoded: try value.string(), options: .ignoreUnknownCharacters) else { throw value.error("not valid base64") }
+            return data.isEmpty ? .none : .text(data)
+        default:  // file
+            let relative = try value.string()
+            let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw value.error("cannot read sample file '\(relative)' (looked for \(path))")
+            }
+            if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .none }
+            do {
+                return .json(try JSONValue.parse(data))
+            } catch {
+                if relative.lowercased().hasSuffix(".json") {
+                    throw value.error("sample file '\(relative)' is not valid JSON: \(error)")
+                }
+                return .text(data)
+            }
+        }
+    }
+
+    private func stubResponse(_ node: ManifestNode) throws(ContractError) -> StubResponse {
+        let (name, value) = try node.oneOf(["networkResponse", "response", "networkError"])
+        guard let value else { throw node.error("'\(name)' needs a value, e.g. {\"\(name)\": {...}}") }
+        switch name {
+        case "networkResponse":
+            let keys = try value.members(allowed: ["statusCode"])
+            guard let status = keys["statusCode"] else { throw value.error("missing key \"statusCode\"") }
+            return .network(statusCode: try status.integer(in: 100...599), headers: [])
+        case "response":
+            let keys = try value.members(allowed: ["statusCode", "headers"])
+            guard let status = keys["statusCode"] else { throw value.error("missing key \"statusCode\"") }
+            var headers: [HTTPHeader] = []
+            if let headersNode = keys["headers"] {
+                for (headerName, valueNode) in try headersNode.freeMembers() { headers.append(HTTPHeader(headerName, try valueNode.string())) }
+            }
+            return .network(statusCode: try status.integer(in: 100...599), headers: headers)
+        default:
+            let keys = try value.members(allowed: ["code", "description", "domain"])
+            let code = try keys["code"].map { (c) throws(ContractError) -> Int in
+                guard case .integer(let number) = c.value else { throw c.error("expected an integer, got \(c.value.typeName)") }
+                return Int(number)
+            } ?? 0
+            let description = try keys["description"]?.string() ?? ""
+            return .networkError(code: code, description: description)
+        }
+    }
+
+    private func validationCodes(_ node: ManifestNode) throws(ContractError) -> [Int]? {
+        let (name, value) = try node.oneOf(["none", "successCodes", "successAndRedirectCodes", "customCodes"])
+        switch name {
+        case "none": return nil
+        case "successCodes": return ValidationCodes.success
+        case "successAndRedirectCodes": return ValidationCodes.successAndRedirect
+        default:
+            guard let value else { throw node.error("customCodes needs a list, e.g. {\"customCodes\": [200, 304]}") }
+            var codes: [Int] = []
+            for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
+            return codes
+        }
+    }
+
+    // MARK: - ${VAR}
+
+    /// Expands `${NAME}` and `${NAME:-default}` from the environment; `$${` stays a literal `${`. Each expanded
+    /// value of 6 or more characters becomes a secret for the reports.
+    func expand(_ text: String, at node: ManifestNode, secrets: inout [String]) throws(ContractError) -> String {
+        guard text.contains("${") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                result += rest[..<rest.index(before: start.lowerBound)] + "${"
+                rest = rest[start.upperBound...]
+                continue
+            }
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                throw node.error("'${' without a closing '}' in \"\(text)\"")
+            }
+            let expression = rest[start.upperBound..<end]
+            let parts = expression.split(separator: ":-", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw node.error("'${\(expression)}' is not a variable reference; write ${NAME} (or $${ for a literal ${)")
+            }
+            if let value = environment[name], !(parts.count == 2 && value.isEmpty) {
+                if value.count >= 6 { secrets.append(value) }
+                result += value
+            } else if parts.count == 2 {
+                result += parts[1]
+            } else {
+                throw node.error("environment variable \(name) is not set (export it, or write ${\(name):-default})")
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
+    private func expandJSON(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> JSONValue {
+        switch node.value {
+        case .string(let text): return .string(try expand(text, at: node, secrets: &secrets))
+        case .array:
+            var elements: [JSONValue] = []
+            for element in try node.array() { elements.append(try expandJSON(element, secrets: &secrets)) }
+            return .array(elements)
+        case .object:
+            var members: [JSONMember] = []
+            for (key, child) in try node.freeMembers() { members.append(JSONMember(key, try expandJSON(child, secrets: &secrets))) }
+            return .object(members)
+        default: return node.value
+        }
+    }
+}
+
+/// The status codes of Moya's `ValidationType` cases.
+public enum ValidationCodes {
+    /// `.successCodes`: 200...299.
+    public static let success = Array(200...299)
+    /// `.successAndRedirectCodes`: 200...399.
+    public static let successAndRedirect = Array(200...399)
+}

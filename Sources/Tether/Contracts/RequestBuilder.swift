@@ -1,0 +1,136 @@
+import Foundation
+
+/// How a request carries parameters: Alamofire's `URLEncoding` destinations and `JSONEncoding`.
+public enum ParameterEncoding: String, Sendable, Equatable, CaseIterable {
+    /// Alamofire's `URLEncoding.default`: the query for GET, HEAD and DELETE, a form body otherwise.
+    case url
+    /// `URLEncoding.queryString`: always the query.
+    case queryString
+    /// `URLEncoding.httpBody`: always a form body.
+    case httpBody
+    /// `JSONEncoding.default`: a JSON body.
+    case json
+}
+
+/// What a request sends besides its URL: Moya's request `Task` cases, with JSON parameters as `JSONValue`.
+public enum RequestTask: Sendable, Equatable {
+    /// `requestPlain`.
+    case plain
+    /// `requestData(Data)`: the bytes as they are.
+    case data(Data)
+    /// `requestJSONEncodable`: the value as a JSON body.
+    case json(JSONValue)
+    /// `requestParameters(parameters:encoding:)`.
+    case parameters(JSONValue, encoding: ParameterEncoding)
+    /// `requestCompositeData(bodyData:urlParameters:)`.
+    case compositeData(body: Data, urlParameters: JSONValue)
+    /// `requestCompositeParameters(bodyParameters:bodyEncoding:urlParameters:)`.
+    case compositeParameters(body: JSONValue, bodyEncoding: ParameterEncoding, urlParameters: JSONValue)
+}
+
+/// Builds the request Moya would send for a target: URL as `baseURL.appendingPathComponent(path)`, parameters encoded
+/// as Alamofire encodes them (keys sorted, arrays as `key[]`, booleans as 1/0, RFC 3986 escaping).
+public enum RequestBuilder {
+    /// - Parameters:
+    ///   - method: The HTTP method (`GET`, `POST`, …).
+    ///   - baseURL: The service's base URL.
+    ///   - path: The target's path, appended as a path component.
+    ///   - query: Query items of the target itself, in order, before any parameters of the task.
+    ///   - headers: The target's headers, in order.
+    ///   - task: What the request carries.
+    /// - Returns: The request, with `Content-Type` set for JSON and form bodies unless `headers` sets it.
+    public static func request(
+        method: String, baseURL: String, path: String, query: [(String, String)] = [], headers: [HTTPHeader],
+        task: RequestTask
+    ) -> HTTPRequest {
+        var url = joined(baseURL: baseURL, path: path)
+        var queryParts = query.map { "\(escape($0.0))=\(escape($0.1))" }
+        var body: Data?
+        var contentType: String?
+        let upper = method.uppercased()
+
+        func encode(_ parameters: JSONValue, _ encoding: ParameterEncoding) {
+            switch encoding {
+            case .json:
+                body = parameters.serialized()
+                contentType = "application/json"
+            case .queryString:
+                queryParts += formComponents(parameters)
+            case .httpBody:
+                body = Data(formComponents(parameters).joined(separator: "&").utf8)
+                contentType = "application/x-www-form-urlencoded; charset=utf-8"
+            case .url:
+                encode(parameters, ["GET", "HEAD", "DELETE"].contains(upper) ? .queryString : .httpBody)
+            }
+        }
+
+        switch task {
+        case .plain: break
+        case .data(let data): body = data
+        case .json(let value):
+            body = value.serialized()
+            contentType = "application/json"
+        case .parameters(let parameters, let encoding): encode(parameters, encoding)
+        case .compositeData(let data, let urlParameters):
+            body = data
+            queryParts += formComponents(urlParameters)
+        case .compositeParameters(let bodyParameters, let bodyEncoding, let urlParameters):
+            queryParts += formComponents(urlParameters)
+            encode(bodyParameters, bodyEncoding == .url ? .httpBody : bodyEncoding)
+        }
+        if !queryParts.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + queryParts.joined(separator: "&")
+        }
+        var allHeaders = headers
+        if let contentType, !allHeaders.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            allHeaders.append(HTTPHeader("Content-Type", contentType))
+        }
+        return HTTPRequest(method: upper, url: url, headers: allHeaders, body: body)
+    }
+
+    /// `baseURL.appendingPathComponent(path)`: one slash between them, the path percent-encoded.
+    static func joined(baseURL: String, path: String) -> String {
+        guard !path.isEmpty else { return baseURL }
+        let encodedPath = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        return base + (encodedPath.hasPrefix("/") ? encodedPath : "/" + encodedPath)
+    }
+
+    /// Alamofire's `URLEncoding.queryComponents`: keys sorted, nested objects as `a[b]`, arrays as `a[]`.
+    static func formComponents(_ parameters: JSONValue) -> [String] {
+        guard case .object(let members) = parameters else { return [] }
+        var parts: [String] = []
+        for member in members.sorted(by: { $0.key < $1.key }) {
+            append(key: member.key, value: member.value, to: &parts)
+        }
+        return parts
+    }
+
+    private static func append(key: String, value: JSONValue, to parts: inout [String]) {
+        switch value {
+        case .object(let members):
+            for member in members.sorted(by: { $0.key < $1.key }) {
+                append(key: "\(key)[\(member.key)]", value: member.value, to: &parts)
+            }
+        case .array(let elements):
+            for element in elements { append(key: "\(key)[]", value: element, to: &parts) }
+        case .bool(let flag): parts.append("\(escape(key))=\(flag ? "1" : "0")")
+        case .null: parts.append("\(escape(key))=")
+        case .string(let text): parts.append("\(escape(key))=\(escape(text))")
+        case .integer(let number): parts.append("\(escape(key))=\(number)")
+        case .unsignedInteger(let number): parts.append("\(escape(key))=\(number)")
+        case .double(let number): parts.append("\(escape(key))=\(escape(String(number)))")
+        }
+    }
+
+    /// RFC 3986 query escaping as Alamofire does it: `?` and `/` stay, every other delimiter is encoded.
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+    }
+
+    private static let queryAllowed: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: ":#[]@!$&'()*+,;=")
+        return allowed
+    }()
+}

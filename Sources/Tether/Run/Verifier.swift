@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a run may change: the rules' strictness and how requests travel.
+public struct VerifyOptions: Sendable, Equatable {
+    /// Keys the live body has and the stub lacks are drifts, not notes (`--strict`).
+    public var isStrict: Bool
+    public var transport: TransportOptions
+
+    public init(isStrict: Bool = false, transport: TransportOptions = TransportOptions()) {
+        self.isStrict = isStrict
+        self.transport = transport
+    }
+}
+
+/// Runs the pipeline: contracts → transport → checks → a `RunReport`. It writes nothing; reporting does.
+public struct Verifier: Sendable {
+    public var transport: any HTTPTransport
+    /// The clock for the report's timestamp; injectable so tests are deterministic.
+    public var now: @Sendable () -> Date
+    public var hostname: String
+
+    /// - Parameters:
+    ///   - transport: Where requests go; libcurl by default.
+    ///   - now: The clock.
+    ///   - hostname: Written into each JUnit suite.
+    public init(
+        transport: any HTTPTransport = CurlTransport(), now: @escaping @Sendable () -> Date = { Date() },
+        hostname: String = ProcessInfo.processInfo.hostName
+    ) {
+        self.transport = transport
+        self.now = now
+        self.hostname = hostname
+    }
+
+    /// Sends every checkable contract's request and checks each answer.
+    /// - Returns: One result per contract, in contract order.
+    public func run(_ contracts: [Contract], options: VerifyOptions = VerifyOptions()) -> RunReport {
+        let startedAt = now()
+        let clockStart = DispatchTime.now()
+        let sendable = contracts.indices.filter { if case .network = contracts[$0].sampleResponse { true } else { false } }
+        let responses = transport.send(sendable.map { contracts[$0].request }, options: options.transport)
+        var byIndex: [Int: Result<HTTPResponse, TransportError>] = [:]
+        for (index, response) in zip(sendable, responses) { byIndex[index] = response }
+
+        let results = contracts.indices.map { index in
+            Self.result(contract: contracts[index], response: byIndex[index], isStrict: options.isStrict)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
+        var secrets: [String] = []
+        for contract in contracts { secrets += contract.secrets }
+        return RunReport(results: results, startedAt: startedAt, duration: seconds, hostname: hostname, secrets: Array(Set(secrets)).sorted())
+    }
+
+    static func result(contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool) -> ContractResult {
+        if case .networkError(let code, let description) = contract.sampleResponse {
+            let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
+            return ContractResult(contract: contract, outcome: .skipped("the stub is a networkError (\(what)): there is no response to check against a service"))
+        }
+        switch response {
+        case .none:
+            return ContractResult(contract: contract, outcome: .error("no request was sent (internal error)"))
+        case .failure(let error):
+            return ContractResult(contract: contract, outcome: .error(error.description), duration: error.duration)
+        case .success(let live):
+            let findings = ContractCheck.findings(contract: contract, response: live, isStrict: isStrict)
+            let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
+            return ContractResult(contract: contract, outcome: outcome, findings: findings, liveStatusCode: live.statusCode, liveURL: live.url, duration: live.duration)
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import CCurl
+import Foundation
+
+/// How requests are sent: parallelism, limits and TLS.
+public struct TransportOptions: Sendable, Equatable {
+    /// Requests in flight at once (`--jobs`).
+    public var jobs: Int
+    /// Seconds one request may take, start to last byte (`--timeout`).
+    public var timeout: Double
+    /// Seconds to establish a connection.
+    public var connectTimeout: Double
+    /// Skip TLS certificate and host verification (`--insecure`).
+    public var isInsecure: Bool
+    /// A PEM file of CA certificates to trust instead of the system's (`--cacert`).
+    public var caCertificatePath: String?
+    /// The largest body accepted, in bytes (`--max-body`); past it, the request is an error.
+    public var maxBodyBytes: Int
+
+    /// - Parameters: as the properties; the defaults are the CLI's.
+    public init(
+        jobs: Int = 8, timeout: Double = 30, connectTimeout: Double = 10, isInsecure: Bool = false,
+        caCertificatePath: String? = nil, maxBodyBytes: Int = 64 << 20
+    ) {
+        self.jobs = jobs
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.isInsecure = isInsecure
+        self.caCertificatePath = caCertificatePath
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// Sends requests and returns, for each, the response or why there is none. The one door to the network.
+public protocol HTTPTransport: Sendable {
+    /// Sends every request (in parallel, as the options allow) and returns one result per request, in the same order.
+    func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>]
+}
+
+/// The real transport: libcurl's multi interface, keep-alive, HTTP/2 where offered, compressed bodies decoded.
+public struct CurlTransport: HTTPTransport {
+    /// The product's User-Agent, so that a service's logs can tell Tether's traffic apart.
+    public static let userAgent = "tether/\(tetherVersion)"
+
+    public init() {}
+
+    public func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>] {
+        _ = curlGlobalInit
+        var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        guard let multi = CurlMulti(maxConnections: max(1, options.jobs)) else {
+            let failure = TransportError(message: "could not start libcurl (curl_multi_init failed)", url: "")
+            return requests.map { .failure(TransportError(message: failure.message, url: $0.url)) }
+        }
+        var next = 0
+        var running: [Int: Transfer] = [:]  // keyed by request index
+        let jobs = max(1, options.jobs)
+        while next < requests.count || !running.isEmpty {
+            while running.count < jobs && next < requests.count {
+                let index = next
+                next += 1
+                switch Transfer.make(index: index, request: requests[index], options: options) {
+                case .success(let transfer):
+                    if let error = multi.add(transfer) {
+                        results[index] = .failure(TransportError(message: error, url: requests[index].url))
+                    } else {
+                        running[index] = transfer
+                    }
+                case .failure(let error):
+                    results[index] = .failure(error)
+                }
+            }
+            multi.perform()
+            for (handle, code) in multi.finished() {
+                guard let (index, transfer) = running.first(where: { $0.value.easy == handle }) else { continue }
+                running[index] = nil
+                multi.remove(transfer)
+                results[index] = transfer.result(code: code)
+            }
+            if !running.isEmpty { multi.wait(milliseconds: 100) }
+        }
+        return results.enumerated().map { index, result in
+            result ?? .failure(TransportError(message: "no result (internal error)", url: requests[index].url))
+        }
+    }
+}
+
+private let curlGlobalInit: Void = {
+    curl_global_init(Int(CURL_GLOBAL_ALL))
+}()
+
+/// Owns a multi handle.
+private final class CurlMulti {
+    let handle: UnsafeMutableRawPointer
+
+    init?(maxConnections: Int) {
+        guard let handle = curl_multi_init() else { return nil }
+        self.handle = handle
+        _ = tether_curl_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxConnections)
+        _ = tether_curl_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, maxConnections)
+    }
+
+    deinit { curl_multi_cleanup(handle) }
+
+    func add(_ transfer: Transfer) -> String? {
+        let code = curl_multi_add_handle(handle, transfer.easy)
+        return code == CURLM_OK ? nil : String(cString: curl_multi_strerror(code))
+    }
+
+    func remove(_ transfer: Transfer) { curl_multi_remove_handle(handle, transfer.easy) }
+
+    func perform() {
+        var running: Int32 = 0
+        _ = curl_multi_perform(handle, &running)
+    }
+
+    func wait(milliseconds: Int32) {
+        var fds: Int32 = 0
+        _ = curl_multi_poll(handle, nil, 0, milliseconds, &fds)
+    }
+
+    /// The easy handles that completed since the last call, with their result codes.
+    func finished() -> [(UnsafeMutableRawPointer, CURLcode)] {
+        var done: [(UnsafeMutableRawPointer, CURLcode)] = []
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(handle, &left) {
+            if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle {
+                done.append((easy, message.pointee.data.result))
+            }
+        }
+        return done
+    }
+}
+
+/// Owns one easy handle, its header list, error buffer, and the response as it arrives.
+private final class Transfer {
+    let easy: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let maxBodyBytes: Int
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    var body = Data()
+    var headers: [HTTPHeader] = []
+    var isBodyTooLarge = false
+
+    private init(easy: UnsafeMutableRawPointer, request: HTTPRequest, maxBodyBytes: Int) {
+        self.easy = easy
+        self.request = request
+        self.maxBodyBytes = maxBodyBytes
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    static func make(index: Int, request: HTTPRequest, options: TransportOptions) -> Result<Transfer, TransportError> {
+        guard let easy = curl_easy_init() else {
+            return .failure(TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
+        }
+        let transfer = Transfer(easy: easy, request: request, maxBodyBytes: options.maxBodyBytes)
+        if let message = transfer.configure(options: options) {
+            return .failure(TransportError(message: message, url: request.url))
+        }
+        return .success(transfer)
+    }
+
+    /// Sets every option; returns libcurl's text for the first one it refuses.
+    private func configure(options: TransportOptions) -> String? {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var codes: [CURLcode] = [
+            tether_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer),
+            tether_curl_setopt_string(easy, CURLOPT_URL, request.url),
+            tether_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            tether_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
+            tether_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 20),
+            tether_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
+            tether_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
+            tether_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
+            tether_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
+            tether_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.connectTimeout, options.timeout) * 1000)),
+            tether_curl_setopt_string(easy, CURLOPT_USERAGENT, CurlTransport.userAgent),
+            tether_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
+            tether_curl_setopt_write(easy, CURLOPT_WRITEFUNCTION, transferWriteBody),
+            tether_curl_setopt_ptr(easy, CURLOPT_WRITEDATA, context),
+            tether_curl_setopt_write(easy, CURLOPT_HEADERFUNCTION, transferWriteHeader),
+            tether_curl_setopt_ptr(easy, CURLOPT_HEADERDATA, context),
+        ]
+        if options.isInsecure {
+            codes.append(tether_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0))
+            codes.append(tether_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0))
+        }
+        if let path = options.caCertificatePath {
+            codes.append(tether_curl_setopt_string(easy, CURLOPT_CAINFO, path))
+        }
+        switch request.method.uppercased() {
+        case "GET": break
+        case "HEAD": codes.append(tether_curl_setopt_long(easy, CURLOPT_NOBODY, 1))
+        default: codes.append(tether_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method))
+        }
+        if let body = request.body {
+            codes.append(tether_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            codes.append(
+                body.withUnsafeBytes { bytes in
+                    // COPYPOSTFIELDS copies now, so the body need not outlive this call; an empty body still needs a pointer.
+                    tether_curl_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
+                })
+        }
+        // No "Expect: 100-continue" round trip for larger bodies; the caller's headers come after, so they win.
+        headerList = curl_slist_append(headerList, "Expect:")
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+        }
+        codes.append(tether_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        if let failed = codes.first(where: { $0 != CURLE_OK }) {
+            return "libcurl refused an option: \(String(cString: curl_easy_strerror(failed)))"
+        }
+        return nil
+    }
+
+    func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if body.count + bytes.count > maxBodyBytes {
+            isBodyTooLarge = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            headers = []  // a new response (after a redirect or a 100 Continue): only the final one's headers count
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append(HTTPHeader(name, value))
+        }
+    }
+
+    func result(code: CURLcode) -> Result<HTTPResponse, TransportError> {
+        var total: Double = 0
+        _ = tether_curl_getinfo_double(easy, CURLINFO_TOTAL_TIME, &total)
+        if isBodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return .failure(
+                TransportError(
+                    message: "response body larger than \(maxBodyBytes) bytes (raise --max-body to accept it)",
+                    url: request.url, code: Int(code.rawValue), duration: total))
+        }
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer)
+            let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            return .failure(TransportError(message: text, url: request.url, code: Int(code.rawValue), duration: total))
+        }
+        var status = 0
+        _ = tether_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>?
+        _ = tether_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let url = effective.map { String(cString: $0) } ?? request.url
+        return .success(HTTPResponse(statusCode: status, headers: headers, body: body, url: url, duration: total))
+    }
+}
+
+private func transferWriteBody(
+    _ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let pointer, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
+    return transfer.appendBody(bytes) ? size * count : 0
+}
+
+private func transferWriteHeader(
+    _ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let pointer, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.appendHeaderLine(UnsafeRawBufferPointer(start: pointer, count: size * count))
+    return size * count
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Whether a live response holds to a contract: status, stubbed headers, body. Pure: values in, findings out.
+public enum ContractCheck {
+    /// Every finding for one contract against one live response, drifts and notes, in rule order.
+    /// - Parameters:
+    ///   - contract: The stub taken as a contract.
+    ///   - response: What the service answered.
+    ///   - isStrict: Keys the live body has and the stub lacks become drifts instead of notes.
+    public static func findings(contract: Contract, response: HTTPResponse, isStrict: Bool = false) -> [Finding] {
+        guard case .network(let statusCode, let headers) = contract.sampleResponse else { return [] }
+        var findings: [Finding] = []
+        let statusHolds = response.statusCode == statusCode
+        if !statusHolds {
+            findings.append(Finding(.drift, "status", "expected \(statusCode), got \(response.statusCode)"))
+        }
+        if let valid = contract.validStatusCodes, !valid.contains(response.statusCode) {
+            findings.append(Finding(.drift, "status", "\(response.statusCode) is outside the target's validationType (\(describe(codes: valid)))"))
+        }
+        findings += headerFindings(expected: headers, response: response)
+        guard statusHolds else {
+            if contract.sampleData != .none {
+                findings.append(Finding(.note, "body", "not compared: the status differs, so the body answers another case than the stub"))
+            }
+            return findings
+        }
+        if contract.request.method == "HEAD" {
+            if contract.sampleData != .none { findings.append(Finding(.note, "body", "not compared: a HEAD response has no body")) }
+            return findings
+        }
+        findings += bodyFindings(stub: contract.sampleData, live: response.body, isStrict: isStrict)
+        return findings
+    }
+
+    static func headerFindings(expected: [HTTPHeader], response: HTTPResponse) -> [Finding] {
+        expected.compactMap { header in
+            let path = "header \(header.name)"
+            guard let live = response.header(header.name) else {
+                return Finding(.drift, path, "missing (expected \"\(header.value)\")")
+            }
+            let holds: Bool
+            if header.name.caseInsensitiveCompare("Content-Type") == .orderedSame {
+                holds = mediaType(live) == mediaType(header.value)
+            } else {
+                holds = live == header.value
+            }
+            return holds ? nil : Finding(.drift, path, "expected \"\(header.value)\", got \"\(live)\"")
+        }
+    }
+
+    /// `application/json; charset=utf-8` → `application/json`.
+    static func mediaType(_ value: String) -> String {
+        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    static func bodyFindings(stub: StubBody, live: Data, isStrict: Bool) -> [Finding] {
+        switch stub {
+        case .none:
+            return [Finding(.note, "body", "not checked: the stub has no body (sampleData is empty), so only the status was checked")]
+        case .json(let value):
+            return StructureDiff.findings(stub: value, live: live, strict: isStrict)
+        case .text:
+            if live.isEmpty { return [Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")] }
+            if (try? JSONValue.parse(live)) != nil {
+                return [Finding(.drift, "body", "expected a body that is not JSON (the stub is text), got JSON: \(excerpt(live))")]
+            }
+            return []
+        }
+    }
+
+    static func describe(codes: [Int]) -> String {
+        if codes == ValidationCodes.success { return "successCodes, 200-299" }
+        if codes == ValidationCodes.successAndRedirect { return "successAndRedirectCodes, 200-399" }
+        return "customCodes " + codes.map(String.init).joined(separator: ", ")
+    }
+
+    /// The first characters of a body, on one line, for messages.
+    static func excerpt(_ data: Data, limit: Int = 60) -> String {
+        let text = String(decoding: data.prefix(limit * 4), as: UTF8.self)
+            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import Tether
+
+/// A folder of manifest and sample files for one test, removed when the test ends.
+final class ContractFolder {
+    let path: String
+
+    init(_ files: [String: String]) throws {
+        path = NSTemporaryDirectory() + "tether-contracts-" + UUID().uuidString
+        for (name, text) in files {
+            let file = (path as NSString).appendingPathComponent(name)
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+}
+
+private func load(_ manifest: String, files: [String: String] = [:], environment: [String: String] = [:], overrides: BaseURLOverrides = .init()) throws -> [Contract] {
+    var all = files
+    all["api.json"] = manifest
+    let folder = try ContractFolder(all)
+    return try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: [folder.path])
+}
+
+/// The error a manifest gives, as the user reads it, with the temporary folder's path taken out.
+private func loadError(_ manifest: String, files: [String: String] = [:], environment: [String: String] = [:]) throws -> String {
+    var all = files
+    all["api.json"] = manifest
+    let folder = try ContractFolder(all)
+    do {
+        _ = try ManifestLoader(environment: environment).load(paths: [folder.path])
+        Issue.record("expected a contract error")
+        return ""
+    } catch {
+        return error.description.replacingOccurrences(of: folder.path + "/", with: "")
+    }
+}
+
+@Suite struct ManifestLoaderTests {
+    @Test func loadsTheIssueExampleWithDefaults() throws {
+        let contracts = try load(
+            """
+            {
+              "service": "GitHub",
+              "baseURL": "https://api.github.com",
+              "headers": { "Accept": "application/json", "Authorization": "Bearer ${GITHUB_TOKEN}" },
+              "targets": [
+                { "name": "userRepositories", "method": "GET", "path": "/users/octocat/repos",
+                  "query": { "per_page": "2" },
+                  "sampleData": { "file": "samples/userRepositories.json" } },
+                { "name": "unauthorized", "method": "GET", "path": "/user",
+                  "headers": { "Authorization": null },
+                  "sampleData": { "json": { "message": "Requires authentication" } },
+                  "sampleResponse": { "networkResponse": { "statusCode": 401 } } },
+                { "name": "createIssue", "method": "POST", "path": "/repos/octocat/hello/issues",
+                  "task": { "requestJSONEncodable": { "title": "Found a bug" } },
+                  "sampleData": { "file": "samples/issue.json" },
+                  "sampleResponse": { "response": { "statusCode": 201, "headers": { "Content-Type": "application/json" } } } },
+                { "name": "offline", "method": "GET", "path": "/zen",
+                  "sampleResponse": { "networkError": { "code": -1009, "description": "The Internet connection appears to be offline." } } }
+              ]
+            }
+            """,
+            files: ["samples/userRepositories.json": #"[{"name": "Repo Name"}]"#, "samples/issue.json": #"{"id": 1}"#],
+            environment: ["GITHUB_TOKEN": "ghp_secret123"])
+        #expect(contracts.map(\.name) == ["userRepositories", "unauthorized", "createIssue", "offline"])
+        let repos = contracts[0]
+        #expect(repos.service == "GitHub")
+        #expect(repos.request.url == "https://api.github.com/users/octocat/repos?per_page=2")
+        #expect(repos.request.headers == [HTTPHeader("Accept", "application/json"), HTTPHeader("Authorization", "Bearer ghp_secret123")])
+        #expect(repos.sampleData == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])))
+        #expect(repos.sampleResponse == .network(statusCode: 200, headers: []))
+        #expect(repos.secrets == ["ghp_secret123"])
+        #expect(contracts[1].request.headers == [HTTPHeader("Accept", "application/json")])
+        #expect(contracts[1].sampleResponse == .network(statusCode: 401, headers: []))
+        #expect(contracts[2].request.method == "POST")
+        #expect(contracts[2].request.body.map { String(decoding: $0, as: UTF8.self) } == #"{"title":"Found a bug"}"#)
+        #expect(contracts[2].request.headers.last == HTTPHeader("Content-Type", "application/json"))
+        #expect(contracts[2].sampleResponse == .network(statusCode: 201, headers: [HTTPHeader("Content-Type", "application/json")]))
+        #expect(contracts[3].sampleResponse == .networkError(code: -1009, description: "The Internet connection appears to be offline."))
+        #expect(contracts[3].sampleData == .none)
+    }
+
+    @Test func baseURLOverridesApplyToAllOrOneService() throws {
+        let manifest = #"{"service": "S", "baseURL": "https://${HOST}", "targets": [{"name": "a", "path": "x y"}]}"#
+        let all = try load(manifest, overrides: BaseURLOverrides(all: "http://127.0.0.1:9"))
+        #expect(all[0].request.url == "http://127.0.0.1:9/x%20y")
+        #expect(all[0].baseURL == "http://127.0.0.1:9")
+        let one = try load(manifest, overrides: BaseURLOverrides(all: "http://127.0.0.1:9", byService: ["S": "http://127.0.0.1:8/v1/"]))
+        #expect(one[0].request.url == "http://127.0.0.1:8/v1/x%20y")
+        #expect(throws: ContractError.self) { try load(manifest, overrides: BaseURLOverrides(byService: ["T": "http://127.0.0.1:8"])) }
+    }
+
+    @Test func sampleFilesThatAreNotJSONBecomeTextStubs() throws {
+        let contracts = try load(
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "zen.txt"}}, {"name": "b", "sampleData": {"file": "obj.txt"}}, {"name": "c", "sampleData": {"file": "empty.json"}}, {"name": "d", "sampleData": {"base64": "aGk="}}, {"name": "e", "sampleData": {"text": ""}}]}"#,
+            files: ["zen.txt": "Keep it logically awesome.", "obj.txt": #"{"a": 1}"#, "empty.json": ""])
+        #expect(contracts[0].sampleData == .text(Data("Keep it logically awesome.".utf8)))
+        #expect(contracts[1].sampleData == .json(.object([JSONMember("a", .integer(1))])))
+        #expect(contracts[2].sampleData == .none)
+        #expect(contracts[3].sampleData == .text(Data("hi".utf8)))
+        #expect(contracts[4].sampleData == .none)
+    }
+
+    @Test func variablesExpandEverywhereAndBecomeSecrets() throws {
+        let contracts = try load(
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/u/${USER_ID}", "query": {"key": "${API_KEY}", "s": "${STATUS}"}, "task": {"requestJSONEncodable": {"token": "${API_KEY}", "n": 1}}, "headers": {"X-Default": "${UNSET:-fallback}", "X-Literal": "$${NOT_A_VAR}"}}]}"#,
+            environment: ["USER_ID": "42", "API_KEY": "k3y-v4lue", "STATUS": "202"])
+        let request = contracts[0].request
+        #expect(request.url == "https://x.test/u/42?key=k3y-v4lue&s=202")
+        #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == #"{"token":"k3y-v4lue","n":1}"#)
+        #expect(request.headers.contains(HTTPHeader("X-Default", "fallback")))
+        #expect(request.headers.contains(HTTPHeader("X-Literal", "${NOT_A_VAR}")))
+        // Short values (42, 202) are not secrets: hunting them in free text would mangle timestamps.
+        #expect(contracts[0].secrets == ["k3y-v4lue", "k3y-v4lue"])
+    }
+
+    @Test(arguments: [
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleDta": {"json": 1}}]}"#,
+         "api.json: targets[0].sampleDta: unknown key (did you mean 'sampleData'?)"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}, {"name": "a"}]}"#,
+         "api.json: target 'a' of service 'S' is declared twice"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${TOKEN}"}]}"#,
+         "api.json: targets[0].path: environment variable TOKEN is not set"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "missing.json"}}]}"#,
+         "api.json: targets[0].sampleData.file: cannot read sample file 'missing.json'"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "broken.json"}}]}"#,
+         "api.json: targets[0].sampleData.file: sample file 'broken.json' is not valid JSON"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleResponse": {"networkResponse": {"statusCode": 1000}}}]}"#,
+         "api.json: targets[0].sampleResponse.networkResponse.statusCode: 1000 is out of range 100...599"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "task": {"requestParameters": {"parameters": {}, "encoding": "jsn"}}}]}"#,
+         "api.json: targets[0].task.requestParameters.encoding: unknown encoding 'jsn' (did you mean 'json'?)"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "task": "requestPlian"}]}"#,
+         "api.json: targets[0].task: unknown case 'requestPlian' (did you mean 'requestPlain'?)"),
+        (#"{"service": "S", "baseURL": "ftp://x.test", "targets": []}"#,
+         "api.json: baseURL: baseURL 'ftp://x.test' is not an http or https URL"),
+        (#"{"baseURL": "https://x.test", "targets": []}"#,
+         "api.json: missing key \"service\""),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": 5}]}"#,
+         "api.json: targets[0].name: expected a string, got integer"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "headers": {"X": "a\nb"}}]}"#,
+         "api.json: targets[0].headers.X: a header value must not contain a line break"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${oops"}]}"#,
+         "api.json: targets[0].path: '${' without a closing '}'"),
+        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a",}]}"#,
+         "api.json: not valid JSON"),
+    ])
+    func brokenManifestsNameFileAndLocation(manifest: String, expected: String) throws {
+        let message = try loadError(manifest, files: ["broken.json": "{\"a\": "])
+        #expect(message.hasPrefix(expected), "got: \(message)")
+    }
+
+    @Test func aFolderWithoutManifestsIsAnError() throws {
+        let folder = try ContractFolder(["samples/a.json": "[1]"])
+        #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.path]) }
+        #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.file("samples/a.json")]) }
+        #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.file("nowhere")]) }
+    }
+
+    @Test func theShippedExampleLoads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let contracts = try ManifestLoader(environment: [:]).load(paths: [root.appendingPathComponent("contracts").path])
+        #expect(contracts.contains { $0.name == "userRepositories" && $0.sampleData == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])) })
+        #expect(contracts.contains { $0.name == "unauthorized" && $0.sampleResponse == .network(statusCode: 401, headers: []) })
+    }
+}
