@@ -1,4 +1,16 @@
 // Plain C API over simdjson's DOM parser (implemented in simdjson_shim.cpp).
+//
+// A parsed document is simdjson's "tape": an array of 64-bit words, one per value (two for numbers), in document
+// order. The top byte of a word is its type character; the low 56 bits its payload:
+//   'r' root (first and last word; the first one's low 32 bits are the index of the last one)
+//   '{' / '[' start of an object / array: low 32 bits = index just past the matching '}' / ']',
+//             bits 32-55 = number of members / elements (saturated at 0xFFFFFF)
+//   '}' / ']' end of an object / array: low 32 bits = index of the matching start
+//   '"' string: payload = offset into the string buffer, where a 32-bit little-endian length, the UTF-8 bytes and
+//             a NUL follow (object keys are strings too: an object's words alternate key, value)
+//   'l' int64, 'u' uint64, 'd' double: the next word holds the value's bits
+//   'n' null, 't' true, 'f' false
+// Tape and string buffer belong to the parser and die at its next parse or when it is destroyed.
 #ifndef TETHER_SIMDJSON_H
 #define TETHER_SIMDJSON_H
 #include <stddef.h>
@@ -7,8 +19,51 @@
 extern "C" {
 #endif
 
-/// simdjson reads up to this many bytes past the end of the input: buffers handed to tj_parse must have them.
+/// simdjson's error codes that the Swift side tells apart (values as in simdjson::error_code; checked in the .cpp).
+enum {
+    TJ_SUCCESS = 0,
+    TJ_CAPACITY = 1,
+    TJ_MEMALLOC = 2,
+    TJ_TAPE_ERROR = 3,
+    TJ_DEPTH_ERROR = 4,
+    TJ_STRING_ERROR = 5,
+    TJ_T_ATOM_ERROR = 6,
+    TJ_F_ATOM_ERROR = 7,
+    TJ_N_ATOM_ERROR = 8,
+    TJ_NUMBER_ERROR = 9,
+    TJ_UTF8_ERROR = 10,
+    TJ_EMPTY = 12,
+    TJ_UNESCAPED_CHARS = 13,
+    TJ_UNCLOSED_STRING = 14,
+    TJ_NUMBER_OUT_OF_RANGE = 17,
+    TJ_INCOMPLETE_ARRAY_OR_OBJECT = 27,
+    TJ_TRAILING_CONTENT = 30
+};
+
+/// An opaque simdjson DOM parser with its buffers; reusable, not thread-safe.
+typedef struct tj_parser tj_parser;
+
+/// simdjson reads up to this many bytes past the end of its input (tj_parse copies into a padded buffer of its own).
 size_t tj_padding(void);
+
+/// A new parser that refuses documents nested deeper than max_depth, or NULL when out of memory.
+tj_parser *tj_parser_create(size_t max_depth);
+
+/// Frees the parser, its tape and its buffers.
+void tj_parser_destroy(tj_parser *parser);
+
+/// Parses len bytes at bytes (no padding needed: they are copied into the parser's padded buffer first).
+/// Returns TJ_SUCCESS or a simdjson error code; on success the tape and string buffer below hold the document.
+int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len);
+
+/// The tape of the last successful parse.
+const uint64_t *tj_tape(const tj_parser *parser);
+
+/// The string buffer of the last successful parse.
+const uint8_t *tj_string_buffer(const tj_parser *parser);
+
+/// simdjson's own text for an error code (static storage).
+const char *tj_error_message(int code);
 
 #ifdef __cplusplus
 }

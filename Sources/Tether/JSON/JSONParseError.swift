@@ -1,0 +1,46 @@
+/// Why bytes could not be read as JSON, in words a person can act on.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure, for code that must tell them apart (a structure check reports each differently).
+    public enum Reason: Sendable, Equatable {
+        /// No bytes, or only whitespace.
+        case empty
+        /// Not JSON: bad structure, literal, string or number syntax.
+        case invalid
+        /// Nested deeper than the parser's depth limit.
+        case tooDeep
+        /// An integer beyond 64 bits, or a number such as `1e400` that no `Double` holds.
+        case numberOutOfRange
+        /// Bytes that are not UTF-8.
+        case invalidUTF8
+        /// More bytes than the parser handles (4 GB).
+        case tooLarge
+        /// Memory ran out.
+        case outOfMemory
+    }
+
+    public var reason: Reason
+    /// What went wrong, without the location: `not valid JSON: a string is not closed (missing quote)`.
+    public var detail: String
+    /// The 1-based line of the failure, where it could be found.
+    public var line: Int?
+    /// The 1-based column (in characters) of the failure, where it could be found.
+    public var column: Int?
+
+    /// - Parameters:
+    ///   - reason: The kind of failure.
+    ///   - detail: The message, lower-case, without location.
+    ///   - line: The 1-based line, if known.
+    ///   - column: The 1-based column, if known.
+    public init(reason: Reason, detail: String, line: Int? = nil, column: Int? = nil) {
+        self.reason = reason
+        self.detail = detail
+        self.line = line
+        self.column = column
+    }
+
+    /// The detail, then the location when known: `not valid JSON: improper structure (…) around line 3, column 7`.
+    public var description: String {
+        guard let line, let column else { return detail }
+        return "\(detail) around line \(line), column \(column)"
+    }
+}

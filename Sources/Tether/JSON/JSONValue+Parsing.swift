@@ -1,0 +1,83 @@
+import Foundation
+
+extension JSONValue {
+    /// Parses a JSON document with simdjson.
+    ///
+    /// Object members keep their document order (and repeated keys); numbers written without fraction or exponent
+    /// become `.integer` (or `.unsignedInteger` above `Int64.max`), all others `.double`.
+    /// - Parameters:
+    ///   - bytes: The document, UTF-8. No padding is needed: the bytes are copied into a padded buffer.
+    ///   - maxDepth: How deeply arrays and objects may nest; deeper input is an error, never a crash.
+    /// - Returns: The document's root value.
+    /// - Throws: `JSONParseError` for empty input, invalid JSON or UTF-8, too deep nesting, numbers out of range.
+    public static func parse(_ bytes: Data, maxDepth: Int = 1024) throws(JSONParseError) -> JSONValue {
+        let parser = try SimdJSONParser(maxDepth: maxDepth)
+        return try parser.withDocument(bytes) { tape in JSONValue.build(tape: tape, at: JSONTape.rootIndex) }
+    }
+
+    /// Builds the value at `start` of a tape, without recursion (a stack of open containers instead).
+    static func build(tape: JSONTape, at start: Int) -> JSONValue {
+        struct Frame {
+            var isObject: Bool
+            var elements: [JSONValue] = []
+            var members: [JSONMember] = []
+            var key: String?
+        }
+        var stack: [Frame] = []
+        var index = start
+        while true {
+            let value: JSONValue
+            switch tape.tag(index) {
+            case JSONTape.objectStart:
+                var frame = Frame(isObject: true)
+                frame.members.reserveCapacity(tape.containerCount(index))
+                stack.append(frame)
+                index += 1
+                continue
+            case JSONTape.arrayStart:
+                var frame = Frame(isObject: false)
+                frame.elements.reserveCapacity(tape.containerCount(index))
+                stack.append(frame)
+                index += 1
+                continue
+            case JSONTape.objectEnd, JSONTape.arrayEnd:
+                let frame = stack.removeLast()
+                value = frame.isObject ? .object(frame.members) : .array(frame.elements)
+                index += 1
+            case JSONTape.string:
+                if let last = stack.indices.last, stack[last].isObject, stack[last].key == nil {
+                    stack[last].key = tape.string(index)
+                    index += 1
+                    continue
+                }
+                value = .string(tape.string(index))
+                index += 1
+            case JSONTape.int64:
+                value = .integer(tape.int64Value(index))
+                index += 2
+            case JSONTape.uint64:
+                value = .unsignedInteger(tape.uint64Value(index))
+                index += 2
+            case JSONTape.double:
+                value = .double(tape.doubleValue(index))
+                index += 2
+            case JSONTape.true:
+                value = .bool(true)
+                index += 1
+            case JSONTape.false:
+                value = .bool(false)
+                index += 1
+            default:  // 'n'; a root 'r' cannot occur inside a value
+                value = .null
+                index += 1
+            }
+            guard let last = stack.indices.last else { return value }
+            if stack[last].isObject {
+                stack[last].members.append(JSONMember(stack[last].key ?? "", value))
+                stack[last].key = nil
+            } else {
+                stack[last].elements.append(value)
+            }
+        }
+    }
+}

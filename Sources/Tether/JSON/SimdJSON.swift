@@ -1,0 +1,146 @@
+import CSimdJSON
+import Foundation
+
+// The only Swift file that imports CSimdJSON: a parser that owns simdjson's handle, and a read-only view of the
+// tape it fills (see tether_simdjson.h for the tape's layout).
+
+/// Owns one simdjson DOM parser and its buffers. Not `Sendable`: make one per task and do not let it escape.
+final class SimdJSONParser {
+    private let handle: OpaquePointer
+    let maxDepth: Int
+
+    /// - Throws: `JSONParseError` when the parser cannot be allocated.
+    init(maxDepth: Int = 1024) throws(JSONParseError) {
+        guard let handle = tj_parser_create(max(1, maxDepth)) else {
+            throw JSONParseError(reason: .outOfMemory, detail: "out of memory while creating a JSON parser")
+        }
+        self.handle = handle
+        self.maxDepth = max(1, maxDepth)
+    }
+
+    deinit {
+        tj_parser_destroy(handle)
+    }
+
+    /// Parses `bytes` and calls `body` with the document's tape, which is valid only during the call.
+    /// - Throws: `JSONParseError` for input that is not JSON.
+    func withDocument<R>(_ bytes: Data, _ body: (JSONTape) -> R) throws(JSONParseError) -> R {
+        let code: Int32 = bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return Int32(TJ_EMPTY) }
+            return tj_parse(handle, base.assumingMemoryBound(to: UInt8.self), raw.count)
+        }
+        guard code == TJ_SUCCESS else {
+            throw JSONParseError(simdjsonCode: code, input: bytes, maxDepth: maxDepth)
+        }
+        guard let words = tj_tape(handle), let strings = tj_string_buffer(handle) else {
+            throw JSONParseError(reason: .invalid, detail: "not valid JSON: the parser produced no document")
+        }
+        return body(JSONTape(words: words, strings: strings))
+    }
+}
+
+extension JSONParseError {
+    /// The error for simdjson's `code`, in words; looks at `input` again (only on this error path) for a location.
+    init(simdjsonCode code: Int32, input: Data, maxDepth: Int) {
+        let simdjsonText = tj_error_message(code).map { String(cString: $0) } ?? "unknown error \(code)"
+        switch Int(code) {
+        case Int(TJ_EMPTY):
+            self.init(reason: .empty, detail: "not valid JSON: the input is empty")
+        case Int(TJ_DEPTH_ERROR):
+            self.init(reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels")
+        case Int(TJ_UTF8_ERROR):
+            if let offset = JSONInputScan.firstInvalidUTF8Offset(in: input) {
+                let (line, column) = JSONInputScan.lineAndColumn(ofByte: offset, in: input)
+                self.init(
+                    reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", line: line, column: column)
+            } else {
+                self.init(reason: .invalidUTF8, detail: "not valid UTF-8")
+            }
+        case Int(TJ_NUMBER_ERROR), Int(TJ_NUMBER_OUT_OF_RANGE):
+            self = JSONInputScan.numberError(in: input)
+        case Int(TJ_CAPACITY):
+            self.init(reason: .tooLarge, detail: "document too large for the JSON parser (\(input.count) bytes)")
+        case Int(TJ_MEMALLOC):
+            self.init(reason: .outOfMemory, detail: "out of memory while parsing \(input.count) bytes of JSON")
+        default:
+            let what: String =
+                switch Int(code) {
+                case Int(TJ_TAPE_ERROR), Int(TJ_INCOMPLETE_ARRAY_OR_OBJECT):
+                    "improper structure (a missing or extra comma, bracket, brace, colon or key, or text after the end)"
+                case Int(TJ_STRING_ERROR): "malformed string (a bad escape sequence)"
+                case Int(TJ_T_ATOM_ERROR): "malformed literal (expected true)"
+                case Int(TJ_F_ATOM_ERROR): "malformed literal (expected false)"
+                case Int(TJ_N_ATOM_ERROR): "malformed literal (expected null)"
+                case Int(TJ_UNESCAPED_CHARS): "control character inside a string (it must be escaped)"
+                case Int(TJ_UNCLOSED_STRING): "a string is not closed (missing quote)"
+                case Int(TJ_TRAILING_CONTENT): "text after the end of the document"
+                default: simdjsonText.prefix(1).lowercased() + simdjsonText.dropFirst()
+                }
+            let location = JSONInputScan.foundationLocation(of: input)
+            self.init(reason: .invalid, detail: "not valid JSON: \(what)", line: location?.line, column: location?.column)
+        }
+    }
+}
+
+/// A read-only view of a parsed document's tape and string buffer; valid only while its parser is untouched.
+/// Positions are word indexes; the root value starts at `JSONTape.rootIndex`.
+struct JSONTape {
+    let words: UnsafePointer<UInt64>
+    let strings: UnsafePointer<UInt8>
+
+    static let rootIndex = 1
+
+    // Tape type characters.
+    static let objectStart = UInt8(ascii: "{")
+    static let objectEnd = UInt8(ascii: "}")
+    static let arrayStart = UInt8(ascii: "[")
+    static let arrayEnd = UInt8(ascii: "]")
+    static let string = UInt8(ascii: "\"")
+    static let int64 = UInt8(ascii: "l")
+    static let uint64 = UInt8(ascii: "u")
+    static let double = UInt8(ascii: "d")
+    static let null = UInt8(ascii: "n")
+    static let `true` = UInt8(ascii: "t")
+    static let `false` = UInt8(ascii: "f")
+    static let root = UInt8(ascii: "r")
+
+    /// The type character of the word at `index`.
+    @inline(__always) func tag(_ index: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: words[index] &>> 56)
+    }
+
+    /// For a `{` or `[` word: the index just past its matching close.
+    @inline(__always) func containerEnd(_ index: Int) -> Int {
+        Int(UInt32(truncatingIfNeeded: words[index]))
+    }
+
+    /// For a `{` or `[` word: how many members or elements it has (saturated at 0xFFFFFF).
+    @inline(__always) func containerCount(_ index: Int) -> Int {
+        Int((words[index] &>> 32) & 0xFF_FFFF)
+    }
+
+    /// The index of the value after the one at `index`.
+    @inline(__always) func next(_ index: Int) -> Int {
+        switch tag(index) {
+        case JSONTape.objectStart, JSONTape.arrayStart: containerEnd(index)
+        case JSONTape.int64, JSONTape.uint64, JSONTape.double: index + 2
+        default: index + 1
+        }
+    }
+
+    /// The bytes of the string (or key) at `index`, without copying.
+    @inline(__always) func stringBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let offset = Int(words[index] & 0x00FF_FFFF_FFFF_FFFF)
+        let lengthBytes = UnsafeRawPointer(strings + offset)
+        let length = Int(UInt32(littleEndian: lengthBytes.loadUnaligned(as: UInt32.self)))
+        return UnsafeBufferPointer(start: strings + offset + 4, count: length)
+    }
+
+    @inline(__always) func string(_ index: Int) -> String {
+        String(decoding: stringBytes(index), as: UTF8.self)
+    }
+
+    @inline(__always) func int64Value(_ index: Int) -> Int64 { Int64(bitPattern: words[index + 1]) }
+    @inline(__always) func uint64Value(_ index: Int) -> UInt64 { words[index + 1] }
+    @inline(__always) func doubleValue(_ index: Int) -> Double { Double(bitPattern: words[index + 1]) }
+}
