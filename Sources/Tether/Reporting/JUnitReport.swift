@@ -1,0 +1,231 @@
+import CLibXML2
+import Foundation
+
+/// The JUnit XML report, written with libxml2's `xmlTextWriter`.
+///
+/// The document validates against both the Jenkins xUnit plugin's `junit-10.xsd` and the Ant JUnit schema
+/// (windyroad `JUnit.xsd`, the one Azure DevOps and junitparser cite), which is why:
+/// - the root `<testsuites>` carries no attributes: the Ant schema allows none there (totals are on each suite, and
+///   every consumer recomputes run totals from the suites);
+/// - each `<testsuite>` has, in this order, `<properties>`, its `<testcase>`s, `<system-out>` and `<system-err>`, and
+///   the attributes `name tests failures errors skipped time timestamp hostname id package`;
+/// - a `<testcase>` holds at most one of `<failure>`, `<error>`, `<skipped>` and nothing else, so the notes of passing
+///   targets go to the suite's `<system-out>` (the Ant schema has no `<system-out>` in a test case).
+///
+/// All free text is redacted (`Redactor(report:)`), has its control characters escaped as `\u{1B}` (see
+/// `ReportText.escapingControls`) and is cut to 4 KiB per field. No CDATA: libxml2 escapes `<`, `&` and `]]>`.
+public enum JUnitReport {
+    /// The report as UTF-8 XML.
+    /// - Parameter report: the finished run.
+    /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
+    /// - Throws: `ReportError.xml` with libxml2's text if the writer fails.
+    public static func xml(for report: RunReport) throws(ReportError) -> Data {
+        let redactor = Redactor(report: report)
+        let writer = try XMLTextWriter()
+        try writer.startDocument()
+        try writer.startElement("testsuites")
+        for (index, suite) in report.suites.enumerated() {
+            try writeSuite(
+                suite.service, suite.results, id: index, report: report, redactor: redactor, to: writer)
+        }
+        try writer.endElement()
+        return try writer.finish()
+    }
+
+    /// Writes the report to `path` atomically (a temporary file beside it, then a rename), creating parent folders.
+    /// - Parameters:
+    ///   - report: the finished run.
+    ///   - path: where the file goes, e.g. `reports/junit.xml`.
+    /// - Throws: `ReportError.write` naming `path` and the system's reason, or `ReportError.xml`.
+    public static func write(_ report: RunReport, to path: String) throws(ReportError) {
+        try ReportFile.write(xml(for: report), to: path)
+    }
+
+    // MARK: Elements
+
+    private static func writeSuite(
+        _ service: String, _ results: [ContractResult], id: Int, report: RunReport, redactor: Redactor,
+        to writer: XMLTextWriter
+    ) throws(ReportError) {
+        let name = nonBlank(service, or: "unnamed")
+        try writer.startElement("testsuite")
+        try writer.attribute("name", name)
+        try writer.attribute("tests", String(results.count))
+        try writer.attribute("failures", String(results.count { $0.outcome == .drifted }))
+        try writer.attribute("errors", String(results.count { if case .error = $0.outcome { true } else { false } }))
+        try writer.attribute("skipped", String(results.count { if case .skipped = $0.outcome { true } else { false } }))
+        try writer.attribute("time", ReportText.seconds(results.reduce(0) { $0 + max(0, $1.duration) }))
+        try writer.attribute("timestamp", ReportText.timestamp(report.startedAt))
+        try writer.attribute("hostname", nonBlank(report.hostname, or: "localhost"))
+        try writer.attribute("id", String(id))
+        try writer.attribute("package", name)
+
+        try writer.startElement("properties")
+        let properties = [
+            ("baseURL", distinct(results.map(\.contract.baseURL), redactor: redactor)),
+            ("source", distinct(results.map(\.contract.source), redactor: redactor)),
+            ("tether.version", tetherVersion),
+        ]
+        for (key, value) in properties {
+            try writer.startElement("property")
+            try writer.attribute("name", key)
+            try writer.attribute("value", value)
+            try writer.endElement()
+        }
+        try writer.endElement()
+
+        for result in results {
+            try writeCase(result, redactor: redactor, to: writer)
+        }
+
+        var out = [ReportText.totalsLine(results)]
+        for result in results where result.outcome != .drifted {
+            let target = ReportText.qualifiedName(result.contract)
+            out += ReportText.noteLines(result, redactor: redactor).map { "\(target): \($0)" }
+        }
+        try writer.textElement("system-out", out.joined(separator: "\n"))
+        try writer.textElement("system-err", "")
+        try writer.endElement()
+    }
+
+    private static func writeCase(_ result: ContractResult, redactor: Redactor, to writer: XMLTextWriter)
+        throws(ReportError)
+    {
+        try writer.startElement("testcase")
+        try writer.attribute("classname", nonBlank(result.contract.service, or: "unnamed"))
+        try writer.attribute("name", nonBlank(result.contract.name, or: "unnamed"))
+        try writer.attribute("time", ReportText.seconds(result.duration))
+        let requestLine = ReportText.requestLine(result, redactor: redactor)
+        switch result.outcome {
+        case .passed:
+            break
+        case .drifted:
+            var lines = ReportText.findingLines(result, redactor: redactor)
+            lines.append(requestLine)
+            lines.append(ReportText.liveStatusLine(result))
+            if let liveURL = result.liveURL, liveURL != result.contract.request.url {
+                lines.append("live URL: " + ReportText.clean(liveURL, redactor: redactor))
+            }
+            try writer.startElement("failure")
+            try writer.attribute("message", ReportText.driftSummary(result, redactor: redactor))
+            try writer.attribute("type", "drift")
+            try writer.text(lines.joined(separator: "\n"))
+            try writer.endElement()
+        case .error:
+            let reason = ReportText.reason(result.outcome, redactor: redactor) ?? ""
+            try writer.startElement("error")
+            try writer.attribute("message", ReportText.firstLine(reason))
+            try writer.attribute("type", "transport")
+            try writer.text(reason + "\n" + requestLine)
+            try writer.endElement()
+        case .skipped:
+            try writer.startElement("skipped")
+            try writer.attribute("message", ReportText.reason(result.outcome, redactor: redactor) ?? "")
+            try writer.endElement()
+        }
+        try writer.endElement()
+    }
+
+    // MARK: Values
+
+    /// Names are `xs:token` with a minimum length of one in the Ant schema: a blank one gets a stand-in.
+    private static func nonBlank(_ text: String, or fallback: String) -> String {
+        text.allSatisfy(\.isWhitespace) ? fallback : text
+    }
+
+    /// The distinct values, in order of first appearance, cleaned and joined by `, `.
+    private static func distinct(_ values: [String], redactor: Redactor) -> String {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+            .map { ReportText.clean($0, redactor: redactor) }
+            .joined(separator: ", ")
+    }
+}
+
+/// libxml2's text writer over a memory buffer: owns both, frees both. Not `Sendable`; lives inside one call.
+///
+/// Every string passes through `ReportText.escapingControls` here, so nothing XML 1.0 forbids can reach libxml2
+/// (libxml2 2.9 would copy it into the document as is). Every status goes through `check`.
+final class XMLTextWriter {
+    private let buffer: xmlBufferPtr
+    private let writer: xmlTextWriterPtr
+
+    /// libxml2's global set-up must run once before any thread uses the library.
+    private static let libraryReady: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    init() throws(ReportError) {
+        guard Self.libraryReady, let buffer = xmlBufferCreate() else {
+            throw .xml(message: "xmlBufferCreate: \(Self.lastError())")
+        }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
+            xmlBufferFree(buffer)
+            throw .xml(message: "xmlNewTextWriterMemory: \(Self.lastError())")
+        }
+        self.buffer = buffer
+        self.writer = writer
+        try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
+        try check(Self.withXMLString("  ") { xmlTextWriterSetIndentString(writer, $0) }, "xmlTextWriterSetIndentString")
+    }
+
+    deinit {
+        xmlFreeTextWriter(writer)
+        xmlBufferFree(buffer)
+    }
+
+    func startDocument() throws(ReportError) {
+        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
+    }
+
+    func startElement(_ name: String) throws(ReportError) {
+        try check(Self.withXMLString(name) { xmlTextWriterStartElement(writer, $0) }, "xmlTextWriterStartElement")
+    }
+
+    func attribute(_ name: String, _ value: String) throws(ReportError) {
+        let status = Self.withXMLString(name) { name in
+            Self.withXMLString(ReportText.escapingControls(value)) { xmlTextWriterWriteAttribute(writer, name, $0) }
+        }
+        try check(status, "xmlTextWriterWriteAttribute \(name)")
+    }
+
+    func text(_ text: String) throws(ReportError) {
+        let status = Self.withXMLString(ReportText.escapingControls(text)) { xmlTextWriterWriteString(writer, $0) }
+        try check(status, "xmlTextWriterWriteString")
+    }
+
+    /// `<name>text</name>`, written with an end tag even when empty.
+    func textElement(_ name: String, _ content: String) throws(ReportError) {
+        try startElement(name)
+        if !content.isEmpty { try text(content) }
+        try check(xmlTextWriterFullEndElement(writer), "xmlTextWriterFullEndElement")
+    }
+
+    func endElement() throws(ReportError) {
+        try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
+    }
+
+    /// Closes every open element, flushes, and returns the document's bytes.
+    func finish() throws(ReportError) -> Data {
+        try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
+        try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
+        guard let content = xmlBufferContent(buffer) else { return Data() }
+        return Data(bytes: content, count: Int(xmlBufferLength(buffer)))
+    }
+
+    /// The one place a libxml2 status becomes an error: negative means failure.
+    private func check(_ status: Int32, _ call: String) throws(ReportError) {
+        if status < 0 { throw .xml(message: "\(call): \(Self.lastError())") }
+    }
+
+    private static func lastError() -> String {
+        guard let error = xmlGetLastError(), let message = error.pointee.message else { return "unknown error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `text` as the NUL-terminated `xmlChar` string libxml2 takes (escaped text holds no NUL).
+    private static func withXMLString<Result>(_ text: String, _ body: (UnsafePointer<xmlChar>) -> Result) -> Result {
+        text.withCString { body(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Replaces secrets with `<redacted>` in the free text that reports print.
+///
+/// `Redactor(secrets:)` redacts exactly what it is given (every non-empty value, and its percent-encoded forms, since
+/// a secret the loader put into a URL appears there percent-encoded). The product rule about which values count as
+/// secrets lives in `init(contracts:runSecrets:)` and `init(report:)`: sensitive header values of any length, other
+/// given values only from 6 characters on, so that a `${STATUS}` of `202` never mangles a timestamp or a count.
+///
+/// Apply it to free text only (messages, request lines, body excerpts, reasons), never to what Tether computes
+/// (timestamps, times, counts, names).
+public struct Redactor: Sendable, Equatable {
+    /// What replaces every secret.
+    public static let marker = "<redacted>"
+    /// Values given by the environment shorter than this are not treated as secrets (see the type's discussion).
+    public static let minimumSecretLength = 6
+
+    /// The byte patterns to replace, longest first, without duplicates.
+    private let patterns: [[UInt8]]
+    /// `startsPattern[b]` is true when some pattern begins with byte `b`: the scan's fast path.
+    private let startsPattern: [Bool]
+
+    /// A redactor that replaces every occurrence of each of `secrets` (and its percent-encoded forms).
+    ///
+    /// Longer secrets are replaced first, so a secret containing another is redacted whole. Empty strings are ignored.
+    /// - Parameter secrets: the exact values to hide, whatever their length.
+    public init(secrets: [String]) {
+        var unique = Set<[UInt8]>()
+        for secret in secrets where !secret.isEmpty {
+            unique.insert(Array(secret.utf8))
+            for allowed in [CharacterSet.alphanumerics, .urlQueryAllowed, .urlPathAllowed] {
+                if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed), encoded != secret {
+                    unique.insert(Array(encoded.utf8))
+                }
+            }
+        }
+        // Longest first; ties broken by bytes so the order (and so the output) never depends on hashing.
+        patterns = unique.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        var starts = [Bool](repeating: false, count: 256)
+        for pattern in patterns { if let first = pattern.first { starts[Int(first)] = true } }
+        startsPattern = starts
+    }
+
+    /// A redactor following the product rule for a run: the values of sensitive headers in each contract's request
+    /// (any length), plus every contract's and the run's secrets of at least `minimumSecretLength` characters.
+    /// - Parameters:
+    ///   - contracts: the contracts whose request headers and `secrets` are used.
+    ///   - runSecrets: secrets collected for the whole run (`RunReport.secrets`).
+    public init(contracts: [Contract], runSecrets: [String] = []) {
+        var secrets: [String] = []
+        for contract in contracts {
+            secrets += Self.sensitiveHeaderValues(contract.request.headers)
+            secrets += contract.secrets.filter { $0.count >= Self.minimumSecretLength }
+        }
+        secrets += runSecrets.filter { $0.count >= Self.minimumSecretLength }
+        self.init(secrets: secrets)
+    }
+
+    /// The redactor for a finished run: `init(contracts:runSecrets:)` over its results' contracts and its secrets.
+    /// - Parameter report: the run whose text is about to be printed.
+    public init(report: RunReport) {
+        self.init(contracts: report.results.map(\.contract), runSecrets: report.secrets)
+    }
+
+    /// Whether this redactor has nothing to replace.
+    public var isEmpty: Bool { patterns.isEmpty }
+
+    /// The values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers (names compared
+    /// case-insensitively), which are secrets whatever their length.
+    ///
+    /// For the authorization headers the credentials after the scheme (`Bearer abc…` gives `abc…`) are added too, and
+    /// for cookies each cookie's value of at least `minimumSecretLength` characters, since a service may echo those
+    /// alone.
+    /// - Parameter headers: request (or response) headers.
+    /// - Returns: the non-empty values to redact, in header order.
+    public static func sensitiveHeaderValues(_ headers: [HTTPHeader]) -> [String] {
+        var values: [String] = []
+        for header in headers {
+            let name = header.name.lowercased()
+            let value = header.value.trimmingCharacters(in: .whitespaces)
+            guard !value.isEmpty else { continue }
+            switch name {
+            case "authorization", "proxy-authorization":
+                values.append(value)
+                if let space = value.firstIndex(of: " ") {
+                    let credentials = value[space...].trimmingCharacters(in: .whitespaces)
+                    if !credentials.isEmpty { values.append(credentials) }
+                }
+            case "cookie", "set-cookie":
+                values.append(value)
+                for pair in value.split(separator: ";") {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    let cookie = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                    if cookie.count >= minimumSecretLength { values.append(cookie) }
+                }
+            default:
+                continue
+            }
+        }
+        return values
+    }
+
+    /// `text` with every secret replaced by `<redacted>`.
+    ///
+    /// One left-to-right pass: at each position the longest secret that starts there wins, and replaced text is
+    /// never scanned again (so a secret such as `redacted` cannot damage the marker).
+    /// - Parameter text: free text about to be printed.
+    /// - Returns: the text without secrets.
+    public func redact(_ text: String) -> String {
+        guard !patterns.isEmpty, !text.isEmpty else { return text }
+        let marker = Array(Self.marker.utf8)
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var didReplace = false
+        var index = 0
+        scan: while index < bytes.count {
+            let byte = bytes[index]
+            if startsPattern[Int(byte)] {
+                for pattern in patterns where pattern.count <= bytes.count - index {
+                    if bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+                        if !didReplace {
+                            output.reserveCapacity(bytes.count)
+                            output.append(contentsOf: bytes[0..<index])
+                            didReplace = true
+                        }
+                        output.append(contentsOf: marker)
+                        index += pattern.count
+                        continue scan
+                    }
+                }
+            }
+            if didReplace { output.append(byte) }
+            index += 1
+        }
+        // A valid UTF-8 needle only matches a valid UTF-8 haystack on scalar boundaries, so this never repairs bytes.
+        return didReplace ? String(decoding: output, as: UTF8.self) : text
+    }
+}

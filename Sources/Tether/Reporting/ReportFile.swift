@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes report files atomically: a temporary file in the destination's folder, flushed, then renamed over the
+/// destination, so a reader (a CI dashboard, a rerun) sees the old report or the new one, never half of one.
+enum ReportFile {
+    /// Writes `data` to `path`, creating missing parent folders.
+    /// - Throws: `ReportError.write` naming `path` and the system's reason; no temporary file is left behind.
+    static func write(_ data: Data, to path: String) throws(ReportError) {
+        let fileName = (path as NSString).lastPathComponent
+        guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
+            throw .write(path: path, reason: "not a file path")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        try createFolders(folder, for: path)
+
+        let temporary = (folder.isEmpty ? "" : folder + "/")
+            + ".\(fileName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .write(path: path, reason: "cannot create temporary file '\(temporary)': \(systemReason())")
+        }
+        var failure: String?
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let written = posixWrite(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = "cannot write temporary file '\(temporary)': \(systemReason())"
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 {
+            failure = "cannot flush temporary file '\(temporary)': \(systemReason())"
+        }
+        if close(descriptor) != 0, failure == nil {
+            failure = "cannot close temporary file '\(temporary)': \(systemReason())"
+        }
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = "cannot rename '\(temporary)' to it: \(systemReason())"
+        }
+        if let failure {
+            unlink(temporary)
+            throw .write(path: path, reason: failure)
+        }
+    }
+
+    /// `mkdir -p folder`, reporting the first folder that cannot be made.
+    private static func createFolders(_ folder: String, for path: String) throws(ReportError) {
+        guard !folder.isEmpty else { return }
+        var prefix = folder.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+                throw .write(path: path, reason: "cannot create folder '\(prefix)': \(systemReason())")
+            }
+            prefix += "/"
+        }
+    }
+
+    /// write(2), named apart from `write(_:to:)`.
+    private static func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(descriptor, bytes, count)
+        #else
+            Darwin.write(descriptor, bytes, count)
+        #endif
+    }
+
+    /// The text of the current `errno`.
+    private static func systemReason() -> String {
+        String(cString: strerror(errno))
+    }
+}

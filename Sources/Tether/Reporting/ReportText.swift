@@ -1,0 +1,174 @@
+import Foundation
+
+/// The words every report prints, built in one place so that the console and JUnit say the same thing.
+///
+/// Free text (finding paths and messages, error and skip reasons, request lines, URLs, sources) goes through `clean`:
+/// redacted first (so truncation can never cut a secret in two and leave half of it), then control characters made
+/// visible, then truncated to `maxFreeTextBytes`. Computed values (names, counts, times, timestamps) are never redacted.
+enum ReportText {
+    /// The most bytes (UTF-8) one free-text field may take, marker included: a body excerpt stays an excerpt.
+    static let maxFreeTextBytes = 4096
+
+    // MARK: Free text
+
+    /// `text` redacted, with unprintable characters escaped, truncated to `maxBytes`.
+    static func clean(_ text: String, redactor: Redactor, maxBytes: Int = maxFreeTextBytes) -> String {
+        truncated(escapingControls(redactor.redact(text)), maxBytes: maxBytes)
+    }
+
+    /// `text` with every character that XML 1.0 forbids or a terminal would obey replaced by a visible escape.
+    ///
+    /// Chosen over U+FFFD because it keeps what the service actually sent readable: ESC becomes the six characters
+    /// `\u{1B}`, NUL `\u{0}`, U+FFFE `\u{FFFE}`. Escaped: everything outside XML 1.0's `Char` production
+    /// (`#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`), plus DEL and the C1 controls
+    /// (U+007F–U+009F), which XML allows but terminals interpret. Tab, line feed and carriage return are kept. A Swift
+    /// `String` holds no lone surrogate (invalid UTF-8 was already decoded to U+FFFD), so nothing else can slip through.
+    /// Idempotent: the escape is plain ASCII.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                output.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    /// Whether `scalar` is escaped by `escapingControls`.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: false
+        case 0x0..<0x20: true
+        case 0x7F...0x9F: true
+        case 0xFFFE, 0xFFFF: true
+        default: false  // Unicode.Scalar excludes surrogates; everything else is an XML 1.0 Char.
+        }
+    }
+
+    /// `text` cut on a character boundary so that it, with the `… [truncated N bytes]` marker, fits in `maxBytes`.
+    static func truncated(_ text: String, maxBytes: Int) -> String {
+        let total = text.utf8.count
+        guard total > maxBytes else { return text }
+        // The marker's length depends on the number it prints; reserve room for the largest possible one.
+        let reserve = "… [truncated \(total) bytes]".utf8.count
+        let budget = max(0, maxBytes - reserve)
+        var kept = 0
+        var end = text.startIndex
+        for character in text {
+            let size = character.utf8.count
+            if kept + size > budget { break }
+            kept += size
+            end = text.index(after: end)
+        }
+        return "\(text[..<end])… [truncated \(total - kept) bytes]"
+    }
+
+    /// The text's first line, for one-line summaries (attributes, headlines).
+    static func firstLine(_ text: String) -> String {
+        guard let newline = text.firstIndex(where: \.isNewline) else { return text }
+        return String(text[..<newline]) + " …"
+    }
+
+    // MARK: Words about a result
+
+    /// The status word of an outcome: `PASS`, `DRIFT`, `ERROR`, `SKIP`.
+    static func statusWord(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .passed: "PASS"
+        case .drifted: "DRIFT"
+        case .error: "ERROR"
+        case .skipped: "SKIP"
+        }
+    }
+
+    /// `Service.target`, as both reports name a contract (names are computed, never redacted; controls escaped).
+    static func qualifiedName(_ contract: Contract) -> String {
+        escapingControls("\(contract.service).\(contract.name)")
+    }
+
+    /// One line per finding, drifts first then notes (`note: ` in front), each `path: message`, cleaned.
+    static func findingLines(_ result: ContractResult, redactor: Redactor) -> [String] {
+        let drifts = result.findings.filter(\.isDrift).map { finding in
+            clean(finding.description, redactor: redactor)
+        }
+        return drifts + noteLines(result, redactor: redactor)
+    }
+
+    /// The notes alone, as `findingLines` prints them.
+    static func noteLines(_ result: ContractResult, redactor: Redactor) -> [String] {
+        result.findings.filter { !$0.isDrift }.map { finding in
+            "note: " + clean(finding.description, redactor: redactor)
+        }
+    }
+
+    /// A drifted result in one line: `1 drift: status: expected 200, got 404`, or
+    /// `3 drifts, first: $.id: expected number, got string "7"`.
+    static func driftSummary(_ result: ContractResult, redactor: Redactor) -> String {
+        let drifts = result.findings.filter(\.isDrift)
+        guard let first = drifts.first else { return "drifted (no drift recorded)" }
+        let headline = firstLine(clean(first.description, redactor: redactor))
+        return drifts.count == 1 ? "1 drift: \(headline)" : "\(drifts.count) drifts, first: \(headline)"
+    }
+
+    /// The request line, redacted: `GET http://127.0.0.1:8080/users?per_page=2`.
+    static func requestLine(_ result: ContractResult, redactor: Redactor) -> String {
+        clean(result.requestLine, redactor: redactor)
+    }
+
+    /// `live status: 404`, or `live status: none` when no response arrived.
+    static func liveStatusLine(_ result: ContractResult) -> String {
+        "live status: " + (result.liveStatusCode.map(String.init) ?? "none")
+    }
+
+    /// The reason of an error or a skip, cleaned; `nil` for other outcomes.
+    static func reason(_ outcome: Outcome, redactor: Redactor) -> String? {
+        switch outcome {
+        case .error(let message), .skipped(let message): clean(message, redactor: redactor)
+        case .passed, .drifted: nil
+        }
+    }
+
+    /// The closing line: `N passed, N failed, N errors, N skipped` (failed = drifted).
+    static func totalsLine(_ results: [ContractResult]) -> String {
+        var counts = (passed: 0, failed: 0, errors: 0, skipped: 0)
+        for result in results {
+            switch result.outcome {
+            case .passed: counts.passed += 1
+            case .drifted: counts.failed += 1
+            case .error: counts.errors += 1
+            case .skipped: counts.skipped += 1
+            }
+        }
+        return "\(counts.passed) passed, \(counts.failed) failed, \(counts.errors) errors, \(counts.skipped) skipped"
+    }
+
+    // MARK: Computed values
+
+    /// Seconds with exactly three decimals (`0.120`), never negative, never an exponent, `0.000` for NaN or infinity.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value > 0 else { return "0.000" }
+        let milliseconds = (value * 1000).rounded()
+        guard milliseconds < 9e15 else { return "0.000" }
+        let whole = Int64(milliseconds)
+        let fraction = String(whole % 1000)
+        return "\(whole / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss` in UTC, without zone (the Ant JUnit schema allows none).
+    static func timestamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        let year = String(parts.year ?? 1970)
+        let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
+        return "\(paddedYear)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):"
+            + two(parts.second)
+    }
+}
