@@ -99,11 +99,17 @@ import Testing
         #expect(try strings(document, "//testsuite/@timestamp") == ["2026-05-04T03:02:01", "2026-05-04T03:02:01"])
         #expect(try strings(document, "//testsuite/@hostname") == ["ci-host", "ci-host"])
         #expect(try strings(document, "//testcase/@time") == ["0.120", "0.302", "1.003", "0.000", "2.000"])
-        #expect(try strings(document, "//testcase/@classname") == ["GitHub", "GitHub", "GitHub", "Petstore", "Petstore"])
+        #expect(
+            try strings(document, "//testcase/@classname") == ["GitHub", "GitHub", "GitHub", "Petstore", "Petstore"])
         #expect(try strings(document, "//testcase/@name") == ["user", "repos", "search", "upload", "pet"])
         #expect(
-            try strings(document, "//testsuite[1]/properties/property/@name") == ["baseURL", "source", "tether.version"])
-        #expect(try strings(document, "//testsuite[1]/properties/property[@name='tether.version']/@value") == [tetherVersion])
+            try strings(document, "//testsuite[1]/properties/property/@name") == [
+                "baseURL", "source", "tether.version",
+            ])
+        #expect(
+            try strings(document, "//testsuite[1]/properties/property[@name='tether.version']/@value") == [
+                tetherVersion
+            ])
         // Suite children in the Ant schema's order; system-out and system-err always present.
         let children = try document.nodes(forXPath: "//testsuite[1]/*").map { $0.name ?? "" }
         #expect(children == ["properties", "testcase", "testcase", "testcase", "system-out", "system-err"])
@@ -125,8 +131,10 @@ import Testing
                 live status: 404
                 """)
         #expect(try strings(document, "//error/@message") == ["couldn't connect to server"])
-        #expect(try strings(document, "//error") == ["couldn't connect to server\nGET http://127.0.0.1:9/search?q=swift"])
-        #expect(try strings(document, "//skipped/@message") == ["networkError stub: cannot be checked against a service"])
+        #expect(
+            try strings(document, "//error") == ["couldn't connect to server\nGET http://127.0.0.1:9/search?q=swift"])
+        #expect(
+            try strings(document, "//skipped/@message") == ["networkError stub: cannot be checked against a service"])
         // The pass's note has no place in an Ant test case: it is in the suite's system-out.
         #expect(
             try strings(document, "//testsuite[1]/system-out")
@@ -266,7 +274,9 @@ import Testing
         try Data("x".utf8).write(to: blocker)
         // Works as root too: a regular file in the way makes every write below it fail with ENOTDIR.
         let path = blocker.appendingPathComponent("reports/junit.xml").path
-        let error = try #require(throws: ReportError.self) { try JUnitReport.write(ReportFixtures.everyOutcome, to: path) }
+        let error = try #require(throws: ReportError.self) {
+            try JUnitReport.write(ReportFixtures.everyOutcome, to: path)
+        }
         guard case .write(let errorPath, let reason) = error else {
             Issue.record("expected ReportError.write, got \(error)")
             return
