@@ -18,9 +18,12 @@ import Testing
         return try #require(String(data: data, encoding: .utf8))
     }
 
-    /// The report parsed back with Foundation's own XML parser (strict: it throws on a malformed document).
-    func parsed(_ report: RunReport) throws -> XMLDocument {
-        try XMLDocument(data: JUnitReport.xml(for: report), options: [])
+    /// The report checked by libxml2's strict parser, then parsed back with Foundation's `XMLDocument` for XPath
+    /// (which on Linux recovers from errors silently, hence the strict check first).
+    func parsed(_ report: RunReport, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLDocument {
+        let data = try JUnitReport.xml(for: report)
+        #expect(JUnitReport.wellFormednessError(data) == nil, sourceLocation: sourceLocation)
+        return try XMLDocument(data: data, options: [])
     }
 
     func strings(_ document: XMLDocument, _ xpath: String) throws -> [String] {
@@ -143,8 +146,17 @@ import Testing
 
     // MARK: Hostile text
 
+    @Test func strictCheckRejectsWhatLibxml2WouldOtherwiseWrite() {
+        #expect(JUnitReport.wellFormednessError(Data("<a>x</a>".utf8)) == nil)
+        #expect(JUnitReport.wellFormednessError(Data("<a>\u{1}</a>".utf8)) != nil)
+        #expect(JUnitReport.wellFormednessError(Data("<a b=\"\u{1B}\"/>".utf8)) != nil)
+        #expect(JUnitReport.wellFormednessError(Data("<a>&</a>".utf8)) != nil)
+        #expect(JUnitReport.wellFormednessError(Data([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E])) != nil)
+    }
+
     @Test func controlCharactersAreEscapedVisibly() throws {
         let data = try JUnitReport.xml(for: Self.hostile)
+        #expect(JUnitReport.wellFormednessError(data) == nil)
         #expect(!data.contains(0x00))
         #expect(!data.contains(0x1B))
         #expect(!data.contains(0x07))
@@ -165,6 +177,7 @@ import Testing
 
         let data = try JUnitReport.xml(for: ReportFixtures.drift(message: "excerpt: " + fromBytes))
         #expect(String(data: data, encoding: .utf8) != nil)
+        #expect(JUnitReport.wellFormednessError(data) == nil)
         // No UTF-8 encoded surrogate (ED A0..BF xx) anywhere.
         let bytes = [UInt8](data)
         #expect(!zip(bytes, bytes.dropFirst()).contains { $0 == 0xED && (0xA0...0xBF).contains($1) })
@@ -187,6 +200,7 @@ import Testing
         let huge = String(repeating: "é0123456789", count: 100_000)  // 1.2 MB
         let data = try JUnitReport.xml(for: ReportFixtures.drift(message: huge))
         #expect(data.count < 12_000)
+        #expect(JUnitReport.wellFormednessError(data) == nil)
         let document = try XMLDocument(data: data, options: [])
         let text = try #require(try strings(document, "//failure").first)
         let findingLine = try #require(text.split(separator: "\n").first)
