@@ -41,6 +41,12 @@ public enum JUnitReport {
         try ReportFile.write(xml(for: report), to: path)
     }
 
+    /// Why `data` is not a well-formed XML 1.0 document, by libxml2's strict parser (no recovery, no network), or
+    /// `nil` when it is. For tests and self-checks: Foundation's `XMLDocument` on Linux recovers silently.
+    static func wellFormednessError(_ data: Data) -> String? {
+        XMLParsedDocument.error(parsing: data)
+    }
+
     // MARK: Elements
 
     private static func writeSuite(
@@ -151,13 +157,13 @@ final class XMLTextWriter {
     private let writer: xmlTextWriterPtr
 
     /// libxml2's global set-up must run once before any thread uses the library.
-    private static let libraryReady: Bool = {
+    static let isLibraryReady: Bool = {
         xmlInitParser()
         return true
     }()
 
     init() throws(ReportError) {
-        guard Self.libraryReady, let buffer = xmlBufferCreate() else {
+        guard Self.isLibraryReady, let buffer = xmlBufferCreate() else {
             throw .xml(message: "xmlBufferCreate: \(Self.lastError())")
         }
         guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
@@ -227,5 +233,38 @@ final class XMLTextWriter {
     /// `text` as the NUL-terminated `xmlChar` string libxml2 takes (escaped text holds no NUL).
     private static func withXMLString<Result>(_ text: String, _ body: (UnsafePointer<xmlChar>) -> Result) -> Result {
         text.withCString { body(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
+    }
+}
+
+/// A document parsed by libxml2's strict parser; owns the `xmlDoc` and frees it.
+final class XMLParsedDocument {
+    private let document: xmlDocPtr
+
+    private init(_ document: xmlDocPtr) {
+        self.document = document
+    }
+
+    deinit {
+        xmlFreeDoc(document)
+    }
+
+    /// libxml2's message for the first error in `data`, or `nil` when it parses without recovery.
+    static func error(parsing data: Data) -> String? {
+        _ = XMLTextWriter.isLibraryReady
+        xmlResetLastError()
+        let options = Int32(
+            bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue)
+        let parsed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> xmlDocPtr? in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+            return xmlReadMemory(base, Int32(clamping: bytes.count), "report.xml", "UTF-8", options)
+        }
+        guard let parsed else {
+            guard let error = xmlGetLastError(), let message = error.pointee.message else { return "empty document" }
+            return "line \(error.pointee.line): "
+                + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = XMLParsedDocument(parsed)  // takes the tree and frees it at once: only success mattered
+        return nil
     }
 }

@@ -107,32 +107,52 @@ public struct Redactor: Sendable, Equatable {
     /// - Parameter text: free text about to be printed.
     /// - Returns: the text without secrets.
     public func redact(_ text: String) -> String {
-        guard !patterns.isEmpty, !text.isEmpty else { return text }
-        let marker = Array(Self.marker.utf8)
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        var didReplace = false
-        var index = 0
-        scan: while index < bytes.count {
-            let byte = bytes[index]
-            if startsPattern[Int(byte)] {
-                for pattern in patterns where pattern.count <= bytes.count - index {
-                    if bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
-                        if !didReplace {
-                            output.reserveCapacity(bytes.count)
-                            output.append(contentsOf: bytes[0..<index])
-                            didReplace = true
-                        }
+        redactedPrefix(of: text, outputLimit: .max).text
+    }
+
+    /// The redacted start of `text`: the scan stops at the first character boundary after `outputLimit` bytes of
+    /// output, so a 10 MB body costs no more than its excerpt. Everything returned is fully redacted: a secret that
+    /// starts before the stop is matched against the whole text, never against a cut.
+    /// - Returns: the redacted prefix, and whether it is the whole text.
+    func redactedPrefix(of text: String, outputLimit: Int) -> (text: String, isWhole: Bool) {
+        guard text.utf8.count > outputLimit || !patterns.isEmpty else { return (text, true) }
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            let marker = Array(Self.marker.utf8)
+            var output: [UInt8] = []
+            var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
+            var index = 0
+            scan: while index < bytes.count {
+                let byte = bytes[index]
+                if output.count + (index - copied) >= outputLimit, byte & 0xC0 != 0x80 {
+                    output.append(contentsOf: bytes[copied..<index])
+                    return (String(decoding: output, as: UTF8.self), false)
+                }
+                if startsPattern[Int(byte)] {
+                    for pattern in patterns where Self.matches(pattern, bytes, at: index) {
+                        output.append(contentsOf: bytes[copied..<index])
                         output.append(contentsOf: marker)
                         index += pattern.count
+                        copied = index
                         continue scan
                     }
                 }
+                index += 1
             }
-            if didReplace { output.append(byte) }
-            index += 1
+            if copied == 0 { return (text, true) }
+            output.append(contentsOf: bytes[copied..<bytes.count])
+            // A valid UTF-8 needle only matches valid UTF-8 on scalar boundaries, so decoding never repairs bytes.
+            return (String(decoding: output, as: UTF8.self), true)
         }
-        // A valid UTF-8 needle only matches a valid UTF-8 haystack on scalar boundaries, so this never repairs bytes.
-        return didReplace ? String(decoding: output, as: UTF8.self) : text
+    }
+
+    private static func matches(_ pattern: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard pattern.count <= bytes.count - index else { return false }
+        var offset = 0
+        while offset < pattern.count {
+            if bytes[index + offset] != pattern[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 }

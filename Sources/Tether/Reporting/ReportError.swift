@@ -6,6 +6,7 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `reason` says which step and the system's text, e.g. `cannot create folder 'out/a': Not a directory`.
     case write(path: String, reason: String)
 
+    /// The message for people: lower-case, naming the path and what to do.
     public var description: String {
         switch self {
         case .xml(let message):

@@ -19,7 +19,8 @@ enum ReportFile {
         let folder = (path as NSString).deletingLastPathComponent
         try createFolders(folder, for: path)
 
-        let temporary = (folder.isEmpty ? "" : folder + "/")
+        let temporary =
+            (folder.isEmpty ? "" : folder + "/")
             + ".\(fileName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

@@ -12,8 +12,13 @@ enum ReportText {
     // MARK: Free text
 
     /// `text` redacted, with unprintable characters escaped, truncated to `maxBytes`.
+    ///
+    /// Only the start of a long text is redacted and escaped (a margin past `maxBytes`), so a 10 MB body excerpt
+    /// costs what 4 KiB do. The marker gives the original size: `… [truncated; 10485760 bytes in all]`.
     static func clean(_ text: String, redactor: Redactor, maxBytes: Int = maxFreeTextBytes) -> String {
-        truncated(escapingControls(redactor.redact(text)), maxBytes: maxBytes)
+        let (redacted, isWhole) = redactor.redactedPrefix(of: text, outputLimit: maxBytes + 64)
+        return truncated(
+            escapingControls(redacted), maxBytes: maxBytes, totalBytes: text.utf8.count, isWhole: isWhole)
     }
 
     /// `text` with every character that XML 1.0 forbids or a terminal would obey replaced by a visible escape.
@@ -48,22 +53,23 @@ enum ReportText {
         }
     }
 
-    /// `text` cut on a character boundary so that it, with the `… [truncated N bytes]` marker, fits in `maxBytes`.
-    static func truncated(_ text: String, maxBytes: Int) -> String {
-        let total = text.utf8.count
-        guard total > maxBytes else { return text }
-        // The marker's length depends on the number it prints; reserve room for the largest possible one.
-        let reserve = "… [truncated \(total) bytes]".utf8.count
-        let budget = max(0, maxBytes - reserve)
+    /// `text` cut on a character boundary so that it, with the `… [truncated; N bytes in all]` marker, fits in
+    /// `maxBytes`. `totalBytes` is the size of the text `text` was taken from (default: its own), and `isWhole` false
+    /// says `text` is already a prefix, so it is marked even if it fits.
+    static func truncated(_ text: String, maxBytes: Int, totalBytes: Int? = nil, isWhole: Bool = true) -> String {
+        let size = text.utf8.count
+        guard size > maxBytes || !isWhole else { return text }
+        let marker = "… [truncated; \(max(totalBytes ?? size, size)) bytes in all]"
+        let budget = max(0, maxBytes - marker.utf8.count)
         var kept = 0
         var end = text.startIndex
         for character in text {
-            let size = character.utf8.count
-            if kept + size > budget { break }
-            kept += size
+            let characterSize = character.utf8.count
+            if kept + characterSize > budget { break }
+            kept += characterSize
             end = text.index(after: end)
         }
-        return "\(text[..<end])… [truncated \(total - kept) bytes]"
+        return text[..<end] + marker
     }
 
     /// The text's first line, for one-line summaries (attributes, headlines).

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ConsoleReportTests {
     @Test func matchesGoldenFile() {
-        expectGolden(ConsoleReport.render(ReportFixtures.everyOutcome, colour: false), named: "console-every-outcome.txt")
+        expectGolden(
+            ConsoleReport.render(ReportFixtures.everyOutcome, colour: false), named: "console-every-outcome.txt")
     }
 
     @Test func closingLineCountsEveryOutcome() throws {
@@ -30,7 +31,8 @@ import Testing
 
     @Test func driftListsDriftsThenNotesIndented() {
         let result = ReportFixtures.everyOutcome.results[1]
-        let text = ConsoleReport.line(for: result, colour: false, redactor: Redactor(report: ReportFixtures.everyOutcome))
+        let text = ConsoleReport.line(
+            for: result, colour: false, redactor: Redactor(report: ReportFixtures.everyOutcome))
         #expect(
             text == """
                 DRIFT GitHub.repos  0.302s
@@ -77,7 +79,9 @@ import Testing
         failed.results[0].outcome = .error("timeout after 30s talking to http://127.0.0.1:8080/x?t=\(token)")
         let error = ConsoleReport.render(failed, colour: false)
         #expect(!error.contains(token))
-        #expect(error.contains("ERROR Svc.target  0.500s  timeout after 30s talking to http://127.0.0.1:8080/x?t=<redacted>"))
+        #expect(
+            error.contains(
+                "ERROR Svc.target  0.500s  timeout after 30s talking to http://127.0.0.1:8080/x?t=<redacted>"))
         #expect(error.contains("\n    GET http://127.0.0.1:8080/x?t=<redacted>\n"))
     }
 

@@ -14,7 +14,8 @@ func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLo
     let existing = try? String(contentsOf: url, encoding: .utf8)
     if existing == nil || environment["RECORD_SNAPSHOTS"] == "1" {
         if environment["CI"] != nil {
-            Issue.record("golden file \(url.path) is missing; record it locally (CI never records)",
+            Issue.record(
+                "golden file \(url.path) is missing; record it locally (CI never records)",
                 sourceLocation: sourceLocation)
             return
         }
@@ -22,7 +23,8 @@ func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLo
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try actual.write(to: url, atomically: true, encoding: .utf8)
-            Issue.record("recorded golden file \(url.path); check it, commit it, run again without RECORD_SNAPSHOTS",
+            Issue.record(
+                "recorded golden file \(url.path); check it, commit it, run again without RECORD_SNAPSHOTS",
                 sourceLocation: sourceLocation)
         } catch {
             Issue.record("cannot record golden file \(url.path): \(error)", sourceLocation: sourceLocation)

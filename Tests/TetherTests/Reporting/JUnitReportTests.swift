@@ -18,9 +18,12 @@ import Testing
         return try #require(String(data: data, encoding: .utf8))
     }
 
-    /// The report parsed back with Foundation's own XML parser (strict: it throws on a malformed document).
-    func parsed(_ report: RunReport) throws -> XMLDocument {
-        try XMLDocument(data: JUnitReport.xml(for: report), options: [])
+    /// The report checked by libxml2's strict parser, then parsed back with Foundation's `XMLDocument` for XPath
+    /// (which on Linux recovers from errors silently, hence the strict check first).
+    func parsed(_ report: RunReport, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLDocument {
+        let data = try JUnitReport.xml(for: report)
+        #expect(JUnitReport.wellFormednessError(data) == nil, sourceLocation: sourceLocation)
+        return try XMLDocument(data: data, options: [])
     }
 
     func strings(_ document: XMLDocument, _ xpath: String) throws -> [String] {
@@ -99,11 +102,17 @@ import Testing
         #expect(try strings(document, "//testsuite/@timestamp") == ["2026-05-04T03:02:01", "2026-05-04T03:02:01"])
         #expect(try strings(document, "//testsuite/@hostname") == ["ci-host", "ci-host"])
         #expect(try strings(document, "//testcase/@time") == ["0.120", "0.302", "1.003", "0.000", "2.000"])
-        #expect(try strings(document, "//testcase/@classname") == ["GitHub", "GitHub", "GitHub", "Petstore", "Petstore"])
+        #expect(
+            try strings(document, "//testcase/@classname") == ["GitHub", "GitHub", "GitHub", "Petstore", "Petstore"])
         #expect(try strings(document, "//testcase/@name") == ["user", "repos", "search", "upload", "pet"])
         #expect(
-            try strings(document, "//testsuite[1]/properties/property/@name") == ["baseURL", "source", "tether.version"])
-        #expect(try strings(document, "//testsuite[1]/properties/property[@name='tether.version']/@value") == [tetherVersion])
+            try strings(document, "//testsuite[1]/properties/property/@name") == [
+                "baseURL", "source", "tether.version",
+            ])
+        #expect(
+            try strings(document, "//testsuite[1]/properties/property[@name='tether.version']/@value") == [
+                tetherVersion
+            ])
         // Suite children in the Ant schema's order; system-out and system-err always present.
         let children = try document.nodes(forXPath: "//testsuite[1]/*").map { $0.name ?? "" }
         #expect(children == ["properties", "testcase", "testcase", "testcase", "system-out", "system-err"])
@@ -125,8 +134,10 @@ import Testing
                 live status: 404
                 """)
         #expect(try strings(document, "//error/@message") == ["couldn't connect to server"])
-        #expect(try strings(document, "//error") == ["couldn't connect to server\nGET http://127.0.0.1:9/search?q=swift"])
-        #expect(try strings(document, "//skipped/@message") == ["networkError stub: cannot be checked against a service"])
+        #expect(
+            try strings(document, "//error") == ["couldn't connect to server\nGET http://127.0.0.1:9/search?q=swift"])
+        #expect(
+            try strings(document, "//skipped/@message") == ["networkError stub: cannot be checked against a service"])
         // The pass's note has no place in an Ant test case: it is in the suite's system-out.
         #expect(
             try strings(document, "//testsuite[1]/system-out")
@@ -135,8 +146,17 @@ import Testing
 
     // MARK: Hostile text
 
+    @Test func strictCheckRejectsWhatLibxml2WouldOtherwiseWrite() {
+        #expect(JUnitReport.wellFormednessError(Data("<a>x</a>".utf8)) == nil)
+        #expect(JUnitReport.wellFormednessError(Data("<a>\u{1}</a>".utf8)) != nil)
+        #expect(JUnitReport.wellFormednessError(Data("<a b=\"\u{1B}\"/>".utf8)) != nil)
+        #expect(JUnitReport.wellFormednessError(Data("<a>&</a>".utf8)) != nil)
+        #expect(JUnitReport.wellFormednessError(Data([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E])) != nil)
+    }
+
     @Test func controlCharactersAreEscapedVisibly() throws {
         let data = try JUnitReport.xml(for: Self.hostile)
+        #expect(JUnitReport.wellFormednessError(data) == nil)
         #expect(!data.contains(0x00))
         #expect(!data.contains(0x1B))
         #expect(!data.contains(0x07))
@@ -157,6 +177,7 @@ import Testing
 
         let data = try JUnitReport.xml(for: ReportFixtures.drift(message: "excerpt: " + fromBytes))
         #expect(String(data: data, encoding: .utf8) != nil)
+        #expect(JUnitReport.wellFormednessError(data) == nil)
         // No UTF-8 encoded surrogate (ED A0..BF xx) anywhere.
         let bytes = [UInt8](data)
         #expect(!zip(bytes, bytes.dropFirst()).contains { $0 == 0xED && (0xA0...0xBF).contains($1) })
@@ -179,13 +200,13 @@ import Testing
         let huge = String(repeating: "é0123456789", count: 100_000)  // 1.2 MB
         let data = try JUnitReport.xml(for: ReportFixtures.drift(message: huge))
         #expect(data.count < 12_000)
+        #expect(JUnitReport.wellFormednessError(data) == nil)
         let document = try XMLDocument(data: data, options: [])
         let text = try #require(try strings(document, "//failure").first)
         let findingLine = try #require(text.split(separator: "\n").first)
         #expect(findingLine.utf8.count <= ReportText.maxFreeTextBytes)
         #expect(findingLine.utf8.count > ReportText.maxFreeTextBytes - 16)
-        #expect(findingLine.hasSuffix("bytes]"))
-        #expect(findingLine.contains("… [truncated "))
+        #expect(findingLine.hasSuffix("… [truncated; \(("body: " + huge).utf8.count) bytes in all]"))
     }
 
     @Test func multiLineFindingGivesAOneLineFailureMessage() throws {
@@ -267,7 +288,9 @@ import Testing
         try Data("x".utf8).write(to: blocker)
         // Works as root too: a regular file in the way makes every write below it fail with ENOTDIR.
         let path = blocker.appendingPathComponent("reports/junit.xml").path
-        let error = try #require(throws: ReportError.self) { try JUnitReport.write(ReportFixtures.everyOutcome, to: path) }
+        let error = try #require(throws: ReportError.self) {
+            try JUnitReport.write(ReportFixtures.everyOutcome, to: path)
+        }
         guard case .write(let errorPath, let reason) = error else {
             Issue.record("expected ReportError.write, got \(error)")
             return

@@ -92,7 +92,7 @@ import Testing
         let cut = ReportText.truncated(text, maxBytes: 64)
         #expect(cut.utf8.count <= 64)
         #expect(cut.hasPrefix("👍🏽"))
-        #expect(cut.hasSuffix("bytes]"))
+        #expect(cut.hasSuffix("… [truncated; 800 bytes in all]"))
         #expect(ReportText.truncated("short", maxBytes: 64) == "short")
     }
 
@@ -101,6 +101,29 @@ import Testing
         let text = String(repeating: "x", count: 4080) + secret
         let cleaned = ReportText.clean(text, redactor: Redactor(secrets: [secret]))
         #expect(!cleaned.contains("abcdef"))
+    }
+
+    @Test func longTextIsRedactedAcrossTheCutAndCheaply() {
+        // The secret starts inside the excerpt and ends past it: it must be redacted, not cut in half.
+        let secret = "0123456789abcdefghij"
+        let text = String(repeating: "y", count: 4000) + secret + String(repeating: "z", count: 10_000_000)
+        let start = ContinuousClock.now
+        let cleaned = ReportText.clean(text, redactor: Redactor(secrets: [secret]))
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(!cleaned.contains("0123456"))
+        #expect(cleaned.utf8.count <= ReportText.maxFreeTextBytes)
+        #expect(cleaned.hasSuffix("… [truncated; \(text.utf8.count) bytes in all]"))
+        // Without secrets too: only the excerpt is escaped.
+        let escaped = ReportText.clean(String(repeating: "\u{1B}", count: 5_000_000), redactor: Redactor(secrets: []))
+        #expect(escaped.hasPrefix(#"\u{1B}\u{1B}"#))
+        #expect(escaped.utf8.count <= ReportText.maxFreeTextBytes)
+    }
+
+    @Test func redactedPrefixStopsOnACharacterBoundary() {
+        let (prefix, isWhole) = Redactor(secrets: ["zzzzzz"]).redactedPrefix(of: "ééééé", outputLimit: 3)
+        #expect(!isWhole)
+        #expect(prefix == "éé")
+        #expect(Redactor(secrets: ["zzzzzz"]).redactedPrefix(of: "abc", outputLimit: 3) == ("abc", true))
     }
 
     @Test func escapingIsIdempotentAndKeepsLineBreaks() {
