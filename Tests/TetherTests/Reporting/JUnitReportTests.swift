@@ -8,7 +8,7 @@ import Testing
 #endif
 
 @Suite struct JUnitReportTests {
-    static let validator = "/work/shared/junit/validate-junit"
+    static let validator = JUnitValidator.path
 
     // MARK: Helpers
 
@@ -38,20 +38,7 @@ import Testing
 
     /// Runs the shared validator on `xml`; returns its exit status and output.
     func validate(_ xml: Data) throws -> (status: Int32, output: String) {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("junit.xml")
-        try xml.write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.validator)
-        process.arguments = [file.path, "--require", "xunit-plugin-junit-10,windyroad-JUnit"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try JUnitValidator.validate(String(decoding: xml, as: UTF8.self))
     }
 
     /// A report whose free text holds everything hostile at once.
