@@ -1,0 +1,445 @@
+import Foundation
+
+/// Whether a live JSON body has the structure of its stub: keys, types, nullability and array elements, not values.
+///
+/// The rules (Postel's law, as in Pact): every stub key must be present; types must match (a stub integer rejects a
+/// live fraction, a stub fraction accepts a live integer); a live `null` where the stub has a value is a drift, a stub
+/// `null` accepts anything (a note); every live array element must fit the merge of the stub's elements (an empty stub
+/// array leaves them unchecked, a note); live keys the stub lacks are notes, or drifts when `strict`.
+/// Every finding is reported, in document order, once per index-free path with a count of the further elements.
+public enum StructureDiff {
+    /// Checks a live body against a stub.
+    /// - Parameters:
+    ///   - stub: The stub body (`sampleData`).
+    ///   - live: The live response body, raw bytes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    /// - Returns: Drifts and notes, in document order; no drift means the contract holds.
+    public static func findings(stub: JSONValue, live: Data, strict: Bool = false) -> [Finding] {
+        JSONShape(stub: stub).findings(live: live, strict: strict)
+    }
+}
+
+extension JSONShape {
+    /// Checks a live body against this shape.
+    /// - Parameters:
+    ///   - live: The live response body, raw bytes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
+    public func findings(live: Data, strict: Bool = false) -> [Finding] {
+        do {
+            let parser = try SimdJSONParser(maxDepth: JSONShape.maxDepth)
+            return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict) }
+        } catch {
+            return [Finding.notJSON(error, body: live)]
+        }
+    }
+
+    /// Checks a parsed live document.
+    func findings(tape: JSONTape, strict: Bool) -> [Finding] {
+        nodes.withUnsafeBufferPointer { nodes in
+            keys.withUnsafeBufferPointer { keys in
+                keyBytes.withUnsafeBufferPointer { keyBytes in
+                    var walk = ShapeWalk(
+                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict)
+                    walk.run()
+                    return walk.result()
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Messages, next to the rules that use them
+
+extension Finding {
+    /// The live body could not be parsed.
+    static func notJSON(_ error: JSONParseError, body: Data) -> Finding {
+        switch error.reason {
+        case .empty:
+            Finding(.drift, "body", "expected a JSON body, got an empty body")
+        case .invalid:
+            Finding(.drift, "body", "expected a JSON body, got text: \(textExcerpt(body)); \(error.description)")
+        case .invalidUTF8:
+            Finding(
+                .drift, "body",
+                "expected a JSON body, got bytes that are not UTF-8"
+                    + (error.byteOffset.map { " (at byte \($0))" } ?? ""))
+        case .tooDeep, .numberOutOfRange, .tooLarge, .outOfMemory:
+            Finding(.drift, "body", error.description)
+        }
+    }
+
+    /// The first characters of a body as one line of text, at most 60 characters.
+    private static func textExcerpt(_ body: Data) -> String {
+        let head = String(decoding: body.prefix(240), as: UTF8.self)
+        let oneLine = head.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return oneLine.count <= 60 && body.count <= 240 ? oneLine : oneLine.prefix(60) + "…"
+    }
+}
+
+/// The kinds of findings, for counting repeats of the same finding across array elements.
+private enum Rule: UInt8 {
+    case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey, extraKey
+}
+
+/// Identifies "the same finding": one rule at one index-free path (a shape node), with what distinguishes it there.
+private struct RepeatKey: Hashable {
+    var node: Int32
+    var rule: Rule
+    /// The live type for type rules, the key's index for a missing key.
+    var detail: Int
+    /// The key's name for a key not in the stub.
+    var name: String = ""
+}
+
+/// One check of a parsed document against a compiled shape: an iterative walk over the tape (a stack of open
+/// containers, bounded by the parser's depth limit), comparing key bytes without hashing or allocating.
+private struct ShapeWalk {
+    let shape: JSONShape
+    let nodes: UnsafeBufferPointer<JSONShape.Node>
+    let keys: UnsafeBufferPointer<JSONShape.Key>
+    let keyBytes: UnsafeBufferPointer<UInt8>
+    let tape: JSONTape
+    let isStrict: Bool
+
+    /// An open container of the live document.
+    struct Frame {
+        var node: Int32
+        var isObject: Bool
+        /// The tape index of the next member's key, or of the next element.
+        var next: Int
+        /// The tape index of the closing `}` or `]`.
+        var end: Int
+        /// Objects: the tape index of the current member's key; arrays: the current element's number.
+        var current: Int
+        /// Objects: bit i set when stub key i (i < 64) has been seen.
+        var seen: UInt64 = 0
+        /// Objects: the stub key to try first (the one after the last match: live order usually is stub order).
+        var hint: Int32 = 0
+        /// Objects with more than 64 stub keys: where their flags for keys 64… start in `seenBeyond64`.
+        var seenBase: Int = 0
+    }
+
+    var stack: [Frame] = []
+    var seenBeyond64: [Bool] = []
+    var findings: [Finding] = []
+    var repeats: [Int] = []
+    var firstByKey: [RepeatKey: Int] = [:]
+
+    init(
+        shape: JSONShape, nodes: UnsafeBufferPointer<JSONShape.Node>, keys: UnsafeBufferPointer<JSONShape.Key>,
+        keyBytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, isStrict: Bool
+    ) {
+        self.shape = shape
+        self.nodes = nodes
+        self.keys = keys
+        self.keyBytes = keyBytes
+        self.tape = tape
+        self.isStrict = isStrict
+        stack.reserveCapacity(32)
+    }
+
+    mutating func run() {
+        visit(node: 0, at: JSONTape.rootIndex)
+        while let top = stack.indices.last {
+            if stack[top].isObject {
+                let keyIndex = stack[top].next
+                guard keyIndex < stack[top].end else {
+                    finishObject(stack[top])
+                    stack.removeLast()
+                    continue
+                }
+                let valueIndex = keyIndex + 1
+                stack[top].next = tape.next(valueIndex)
+                stack[top].current = keyIndex
+                let node = nodes[Int(stack[top].node)]
+                let match = matchKey(node, hint: stack[top].hint, tape.stringBytes(keyIndex))
+                if match >= 0 {
+                    stack[top].hint = match + 1
+                    if match < 64 {
+                        stack[top].seen |= 1 &<< UInt64(match)
+                    } else {
+                        seenBeyond64[stack[top].seenBase + Int(match) - 64] = true
+                    }
+                    visit(node: keys[Int(node.firstKey + match)].node, at: valueIndex)
+                } else {
+                    keyNotInStub(node: stack[top].node, keyIndex: keyIndex, valueIndex: valueIndex)
+                }
+            } else {
+                let valueIndex = stack[top].next
+                guard valueIndex < stack[top].end else {
+                    stack.removeLast()
+                    continue
+                }
+                stack[top].next = tape.next(valueIndex)
+                stack[top].current += 1
+                visit(node: nodes[Int(stack[top].node)].element, at: valueIndex)
+            }
+        }
+    }
+
+    /// The findings, each repeated one carrying its count.
+    func result() -> [Finding] {
+        var result = findings
+        for (offset, count) in repeats.enumerated() where count > 0 {
+            result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
+        }
+        return result
+    }
+
+    /// Index of the stub key equal to `live` among `node`'s keys, trying `hint` first; -1 if none.
+    @inline(__always) func matchKey(_ node: JSONShape.Node, hint: Int32, _ live: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if hint < node.keyCount, keyEquals(Int(node.firstKey + hint), live) { return hint }
+        var offset: Int32 = 0
+        while offset < node.keyCount {
+            if offset != hint, keyEquals(Int(node.firstKey + offset), live) { return offset }
+            offset += 1
+        }
+        return -1
+    }
+
+    @inline(__always) func keyEquals(_ key: Int, _ live: UnsafeBufferPointer<UInt8>) -> Bool {
+        let stubKey = keys[key]
+        guard Int(stubKey.byteCount) == live.count else { return false }
+        guard live.count > 0, let stubBase = keyBytes.baseAddress, let liveBase = live.baseAddress else { return true }
+        return memcmp(stubBase + Int(stubKey.byteOffset), liveBase, live.count) == 0
+    }
+
+    /// Checks the live value at tape index `index` against shape node `nodeIndex`; opens containers to be walked.
+    mutating func visit(node nodeIndex: Int32, at index: Int) {
+        let node = nodes[Int(nodeIndex)]
+        let tag = tape.tag(index)
+        if node.isUnchecked {
+            if tag != JSONTape.null { stubNull(node: nodeIndex, at: index) }
+            return
+        }
+        switch tag {
+        case JSONTape.objectStart:
+            guard node.kinds.contains(.object) else { return typeMismatch(node: nodeIndex, at: index) }
+            var frame = Frame(
+                node: nodeIndex, isObject: true, next: index + 1, end: tape.containerEnd(index) - 1, current: -1)
+            if node.keyCount > 64 {
+                frame.seenBase = seenBeyond64.count
+                seenBeyond64.append(contentsOf: repeatElement(false, count: Int(node.keyCount) - 64))
+            }
+            stack.append(frame)
+        case JSONTape.arrayStart:
+            guard node.kinds.contains(.array) else { return typeMismatch(node: nodeIndex, at: index) }
+            guard tape.containerCount(index) > 0 else { return }
+            guard node.element >= 0 else { return emptyStubArray(node: nodeIndex) }
+            stack.append(
+                Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1))
+        case JSONTape.string:
+            if !node.kinds.contains(.string) { typeMismatch(node: nodeIndex, at: index) }
+        case JSONTape.int64, JSONTape.uint64:
+            if !node.kinds.contains(.integer) { typeMismatch(node: nodeIndex, at: index) }
+        case JSONTape.double:
+            if node.kinds.contains(.fraction) { return }
+            if node.kinds.contains(.integer) {
+                fractionForInteger(node: nodeIndex, at: index)
+            } else {
+                typeMismatch(node: nodeIndex, at: index)
+            }
+        case JSONTape.true, JSONTape.false:
+            if !node.kinds.contains(.boolean) { typeMismatch(node: nodeIndex, at: index) }
+        default:  // null
+            if !node.isNullable { unexpectedNull(node: nodeIndex) }
+        }
+    }
+
+    /// At the close of an object: the stub's required keys it lacks, in stub order.
+    mutating func finishObject(_ frame: Frame) {
+        let node = nodes[Int(frame.node)]
+        var missing = node.requiredMask & ~frame.seen
+        while missing != 0 {
+            let offset = Int32(missing.trailingZeroBitCount)
+            missing &= missing - 1
+            missingKey(node: frame.node, key: Int(node.firstKey + offset))
+        }
+        guard node.keyCount > 64 else { return }
+        if node.hasRequiredBeyond64 {
+            for offset in 64..<Int(node.keyCount)
+            where keys[Int(node.firstKey) + offset].isRequired && !seenBeyond64[frame.seenBase + offset - 64] {
+                missingKey(node: frame.node, key: Int(node.firstKey) + offset)
+            }
+        }
+        seenBeyond64.removeLast(Int(node.keyCount) - 64)
+    }
+
+    // MARK: Rules and their messages
+
+    mutating func typeMismatch(node: Int32, at index: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: Int(tape.tag(index)))) else { return }
+        append(
+            .drift, depth: stack.count,
+            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))")
+    }
+
+    mutating func fractionForInteger(node: Int32, at index: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
+        append(.drift, depth: stack.count, "expected integer, got fractional number \(excerpt(at: index))")
+    }
+
+    mutating func unexpectedNull(node: Int32) {
+        guard isFirst(RepeatKey(node: node, rule: .unexpectedNull, detail: 0)) else { return }
+        append(
+            .drift, depth: stack.count,
+            "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)]))): "
+                + "make the property optional or fix the stub")
+    }
+
+    mutating func stubNull(node: Int32, at index: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .stubNull, detail: 0)) else { return }
+        append(.note, depth: stack.count, "stub has null: any value accepted (got \(typeName(at: index)))")
+    }
+
+    mutating func emptyStubArray(node: Int32) {
+        guard isFirst(RepeatKey(node: node, rule: .emptyStubArray, detail: 0)) else { return }
+        append(.note, depth: stack.count, "stub array is empty: elements not checked")
+    }
+
+    mutating func missingKey(node: Int32, key: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .missingKey, detail: key)) else { return }
+        // Called while the object is still open: its path is the stack minus the member component, plus the key.
+        append(
+            .drift, depth: stack.count - 1, last: keys[key].name,
+            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))")
+    }
+
+    mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .extraKey, detail: 0, name: tape.string(keyIndex))) else { return }
+        append(isStrict ? .drift : .note, depth: stack.count, "key not in stub (\(typeName(at: valueIndex)))")
+    }
+
+    /// Whether this is the first time `key`'s rule fires at its index-free path; if not, counts the repeat.
+    mutating func isFirst(_ key: RepeatKey) -> Bool {
+        if let first = firstByKey[key] {
+            repeats[first] += 1
+            return false
+        }
+        firstByKey[key] = findings.count
+        return true
+    }
+
+    /// Adds a finding whose path goes through the first `depth` open containers, then `last` (a missing key).
+    mutating func append(_ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String) {
+        var path = path(depth: depth)
+        if let last { JSONPath.appendKey(last, to: &path) }
+        findings.append(Finding(kind, path, message))
+        repeats.append(0)
+    }
+
+    /// `$` followed by the components of the first `depth` open containers: `$.items[3].price`.
+    func path(depth: Int) -> String {
+        var path = "$"
+        for frame in stack.prefix(depth) {
+            if frame.isObject {
+                JSONPath.appendKey(tape.string(frame.current), to: &path)
+            } else {
+                path += "[\(frame.current)]"
+            }
+        }
+        return path
+    }
+
+    // MARK: Describing live values
+
+    func typeName(at index: Int) -> String {
+        switch tape.tag(index) {
+        case JSONTape.objectStart: "object"
+        case JSONTape.arrayStart: "array"
+        case JSONTape.string: "string"
+        case JSONTape.int64, JSONTape.uint64, JSONTape.double: "number"
+        case JSONTape.true, JSONTape.false: "boolean"
+        default: "null"
+        }
+    }
+
+    /// The live value's type and an excerpt: `string "12.50"`, `number 12`, `object {"a":1,…}`, `null`.
+    func actualDescription(at index: Int) -> String {
+        let name = typeName(at: index)
+        return name == "null" ? name : "\(name) \(excerpt(at: index))"
+    }
+
+    /// The live value as compact JSON, cut after about 60 characters with "…". Walks the tape in order with a stack
+    /// of open containers that the cut bounds.
+    func excerpt(at start: Int, limit: Int = 60) -> String {
+        var text = ""
+        var open: [(isObject: Bool, count: Int)] = []
+        var index = start
+        let end = tape.next(start)
+        while index < end {
+            if text.count >= limit {
+                return String(text.prefix(limit)) + "…"
+            }
+            let tag = tape.tag(index)
+            if tag == JSONTape.objectEnd || tag == JSONTape.arrayEnd {
+                text += tag == JSONTape.objectEnd ? "}" : "]"
+                open.removeLast()
+                index += 1
+                continue
+            }
+            if let top = open.indices.last {
+                if open[top].isObject && open[top].count % 2 == 1 {
+                    text += ":"
+                } else if open[top].count > 0 {
+                    text += ","
+                }
+                open[top].count += 1
+            }
+            switch tag {
+            case JSONTape.objectStart:
+                text += "{"
+                open.append((true, 0))
+                index += 1
+                continue
+            case JSONTape.arrayStart:
+                text += "["
+                open.append((false, 0))
+                index += 1
+                continue
+            case JSONTape.string:
+                let bytes = tape.stringBytes(index)
+                let head = String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(limit * 4)), as: UTF8.self)
+                let cut = head.count > limit || bytes.count > limit * 4
+                let quoted = String(decoding: JSONValue.string(String(head.prefix(limit))).serialized(), as: UTF8.self)
+                text += quoted
+                if cut { return String(text.prefix(limit)) + "…" }
+            case JSONTape.int64: text += String(tape.int64Value(index))
+            case JSONTape.uint64: text += String(tape.uint64Value(index))
+            case JSONTape.double: text += tape.doubleValue(index).description
+            case JSONTape.true: text += "true"
+            case JSONTape.false: text += "false"
+            default: text += "null"
+            }
+            index = tape.next(index)
+        }
+        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+}
+
+/// JSON paths as findings print them.
+enum JSONPath {
+    /// Appends `.key` for identifier-like keys, else `["key"]` with the key JSON-escaped.
+    static func appendKey(_ key: String, to path: inout String) {
+        if isIdentifier(key) {
+            path += "." + key
+        } else {
+            path += "[" + String(decoding: JSONValue.string(key).serialized(), as: UTF8.self) + "]"
+        }
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
+        return key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+                true
+            default: false
+            }
+        }
+    }
+}
