@@ -15,6 +15,16 @@ extension JSONValue {
         return try parser.withDocument(bytes) { tape in JSONValue.build(tape: tape, at: JSONTape.rootIndex) }
     }
 
+    /// Checks that `bytes` are one JSON document without building a value (simdjson's parse alone).
+    /// - Parameters:
+    ///   - bytes: The document, UTF-8.
+    ///   - maxDepth: How deeply arrays and objects may nest.
+    /// - Throws: `JSONParseError`, as `parse(_:maxDepth:)` does.
+    public static func validate(_ bytes: Data, maxDepth: Int = 1024) throws(JSONParseError) {
+        let parser = try SimdJSONParser(maxDepth: maxDepth)
+        try parser.withDocument(bytes) { _ in () }
+    }
+
     /// Builds the value at `start` of a tape, without recursion (a stack of open containers instead).
     static func build(tape: JSONTape, at start: Int) -> JSONValue {
         struct Frame {

@@ -35,11 +35,11 @@ public struct JSONShape: Sendable, Equatable {
         var hasRequiredBeyond64 = false
     }
 
+    /// A stub key; plain data (its name is in `keyNames`) so that reading one in the walk copies no reference.
     struct Key: Sendable, Equatable {
         /// The key's UTF-8 bytes: `keyBytes[byteOffset ..< byteOffset + byteCount]`.
         var byteOffset: Int32
         var byteCount: Int32
-        var name: String
         var node: Int32
         var isRequired: Bool
     }
@@ -47,6 +47,7 @@ public struct JSONShape: Sendable, Equatable {
     /// Node 0 is the root.
     var nodes: [Node] = []
     var keys: [Key] = []
+    var keyNames: [String] = []
     var keyBytes: [UInt8] = []
 
     /// Stub values nested deeper than this are not compiled: what lies below accepts anything.
@@ -106,8 +107,9 @@ public struct JSONShape: Sendable, Equatable {
                 let bytes = Array(name.utf8)
                 keys.append(
                     Key(
-                        byteOffset: Int32(keyBytes.count), byteCount: Int32(bytes.count), name: name, node: -1,
+                        byteOffset: Int32(keyBytes.count), byteCount: Int32(bytes.count), node: -1,
                         isRequired: isRequired))
+                keyNames.append(name)
                 keyBytes.append(contentsOf: bytes)
                 if isRequired {
                     if offset < 64 {

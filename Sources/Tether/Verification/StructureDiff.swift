@@ -120,7 +120,12 @@ private struct ShapeWalk {
         var seenBase: Int = 0
     }
 
+    /// The innermost open container; `stack` holds the ones around it (kept apart so the hot loop updates a
+    /// stored property, not an array element).
+    var top = Frame(node: 0, isObject: false, next: 0, end: 0, current: 0)
     var stack: [Frame] = []
+    /// How many containers are open, `top` included.
+    var openCount = 0
     var seenBeyond64: [Bool] = []
     var findings: [Finding] = []
     var repeats: [Int] = []
@@ -139,41 +144,57 @@ private struct ShapeWalk {
         stack.reserveCapacity(32)
     }
 
+    mutating func push(_ frame: Frame) {
+        if openCount > 0 { stack.append(top) }
+        top = frame
+        openCount += 1
+    }
+
+    mutating func pop() {
+        openCount -= 1
+        if openCount > 0 { top = stack.removeLast() }
+    }
+
+    /// The open container at `level` (0 is the outermost).
+    func frame(at level: Int) -> Frame {
+        level == openCount - 1 ? top : stack[level]
+    }
+
     mutating func run() {
         visit(node: 0, at: JSONTape.rootIndex)
-        while let top = stack.indices.last {
-            if stack[top].isObject {
-                let keyIndex = stack[top].next
-                guard keyIndex < stack[top].end else {
-                    finishObject(stack[top])
-                    stack.removeLast()
+        while openCount > 0 {
+            if top.isObject {
+                let keyIndex = top.next
+                guard keyIndex < top.end else {
+                    finishObject()
+                    pop()
                     continue
                 }
                 let valueIndex = keyIndex + 1
-                stack[top].next = tape.next(valueIndex)
-                stack[top].current = keyIndex
-                let node = nodes[Int(stack[top].node)]
-                let match = matchKey(node, hint: stack[top].hint, tape.stringBytes(keyIndex))
+                top.next = tape.next(valueIndex)
+                top.current = keyIndex
+                let node = nodes[Int(top.node)]
+                let match = matchKey(node, hint: top.hint, tape.stringBytes(keyIndex))
                 if match >= 0 {
-                    stack[top].hint = match + 1
+                    top.hint = match + 1
                     if match < 64 {
-                        stack[top].seen |= 1 &<< UInt64(match)
+                        top.seen |= 1 &<< UInt64(match)
                     } else {
-                        seenBeyond64[stack[top].seenBase + Int(match) - 64] = true
+                        seenBeyond64[top.seenBase + Int(match) - 64] = true
                     }
                     visit(node: keys[Int(node.firstKey + match)].node, at: valueIndex)
                 } else {
-                    keyNotInStub(node: stack[top].node, keyIndex: keyIndex, valueIndex: valueIndex)
+                    keyNotInStub(node: top.node, keyIndex: keyIndex, valueIndex: valueIndex)
                 }
             } else {
-                let valueIndex = stack[top].next
-                guard valueIndex < stack[top].end else {
-                    stack.removeLast()
+                let valueIndex = top.next
+                guard valueIndex < top.end else {
+                    pop()
                     continue
                 }
-                stack[top].next = tape.next(valueIndex)
-                stack[top].current += 1
-                visit(node: nodes[Int(stack[top].node)].element, at: valueIndex)
+                top.next = tape.next(valueIndex)
+                top.current += 1
+                visit(node: nodes[Int(top.node)].element, at: valueIndex)
             }
         }
     }
@@ -222,13 +243,12 @@ private struct ShapeWalk {
                 frame.seenBase = seenBeyond64.count
                 seenBeyond64.append(contentsOf: repeatElement(false, count: Int(node.keyCount) - 64))
             }
-            stack.append(frame)
+            push(frame)
         case JSONTape.arrayStart:
             guard node.kinds.contains(.array) else { return typeMismatch(node: nodeIndex, at: index) }
             guard tape.containerCount(index) > 0 else { return }
             guard node.element >= 0 else { return emptyStubArray(node: nodeIndex) }
-            stack.append(
-                Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1))
+            push(Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1))
         case JSONTape.string:
             if !node.kinds.contains(.string) { typeMismatch(node: nodeIndex, at: index) }
         case JSONTape.int64, JSONTape.uint64:
@@ -247,8 +267,9 @@ private struct ShapeWalk {
         }
     }
 
-    /// At the close of an object: the stub's required keys it lacks, in stub order.
-    mutating func finishObject(_ frame: Frame) {
+    /// At the close of an object (still `top`): the stub's required keys it lacks, in stub order.
+    mutating func finishObject() {
+        let frame = top
         let node = nodes[Int(frame.node)]
         var missing = node.requiredMask & ~frame.seen
         while missing != 0 {
@@ -271,44 +292,44 @@ private struct ShapeWalk {
     mutating func typeMismatch(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: Int(tape.tag(index)))) else { return }
         append(
-            .drift, depth: stack.count,
+            .drift, depth: openCount,
             "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))")
     }
 
     mutating func fractionForInteger(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
-        append(.drift, depth: stack.count, "expected integer, got fractional number \(excerpt(at: index))")
+        append(.drift, depth: openCount, "expected integer, got fractional number \(excerpt(at: index))")
     }
 
     mutating func unexpectedNull(node: Int32) {
         guard isFirst(RepeatKey(node: node, rule: .unexpectedNull, detail: 0)) else { return }
         append(
-            .drift, depth: stack.count,
+            .drift, depth: openCount,
             "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)]))): "
                 + "make the property optional or fix the stub")
     }
 
     mutating func stubNull(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .stubNull, detail: 0)) else { return }
-        append(.note, depth: stack.count, "stub has null: any value accepted (got \(typeName(at: index)))")
+        append(.note, depth: openCount, "stub has null: any value accepted (got \(typeName(at: index)))")
     }
 
     mutating func emptyStubArray(node: Int32) {
         guard isFirst(RepeatKey(node: node, rule: .emptyStubArray, detail: 0)) else { return }
-        append(.note, depth: stack.count, "stub array is empty: elements not checked")
+        append(.note, depth: openCount, "stub array is empty: elements not checked")
     }
 
     mutating func missingKey(node: Int32, key: Int) {
         guard isFirst(RepeatKey(node: node, rule: .missingKey, detail: key)) else { return }
         // Called while the object is still open: its path is the stack minus the member component, plus the key.
         append(
-            .drift, depth: stack.count - 1, last: keys[key].name,
+            .drift, depth: openCount - 1, last: shape.keyNames[key],
             "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))")
     }
 
     mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
         guard isFirst(RepeatKey(node: node, rule: .extraKey, detail: 0, name: tape.string(keyIndex))) else { return }
-        append(isStrict ? .drift : .note, depth: stack.count, "key not in stub (\(typeName(at: valueIndex)))")
+        append(isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))")
     }
 
     /// Whether this is the first time `key`'s rule fires at its index-free path; if not, counts the repeat.
@@ -332,7 +353,8 @@ private struct ShapeWalk {
     /// `$` followed by the components of the first `depth` open containers: `$.items[3].price`.
     func path(depth: Int) -> String {
         var path = "$"
-        for frame in stack.prefix(depth) {
+        for level in 0..<depth {
+            let frame = frame(at: level)
             if frame.isObject {
                 JSONPath.appendKey(tape.string(frame.current), to: &path)
             } else {
