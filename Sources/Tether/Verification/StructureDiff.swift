@@ -83,13 +83,12 @@ private enum Rule: UInt8 {
 }
 
 /// Identifies "the same finding": one rule at one index-free path (a shape node), with what distinguishes it there.
+/// (Keys not in the stub are tracked apart, see `ShapeWalk.Extra`.)
 private struct RepeatKey: Hashable {
     var node: Int32
     var rule: Rule
     /// The live type for type rules, the key's index for a missing key.
     var detail: Int
-    /// The key's name for a key not in the stub.
-    var name: String = ""
 }
 
 /// One check of a parsed document against a compiled shape: an iterative walk over the tape (a stack of open
@@ -118,6 +117,19 @@ private struct ShapeWalk {
         var hint: Int32 = 0
         /// Objects with more than 64 stub keys: where their flags for keys 64… start in `seenBeyond64`.
         var seenBase: Int = 0
+        /// Objects: the key not in the stub to try first (the one after the last such key seen), or -1.
+        var extraHint: Int32 = -1
+    }
+
+    /// A live key not in the stub, already reported at its object node: later occurrences only count. Found again
+    /// by comparing bytes along the node's list (in first-seen order, so the hint usually hits), not by hashing.
+    struct Extra {
+        var node: Int32
+        var byteOffset: Int32
+        var byteCount: Int32
+        var finding: Int
+        /// The next key not in the stub at the same node, or -1.
+        var next: Int32 = -1
     }
 
     /// The innermost open container; `stack` holds the ones around it (kept apart so the hot loop updates a
@@ -130,6 +142,11 @@ private struct ShapeWalk {
     var findings: [Finding] = []
     var repeats: [Int] = []
     var firstByKey: [RepeatKey: Int] = [:]
+    var extras: [Extra] = []
+    var extraBytes: [UInt8] = []
+    /// Per shape node: its first and last `Extra`, or -1.
+    var extraHead: [Int32]
+    var extraTail: [Int32]
 
     init(
         shape: JSONShape, nodes: UnsafeBufferPointer<JSONShape.Node>, keys: UnsafeBufferPointer<JSONShape.Key>,
@@ -141,6 +158,8 @@ private struct ShapeWalk {
         self.keyBytes = keyBytes
         self.tape = tape
         self.isStrict = isStrict
+        extraHead = Array(repeating: -1, count: nodes.count)
+        extraTail = Array(repeating: -1, count: nodes.count)
         stack.reserveCapacity(32)
     }
 
@@ -223,7 +242,7 @@ private struct ShapeWalk {
         let stubKey = keys[key]
         guard Int(stubKey.byteCount) == live.count else { return false }
         guard live.count > 0, let stubBase = keyBytes.baseAddress, let liveBase = live.baseAddress else { return true }
-        return memcmp(stubBase + Int(stubKey.byteOffset), liveBase, live.count) == 0
+        return bytesEqual(stubBase + Int(stubKey.byteOffset), liveBase, live.count)
     }
 
     /// Checks the live value at tape index `index` against shape node `nodeIndex`; opens containers to be walked.
@@ -290,7 +309,7 @@ private struct ShapeWalk {
     // MARK: Rules and their messages
 
     mutating func typeMismatch(node: Int32, at index: Int) {
-        guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: Int(tape.tag(index)))) else { return }
+        guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: typeCode(at: index))) else { return }
         append(
             .drift, depth: openCount,
             "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))")
@@ -328,8 +347,47 @@ private struct ShapeWalk {
     }
 
     mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
-        guard isFirst(RepeatKey(node: node, rule: .extraKey, detail: 0, name: tape.string(keyIndex))) else { return }
+        let live = tape.stringBytes(keyIndex)
+        if let known = knownExtra(node: node, live) {
+            repeats[extras[Int(known)].finding] += 1
+            top.extraHint = extras[Int(known)].next
+            return
+        }
+        let extra = Int32(extras.count)
+        extras.append(
+            Extra(
+                node: node, byteOffset: Int32(extraBytes.count), byteCount: Int32(live.count),
+                finding: findings.count))
+        extraBytes.append(contentsOf: live)
+        if extraTail[Int(node)] >= 0 {
+            extras[Int(extraTail[Int(node)])].next = extra
+        } else {
+            extraHead[Int(node)] = extra
+        }
+        extraTail[Int(node)] = extra
+        top.extraHint = -1
         append(isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))")
+    }
+
+    /// The `Extra` for `live` at `node`, trying the frame's hint first, or `nil`.
+    func knownExtra(node: Int32, _ live: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let hint = top.extraHint
+        if hint >= 0, extraEquals(Int(hint), live) { return hint }
+        var candidate = extraHead[Int(node)]
+        while candidate >= 0 {
+            if candidate != hint, extraEquals(Int(candidate), live) { return candidate }
+            candidate = extras[Int(candidate)].next
+        }
+        return nil
+    }
+
+    func extraEquals(_ extra: Int, _ live: UnsafeBufferPointer<UInt8>) -> Bool {
+        let known = extras[extra]
+        guard Int(known.byteCount) == live.count else { return false }
+        return extraBytes.withUnsafeBufferPointer { bytes in
+            guard live.count > 0, let base = bytes.baseAddress, let liveBase = live.baseAddress else { return true }
+            return bytesEqual(base + Int(known.byteOffset), liveBase, live.count)
+        }
     }
 
     /// Whether this is the first time `key`'s rule fires at its index-free path; if not, counts the repeat.
@@ -365,6 +423,18 @@ private struct ShapeWalk {
     }
 
     // MARK: Describing live values
+
+    /// The live value's JSON type as a small number (`true` and `false` alike, all numbers alike).
+    func typeCode(at index: Int) -> Int {
+        switch tape.tag(index) {
+        case JSONTape.objectStart: 0
+        case JSONTape.arrayStart: 1
+        case JSONTape.string: 2
+        case JSONTape.int64, JSONTape.uint64, JSONTape.double: 3
+        case JSONTape.true, JSONTape.false: 4
+        default: 5
+        }
+    }
 
     func typeName(at index: Int) -> String {
         switch tape.tag(index) {
@@ -438,6 +508,26 @@ private struct ShapeWalk {
         }
         return text.count > limit ? String(text.prefix(limit)) + "…" : text
     }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal: keys are short, so eight at a time inline beats a call to memcmp.
+@inline(__always) private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    let rawA = UnsafeRawPointer(a)
+    let rawB = UnsafeRawPointer(b)
+    var offset = 0
+    while offset + 8 <= count {
+        if rawA.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            != rawB.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        {
+            return false
+        }
+        offset += 8
+    }
+    while offset < count {
+        if a[offset] != b[offset] { return false }
+        offset += 1
+    }
+    return true
 }
 
 /// JSON paths as findings print them.
