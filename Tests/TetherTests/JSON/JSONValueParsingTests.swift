@@ -123,6 +123,17 @@ import Testing
         #expect(error?.detail == "not valid UTF-8 (at byte 13)")
     }
 
+    @Test func parsesASliceOfLargerData() throws {
+        let whole = Data("xx[1,{\"a\":true}]yy".utf8)
+        let slice = whole[2..<(whole.count - 2)]
+        #expect(try JSONValue.parse(slice) == .array([.integer(1), .object([JSONMember("a", .bool(true))])]))
+    }
+
+    @Test func validateChecksWithoutBuildingAValue() throws {
+        try JSONValue.validate(Data(#"{"a": [1, 2.5, "x", null]}"#.utf8))
+        #expect(throws: JSONParseError.self) { try JSONValue.validate(Data(#"{"a": [1, 2.5"#.utf8)) }
+    }
+
     @Test func parsesInputWhoseEndSitsAtAPageBoundary() throws {
         // The padded copy is what keeps simdjson from reading past the end of the caller's bytes.
         let pageSize = 4096

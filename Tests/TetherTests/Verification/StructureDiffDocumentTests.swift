@@ -43,6 +43,22 @@ import Testing
         ])
     }
 
+    @Test func repeatedUnknownKeysAreCountedPerPathWhateverTheirOrder() throws {
+        let stub = #"[{"id": 1, "owner": {"login": "o"}}]"#
+        let live = #"""
+            [{"id": 1, "a": 1, "b": "x", "owner": {"login": "p", "z": null}},
+             {"b": "y", "id": 2, "a": 2, "owner": {"login": "q"}},
+             {"id": 3, "c": true, "owner": {"z": 1, "login": "r"}, "a": 3},
+             {"a": 4, "id": 4, "owner": {"login": "s", "z": 2}, "b": "z", "c": false}]
+            """#
+        #expect(try findings(stub: stub, live: live) == [
+            "note $[0].a: key not in stub (number) … and in 3 more elements",
+            "note $[0].b: key not in stub (string) … and in 2 more elements",
+            "note $[0].owner.z: key not in stub (null) … and in 2 more elements",
+            "note $[2].c: key not in stub (boolean) … and in 1 more element",
+        ])
+    }
+
     @Test func strictModeMakesUnknownKeysDrifts() throws {
         let stub = #"{"a": 1, "b": {"c": 2}}"#
         let live = #"{"a": 1, "x": [], "b": {"c": 2, "d": null}}"#
