@@ -78,7 +78,8 @@ extension JSONParseError {
                 default: simdjsonText.prefix(1).lowercased() + simdjsonText.dropFirst()
                 }
             let location = JSONInputScan.foundationLocation(of: input)
-            self.init(reason: .invalid, detail: "not valid JSON: \(what)", line: location?.line, column: location?.column)
+            self.init(
+                reason: .invalid, detail: "not valid JSON: \(what)", line: location?.line, column: location?.column)
         }
     }
 }

@@ -267,7 +267,9 @@ private struct ShapeWalk {
             guard node.kinds.contains(.array) else { return typeMismatch(node: nodeIndex, at: index) }
             guard tape.containerCount(index) > 0 else { return }
             guard node.element >= 0 else { return emptyStubArray(node: nodeIndex) }
-            push(Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1))
+            push(
+                Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1)
+            )
         case JSONTape.string:
             if !node.kinds.contains(.string) { typeMismatch(node: nodeIndex, at: index) }
         case JSONTape.int64, JSONTape.uint64:

@@ -81,7 +81,8 @@ import Testing
     }
 
     @Test func deepNestingIsAnErrorNotACrash() {
-        let deep = Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
+        let deep =
+            Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
         let error = parseError(deep)
         #expect(error?.reason == .tooDeep)
         #expect(error?.description == "nested deeper than 1024 levels")

@@ -45,7 +45,8 @@ import Testing
     @Test func writesIntegersExactlyAndDoublesRoundTrippably() throws {
         let value = JSONValue.array([
             .integer(Int64.min), .integer(Int64.max), .unsignedInteger(UInt64.max), .double(1.0), .double(0.1),
-            .double(1e-7), .double(1.7976931348623157e308), .double(.leastNonzeroMagnitude), .double(-0.0), .double(123456789.125),
+            .double(1e-7), .double(1.7976931348623157e308), .double(.leastNonzeroMagnitude), .double(-0.0),
+            .double(123456789.125),
         ])
         #expect(try JSONValue.parse(value.serialized()) == value)
         #expect(text(.array([.integer(Int64.max), .double(1.0)])) == "[9223372036854775807,1.0]")

@@ -13,17 +13,18 @@ import Testing
             {"id": "1", "name": null, "owner": {"id": 2.5, "site_admin": "no", "type": "User"},
              "topics": ["a", 3], "score": 4, "license": null, "fork": false}
             """#
-        #expect(try findings(stub: stub, live: live) == [
-            #"drift $.id: expected integer, got string "1""#,
-            "drift $.name: unexpected null (stub has string): make the property optional or fix the stub",
-            "drift $.owner.id: expected integer, got fractional number 2.5",
-            #"drift $.owner.site_admin: expected boolean, got string "no""#,
-            "note $.owner.type: key not in stub (string)",
-            "drift $.owner.login: missing key (stub has string)",
-            "drift $.topics[1]: expected string, got number 3",
-            "drift $.license: unexpected null (stub has object): make the property optional or fix the stub",
-            "note $.fork: key not in stub (boolean)",
-        ])
+        #expect(
+            try findings(stub: stub, live: live) == [
+                #"drift $.id: expected integer, got string "1""#,
+                "drift $.name: unexpected null (stub has string): make the property optional or fix the stub",
+                "drift $.owner.id: expected integer, got fractional number 2.5",
+                #"drift $.owner.site_admin: expected boolean, got string "no""#,
+                "note $.owner.type: key not in stub (string)",
+                "drift $.owner.login: missing key (stub has string)",
+                "drift $.topics[1]: expected string, got number 3",
+                "drift $.license: unexpected null (stub has object): make the property optional or fix the stub",
+                "note $.fork: key not in stub (boolean)",
+            ])
     }
 
     @Test func repeatedFindingsAreReportedOnceWithACount() throws {
@@ -36,11 +37,12 @@ import Testing
         items.append(#"{"price": 1}"#)
         items.append(#"{"price": 1}"#)
         let live = #"{"items": [\#(items.joined(separator: ","))]}"#
-        #expect(try findings(stub: stub, live: live) == [
-            #"drift $.items[3].price: expected number, got string "12.50" … and in 46 more elements"#,
-            "drift $.items[50].price: expected number, got boolean true",
-            "drift $.items[51].id: missing key (stub has integer) … and in 1 more element",
-        ])
+        #expect(
+            try findings(stub: stub, live: live) == [
+                #"drift $.items[3].price: expected number, got string "12.50" … and in 46 more elements"#,
+                "drift $.items[50].price: expected number, got boolean true",
+                "drift $.items[51].id: missing key (stub has integer) … and in 1 more element",
+            ])
     }
 
     @Test func repeatedUnknownKeysAreCountedPerPathWhateverTheirOrder() throws {
@@ -51,33 +53,39 @@ import Testing
              {"id": 3, "c": true, "owner": {"z": 1, "login": "r"}, "a": 3},
              {"a": 4, "id": 4, "owner": {"login": "s", "z": 2}, "b": "z", "c": false}]
             """#
-        #expect(try findings(stub: stub, live: live) == [
-            "note $[0].a: key not in stub (number) … and in 3 more elements",
-            "note $[0].b: key not in stub (string) … and in 2 more elements",
-            "note $[0].owner.z: key not in stub (null) … and in 2 more elements",
-            "note $[2].c: key not in stub (boolean) … and in 1 more element",
-        ])
+        #expect(
+            try findings(stub: stub, live: live) == [
+                "note $[0].a: key not in stub (number) … and in 3 more elements",
+                "note $[0].b: key not in stub (string) … and in 2 more elements",
+                "note $[0].owner.z: key not in stub (null) … and in 2 more elements",
+                "note $[2].c: key not in stub (boolean) … and in 1 more element",
+            ])
     }
 
     @Test func strictModeMakesUnknownKeysDrifts() throws {
         let stub = #"{"a": 1, "b": {"c": 2}}"#
         let live = #"{"a": 1, "x": [], "b": {"c": 2, "d": null}}"#
-        #expect(try findings(stub: stub, live: live, strict: true) == [
-            "drift $.x: key not in stub (array)", "drift $.b.d: key not in stub (null)",
-        ])
-        #expect(try findings(stub: stub, live: live, strict: false) == [
-            "note $.x: key not in stub (array)", "note $.b.d: key not in stub (null)",
-        ])
+        #expect(
+            try findings(stub: stub, live: live, strict: true) == [
+                "drift $.x: key not in stub (array)", "drift $.b.d: key not in stub (null)",
+            ])
+        #expect(
+            try findings(stub: stub, live: live, strict: false) == [
+                "note $.x: key not in stub (array)", "note $.b.d: key not in stub (null)",
+            ])
     }
 
     @Test func objectsWithMoreThan64KeysTrackEveryKey() throws {
         let names = (0..<70).map { "k\($0)" }
         let stub = "{" + names.map { #""\#($0)": 1"# }.joined(separator: ",") + "}"
-        let live = "{" + names.filter { $0 != "k3" && $0 != "k66" }.reversed().map { #""\#($0)": 1"# }
+        let live =
+            "{"
+            + names.filter { $0 != "k3" && $0 != "k66" }.reversed().map { #""\#($0)": 1"# }
             .joined(separator: ",") + "}"
-        #expect(try findings(stub: stub, live: live) == [
-            "drift $.k3: missing key (stub has integer)", "drift $.k66: missing key (stub has integer)",
-        ])
+        #expect(
+            try findings(stub: stub, live: live) == [
+                "drift $.k3: missing key (stub has integer)", "drift $.k66: missing key (stub has integer)",
+            ])
         #expect(try findings(stub: stub, live: stub) == [])
     }
 
@@ -90,15 +98,18 @@ import Testing
         let html = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>" + String(repeating: "x", count: 200)
         let result = try findings(stub: "{}", live: html)
         #expect(result.count == 1)
-        #expect(result.first?.hasPrefix(
-            "drift body: expected a JSON body, got text: <html> <head><title>502 Bad Gateway</title></head> <body>xxx…; not valid JSON: ")
-            == true)
+        #expect(
+            result.first?.hasPrefix(
+                "drift body: expected a JSON body, got text: <html> <head><title>502 Bad Gateway</title></head> <body>xxx…; not valid JSON: "
+            )
+                == true)
     }
 
     @Test func truncatedJSONBodySaysWhere() throws {
-        #expect(try findings(stub: "{}", live: #"{"a": [1, 2"#) == [
-            #"drift body: expected a JSON body, got text: {"a": [1, 2; not valid JSON: improper structure (a missing or extra comma, bracket, brace, colon or key, or text after the end) around line 1, column 12"#
-        ])
+        #expect(
+            try findings(stub: "{}", live: #"{"a": [1, 2"#) == [
+                #"drift body: expected a JSON body, got text: {"a": [1, 2; not valid JSON: improper structure (a missing or extra comma, bracket, brace, colon or key, or text after the end) around line 1, column 12"#
+            ])
     }
 
     @Test func bodyThatIsNotUTF8() throws {
@@ -114,9 +125,10 @@ import Testing
 
     @Test func bodyWithANumberOutOfRange() throws {
         let result = try findings(stub: #"{"n": 1}"#, live: #"{"n": 1e400}"#)
-        #expect(result == [
-            "drift body: number out of range (integers beyond 64 bits and values such as 1e400 are not supported): 1e400 around line 1, column 7"
-        ])
+        #expect(
+            result == [
+                "drift body: number out of range (integers beyond 64 bits and values such as 1e400 are not supported): 1e400 around line 1, column 7"
+            ])
     }
 
     @Test func deepMatchingDocumentsAreWalkedWithoutRecursion() throws {
@@ -139,8 +151,9 @@ import Testing
         for _ in 0..<count - 1 { live += element + "," }
         live += #"{"id": 1, "name": "repo", "owner": {"login": null, "id": 2}, "score": 1.5, "tags": ["a"]}]"#
         #expect(live.utf8.count > 4_000_000)
-        #expect(try findings(stub: stub, live: live) == [
-            "drift $[49999].owner.login: unexpected null (stub has string): make the property optional or fix the stub"
-        ])
+        #expect(
+            try findings(stub: stub, live: live) == [
+                "drift $[49999].owner.login: unexpected null (stub has string): make the property optional or fix the stub"
+            ])
     }
 }
