@@ -6,7 +6,10 @@ import Foundation
 /// live fraction, a stub fraction accepts a live integer); a live `null` where the stub has a value is a drift, a stub
 /// `null` accepts anything (a note); every live array element must fit the merge of the stub's elements (an empty stub
 /// array leaves them unchecked, a note); live keys the stub lacks are notes, or drifts when `strict`.
-/// Every finding is reported, in document order, once per index-free path with a count of the further elements.
+/// Every finding is reported, in document order (a missing key where its object closes), once per index-free path
+/// and rule, at its first index, with a count of the further elements (`… and in 41 more elements`). The notes for a
+/// stub `null` and an empty stub array appear only when the live value gives something to check (not `null`, not
+/// empty). The walk is iterative; nesting is bounded by the parser's limit of 1024 levels.
 public enum StructureDiff {
     /// Checks a live body against a stub.
     /// - Parameters:
