@@ -212,27 +212,36 @@ let phases: [(name: String, label: String)] = [
     ("parse", "simdjson parse"),
     ("check", "simdjson parse + structure check"),
     ("partial", "  same, stub with 6 of 28 keys"),
+    ("reused", "  same, parser kept between bodies"),
     ("tree", "JSONValue.parse (Swift tree)"),
 ]
 
 func runPhase(_ phase: String, body: Data, shape: JSONShape, runs: Int) -> Measurement {
     switch phase {
     case "foundation":
-        measure(phase, runs: runs) { _ = try? JSONSerialization.jsonObject(with: body) }
+        return measure(phase, runs: runs) { _ = try? JSONSerialization.jsonObject(with: body) }
     case "parse":
-        measure(phase, runs: runs) {
+        return measure(phase, runs: runs) {
             do { try JSONValue.validate(body) } catch { print("tether-bench: \(error)") }
         }
     case "check":
-        measure(phase, runs: runs) {
+        return measure(phase, runs: runs) {
             if shape.findings(live: body).contains(where: \.isDrift) { print("tether-bench: unexpected drift") }
         }
     case "partial":
-        measure(phase, runs: runs) {
+        return measure(phase, runs: runs) {
             if partialShape.findings(live: body).contains(where: \.isDrift) { print("tether-bench: unexpected drift") }
         }
+    case "reused":
+        // One parser for all runs, as a caller checking many bodies would keep it: its buffers are reused.
+        guard let parser = try? JSONParser() else { return Measurement(name: phase, bestSeconds: 0, peakBytes: 0) }
+        return measure(phase, runs: runs) {
+            if shape.findings(live: body, parser: parser).contains(where: \.isDrift) {
+                print("tether-bench: unexpected drift")
+            }
+        }
     default:
-        measure(phase, runs: runs) { _ = try? JSONValue.parse(body) }
+        return measure(phase, runs: runs) { _ = try? JSONValue.parse(body) }
     }
 }
 

@@ -30,7 +30,20 @@ extension JSONShape {
     /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
     public func findings(live: Data, strict: Bool = false) -> [Finding] {
         do {
-            let parser = try SimdJSONParser(maxDepth: JSONShape.maxDepth)
+            return findings(live: live, strict: strict, parser: try JSONParser(maxDepth: JSONShape.maxDepth))
+        } catch {
+            return [Finding.notJSON(error, body: live)]
+        }
+    }
+
+    /// Checks a live body against this shape with a parser kept by the caller (see `JSONParser`).
+    /// - Parameters:
+    ///   - live: The live response body, raw bytes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    ///   - parser: The parser to read the body with; its depth limit applies.
+    /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
+    public func findings(live: Data, strict: Bool = false, parser: JSONParser) -> [Finding] {
+        do {
             return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict) }
         } catch {
             return [Finding.notJSON(error, body: live)]
