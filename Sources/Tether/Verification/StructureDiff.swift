@@ -95,7 +95,7 @@ extension Finding {
 
 /// The kinds of findings, for counting repeats of the same finding across array elements.
 private enum Rule: UInt8 {
-    case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey, extraKey
+    case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey
 }
 
 /// Identifies "the same finding": one rule at one index-free path (a shape node), with what distinguishes it there.
