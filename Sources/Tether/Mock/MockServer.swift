@@ -45,7 +45,8 @@ public struct MockRequest: Sendable, Equatable {
 public struct MockResponse: Sendable, Equatable {
     /// The status code (100…999; anything else is answered as 500 naming the bad value).
     public var status: Int
-    /// Headers to send. `Content-Length` and `Transfer-Encoding` are left out: MHD frames the body itself.
+    /// Headers to send. `Content-Length` and `Transfer-Encoding` are left out: MHD frames the body itself; so are
+    /// headers that cannot be sent (names with `:` or spaces, values with line breaks).
     /// `Connection: close` closes the connection after the response.
     public var headers: [HTTPHeader]
     /// The body, sent as is.
@@ -224,6 +225,15 @@ private func mockHeaderIterator(
 /// Headers MHD writes itself from the body it is given.
 private let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
+/// Whether a header can go on the wire as is: a token name (no `:` as in HTTP/2's `:status`, no spaces) and a value
+/// without line breaks. MHD would write anything it is given.
+private func isSendable(_ header: HTTPHeader) -> Bool {
+    !header.name.isEmpty
+        && header.name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }
+        && !header.value.utf8.contains { $0 == 0x0a || $0 == 0x0d || $0 == 0 }
+        && !framingHeaders.contains(header.name.lowercased())
+}
+
 /// The access handler: called once when the headers are in, then once per chunk of upload data, then once with no
 /// data left, which is when the Swift handler runs and the response is queued. `*req_cls` is already set by
 /// `mockRequestStarted`, so the first call is told apart by `RequestState.hasHeaders`.
@@ -289,7 +299,7 @@ private func mockAccessHandler(
     }
     guard let response else { return .NO }
     defer { MHD_destroy_response(response) }
-    for header in answer.headers where !framingHeaders.contains(header.name.lowercased()) {
+    for header in answer.headers where isSendable(header) {
         _ = MHD_add_response_header(response, header.name, header.value)
     }
     return MHD_queue_response(connection, UInt32(answer.status), response)
