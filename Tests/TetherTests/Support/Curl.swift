@@ -106,9 +106,10 @@ func runCurl(_ arguments: [String], deadline: Double = 20) async throws -> CurlR
         wasKilled: wasKilled)
 }
 
-/// Sends one request with curl and returns the final response's status, headers and body.
+/// Sends one request with curl (`-X method`) and returns the final response's status, headers and body.
 func exchange(
-    _ url: String, method: String = "GET", body: Data? = nil, headers: [String] = [], maxTime: Int = 10
+    _ url: String, method: String = "GET", body: Data? = nil, headers: [String] = [], compressed: Bool = false,
+    maxTime: Int = 10
 ) async throws -> CurlExchange {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tether-exchange-\(UUID().uuidString)")
     let headerURL = scratch.appendingPathExtension("headers")
@@ -120,6 +121,8 @@ func exchange(
     var arguments = ["-s", "--max-time", String(maxTime), "-X", method, "-D", headerURL.path, "-o", bodyURL.path]
     arguments += ["-w", "%{http_code}"]
     for header in headers { arguments += ["-H", header] }
+    // Asks for gzip and decodes what says it is gzip: a bogus `Content-Encoding` makes curl fail (exit 61).
+    if compressed { arguments.append("--compressed") }
     if let body {
         try body.write(to: uploadURL)
         arguments += ["--data-binary", "@\(uploadURL.path)"]
