@@ -139,7 +139,9 @@ public final class MockServer {
             }
         }
         guard let daemon else {
-            let reason = withUnsafeBytes(of: &log.pointee.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let reason = withUnsafeBytes(of: &log.pointee.text) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             context.release()
             log.deallocate()
             throw .cannotStart(port: port, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
