@@ -173,6 +173,7 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64.
     case invalidBase64(path: String, index: Int)
 
+    /// The message: lower case, naming the file or port and what to do.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):

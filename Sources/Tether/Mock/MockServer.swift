@@ -80,6 +80,7 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
     /// MHD would not start a daemon on 127.0.0.1 at `port` (0: a free port); `reason` is MHD's own message.
     case cannotStart(port: Int, reason: String)
 
+    /// The message: lower case, naming the file or port and what to do.
     public var description: String {
         switch self {
         case .invalidPort(let port):
