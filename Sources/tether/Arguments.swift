@@ -14,6 +14,7 @@ struct VerifyArguments {
     var paths: [String] = []
     var baseURLs = BaseURLOverrides()
     var mockHAR: String?
+    var filter = ContractFilter(patterns: [])
     var junitPath = "reports/junit.xml"
     var options = VerifyOptions()
     var colour: Bool?
@@ -64,6 +65,10 @@ enum Help {
           --base-url SERVICE=URL    the same for one service (repeatable; wins over the form above)
           --mock FILE.har           start an embedded server on 127.0.0.1 that replays the responses recorded in
                                     FILE.har (Proxyman, Charles, browsers) and verify against it
+
+        WHICH TARGETS
+          --filter PATTERN          only targets whose Service.target (or target) matches PATTERN; * and ? are
+                                    wildcards; repeatable, e.g. --filter 'GitHub.user*' --filter zen
 
         RULES
           --strict                  keys the live body has and the stub lacks are drifts, not notes
@@ -135,7 +140,7 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(U
 }
 
 private let verifyOptions = [
-    "--base-url", "--mock", "--strict", "--jobs", "--timeout", "--connect-timeout", "--max-body", "--insecure", "--cacert",
+    "--base-url", "--mock", "--filter", "--strict", "--jobs", "--timeout", "--connect-timeout", "--max-body", "--insecure", "--cacert",
     "--junit", "--color", "--no-color", "--help",
 ]
 
@@ -196,6 +201,7 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
                 result.baseURLs.all = value
             }
         case "--mock": result.mockHAR = try reader.value()
+        case "--filter": result.filter.patterns.append(try reader.value())
         case "--strict": result.options.isStrict = true
         case "--jobs": result.options.transport.jobs = Int(try reader.number(in: 1...256))
         case "--timeout": result.options.transport.timeout = try reader.number(in: 0.001...86_400)

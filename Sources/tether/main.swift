@@ -49,7 +49,12 @@ case .verify(let arguments):
     } catch {
         fail("\(error)")
     }
-    let report = Verifier().run(contracts, options: arguments.options)
+    let selected = contracts.filter(arguments.filter.matches)
+    guard !selected.isEmpty else {
+        if contracts.isEmpty { fail("no targets in \(arguments.paths.joined(separator: ", ")): nothing to verify") }
+        fail("--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of the \(contracts.count) targets (patterns match Service.target or target, with * and ?)")
+    }
+    let report = Verifier().run(selected, options: arguments.options)
     withExtendedLifetime(server) {}
     let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     let colour = arguments.colour ?? (isatty(STDOUT_FILENO) == 1 && !noColour)

@@ -171,3 +171,19 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         #expect(run.stdout.contains("5 passed, 0 failed, 0 errors, 1 skipped"))
     }
 }
+
+@Suite struct FilterCommandTests {
+    @Test func filterSelectsTargetsAndAnEmptySelectionIsAnError() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let contracts = root.appendingPathComponent("contracts").path
+        let har = root.appendingPathComponent("contracts/github.har").path
+        let run = try TetherBinary.run(["verify", contracts, "--mock", har, "--filter", "GitHub.user*", "--no-color"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout.contains("2 passed, 0 failed, 0 errors, 0 skipped"), "\(run.stdout)")
+        #expect(!run.stdout.contains("GitHub.zen"))
+        let none = try TetherBinary.run(["verify", contracts, "--mock", har, "--filter", "nothing*"])
+        #expect(none.exitCode == 2)
+        #expect(none.stderr.contains("--filter nothing* matches none of the 6 targets"), "\(none.stderr)")
+    }
+}

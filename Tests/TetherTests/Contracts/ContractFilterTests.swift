@@ -1,0 +1,25 @@
+import Testing
+@testable import Tether
+
+@Suite struct ContractFilterTests {
+    private func contract(_ service: String, _ name: String) -> Contract {
+        Contract(service: service, name: name, baseURL: "http://127.0.0.1", request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
+    }
+
+    @Test(arguments: [
+        ([], "GitHub", "zen", true),
+        (["zen"], "GitHub", "zen", true),
+        (["GitHub.zen"], "GitHub", "zen", true),
+        (["GitHub.*"], "GitHub", "userRepositories", true),
+        (["*Repositories"], "GitHub", "userRepositories", true),
+        (["user?rofile"], "GitHub", "userProfile", true),
+        (["Shop.*"], "GitHub", "zen", false),
+        (["ze"], "GitHub", "zen", false),
+        (["*a*b*c*"], "S", "xaybzc", true),
+        (["*a*b*c*"], "S", "xaybz", false),
+        (["Shop.*", "zen"], "GitHub", "zen", true),
+    ])
+    func globsMatchQualifiedOrBareNames(patterns: [String], service: String, name: String, expected: Bool) {
+        #expect(ContractFilter(patterns: patterns).matches(contract(service, name)) == expected)
+    }
+}
