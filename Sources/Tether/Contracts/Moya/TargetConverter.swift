@@ -204,7 +204,10 @@ public struct TargetConverter {
         case .requestData(let data):
             return ConvertedTask(task: .data(data))
         case .requestJSONEncodable(let value):
-            return ConvertedTask(task: .data(try encode(value, with: JSONEncoder(), label: label)), isJSONData: true)
+            // Keys sorted: a default JSONEncoder's key order changes from run to run, and a contract must not.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return ConvertedTask(task: .data(try encode(value, with: encoder, label: label)), isJSONData: true)
         case .requestCustomJSONEncodable(let value, let encoder):
             return ConvertedTask(task: .data(try encode(value, with: encoder, label: label)), isJSONData: true)
         case .requestParameters(let parameters, let encoding):

@@ -13,6 +13,7 @@ public enum Task {
     /// The bytes as the body.
     case requestData(Data)
     /// The value encoded with a default `JSONEncoder` as the body; `Content-Type: application/json` unless set.
+    /// Tether sorts the keys, so that the request is the same on every run.
     case requestJSONEncodable(any Encodable)
     /// The value encoded with `encoder` as the body; `Content-Type: application/json` unless set.
     case requestCustomJSONEncodable(any Encodable, encoder: JSONEncoder)
