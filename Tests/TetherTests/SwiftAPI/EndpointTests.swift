@@ -143,10 +143,11 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
             return message.hasPrefix("TestTarget.profile: sampleData is not valid JSON")
                 && message.contains("its Content-Type header says 'application/json'")
         }
-        let accept = TestTarget(name: "repos", sampleData: Data("[{".utf8), headers: ["Accept": "application/vnd.github+json"])
-        #expect(throws: ContractError.self) { try TargetConverter().contract(for: accept) }
-        // Text is fine where nothing claims JSON.
-        #expect(try contract(TestTarget(sampleData: Data("plain".utf8), headers: ["Accept": "text/plain"])).sampleData == .text(Data("plain".utf8)))
+        let vendor = TestTarget(name: "repos", sampleData: Data("[{".utf8), headers: ["content-type": "application/vnd.github+json"])
+        #expect(throws: ContractError.self) { try TargetConverter().contract(for: vendor) }
+        // Text is fine where nothing claims JSON; Accept is no claim (GitHub's /zen answers text to a JSON Accept).
+        let zen = TestTarget(sampleData: Data("plain".utf8), headers: ["Accept": "application/vnd.github+json", "Content-Type": "text/plain"])
+        #expect(try contract(zen).sampleData == .text(Data("plain".utf8)))
     }
 
     @Test func textSampleDataWhereTheStubbedResponseSaysJSONIsAnError() {
