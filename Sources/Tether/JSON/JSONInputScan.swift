@@ -39,12 +39,20 @@ enum JSONInputScan {
                 var upper: UInt8 = 0xBF
                 switch lead {
                 case 0xC2...0xDF: length = 2
-                case 0xE0: length = 3; lower = 0xA0
+                case 0xE0:
+                    length = 3
+                    lower = 0xA0
                 case 0xE1...0xEC, 0xEE...0xEF: length = 3
-                case 0xED: length = 3; upper = 0x9F  // no surrogates
-                case 0xF0: length = 4; lower = 0x90
+                case 0xED:
+                    length = 3
+                    upper = 0x9F  // no surrogates
+                case 0xF0:
+                    length = 4
+                    lower = 0x90
                 case 0xF1...0xF3: length = 4
-                case 0xF4: length = 4; upper = 0x8F
+                case 0xF4:
+                    length = 4
+                    upper = 0x8F
                 default: return index
                 }
                 guard index + length <= count else { return index }
@@ -105,7 +113,8 @@ enum JSONInputScan {
                         reason: .invalid, detail: "not valid JSON: malformed number \(excerpt(token))",
                         line: line, column: column)
                 }
-                let fits = isIntegral ? (Int64(token) != nil || UInt64(token) != nil) : (Double(token)?.isFinite ?? false)
+                let fits =
+                    isIntegral ? (Int64(token) != nil || UInt64(token) != nil) : (Double(token)?.isFinite ?? false)
                 if !fits {
                     return JSONParseError(
                         reason: .numberOutOfRange,

@@ -25,17 +25,21 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var line: Int?
     /// The 1-based column (in characters) of the failure, where it could be found.
     public var column: Int?
+    /// The 0-based byte offset of the failure, where it could be found (invalid UTF-8).
+    public var byteOffset: Int?
 
     /// - Parameters:
     ///   - reason: The kind of failure.
     ///   - detail: The message, lower-case, without location.
     ///   - line: The 1-based line, if known.
     ///   - column: The 1-based column, if known.
-    public init(reason: Reason, detail: String, line: Int? = nil, column: Int? = nil) {
+    ///   - byteOffset: The 0-based byte offset, if known.
+    public init(reason: Reason, detail: String, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil) {
         self.reason = reason
         self.detail = detail
         self.line = line
         self.column = column
+        self.byteOffset = byteOffset
     }
 
     /// The detail, then the location when known: `not valid JSON: improper structure (…) around line 3, column 7`.

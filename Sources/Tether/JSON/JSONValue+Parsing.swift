@@ -11,8 +11,16 @@ extension JSONValue {
     /// - Returns: The document's root value.
     /// - Throws: `JSONParseError` for empty input, invalid JSON or UTF-8, too deep nesting, numbers out of range.
     public static func parse(_ bytes: Data, maxDepth: Int = 1024) throws(JSONParseError) -> JSONValue {
-        let parser = try SimdJSONParser(maxDepth: maxDepth)
-        return try parser.withDocument(bytes) { tape in JSONValue.build(tape: tape, at: JSONTape.rootIndex) }
+        try JSONParser(maxDepth: maxDepth).parse(bytes)
+    }
+
+    /// Checks that `bytes` are one JSON document without building a value (simdjson's parse alone).
+    /// - Parameters:
+    ///   - bytes: The document, UTF-8.
+    ///   - maxDepth: How deeply arrays and objects may nest.
+    /// - Throws: `JSONParseError`, as `parse(_:maxDepth:)` does.
+    public static func validate(_ bytes: Data, maxDepth: Int = 1024) throws(JSONParseError) {
+        try JSONParser(maxDepth: maxDepth).validate(bytes)
     }
 
     /// Builds the value at `start` of a tape, without recursion (a stack of open containers instead).

@@ -4,18 +4,41 @@ import Foundation
 // The only Swift file that imports CSimdJSON: a parser that owns simdjson's handle, and a read-only view of the
 // tape it fills (see tether_simdjson.h for the tape's layout).
 
-/// Owns one simdjson DOM parser and its buffers. Not `Sendable`: make one per task and do not let it escape.
-final class SimdJSONParser {
+/// A JSON parser (simdjson's DOM parser) that keeps its buffers between documents.
+///
+/// `JSONValue.parse(_:maxDepth:)` and `JSONShape.findings(live:strict:)` make a parser per call; code that reads many
+/// bodies in a row can keep one and save the allocation and first touch of its buffers (for large bodies about a third
+/// of the parse time). The buffers stay as large as the largest document read. Not `Sendable`: one per task, never
+/// shared.
+public final class JSONParser {
     private let handle: OpaquePointer
-    let maxDepth: Int
+    /// How deeply arrays and objects may nest; deeper input is an error.
+    public let maxDepth: Int
 
+    /// A parser with no buffers yet.
+    /// - Parameter maxDepth: How deeply arrays and objects may nest (at least 1).
     /// - Throws: `JSONParseError` when the parser cannot be allocated.
-    init(maxDepth: Int = 1024) throws(JSONParseError) {
+    public init(maxDepth: Int = 1024) throws(JSONParseError) {
         guard let handle = tj_parser_create(max(1, maxDepth)) else {
             throw JSONParseError(reason: .outOfMemory, detail: "out of memory while creating a JSON parser")
         }
         self.handle = handle
         self.maxDepth = max(1, maxDepth)
+    }
+
+    /// Parses a document into a value, as `JSONValue.parse(_:maxDepth:)` does.
+    /// - Parameter bytes: The document, UTF-8.
+    /// - Returns: The document's root value.
+    /// - Throws: `JSONParseError` for input that is not JSON.
+    public func parse(_ bytes: Data) throws(JSONParseError) -> JSONValue {
+        try withDocument(bytes) { tape in JSONValue.build(tape: tape, at: JSONTape.rootIndex) }
+    }
+
+    /// Checks that `bytes` are one JSON document without building a value.
+    /// - Parameter bytes: The document, UTF-8.
+    /// - Throws: `JSONParseError` for input that is not JSON.
+    public func validate(_ bytes: Data) throws(JSONParseError) {
+        try withDocument(bytes) { _ in () }
     }
 
     deinit {
@@ -52,7 +75,8 @@ extension JSONParseError {
             if let offset = JSONInputScan.firstInvalidUTF8Offset(in: input) {
                 let (line, column) = JSONInputScan.lineAndColumn(ofByte: offset, in: input)
                 self.init(
-                    reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", line: line, column: column)
+                    reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", line: line, column: column,
+                    byteOffset: offset)
             } else {
                 self.init(reason: .invalidUTF8, detail: "not valid UTF-8")
             }
@@ -77,7 +101,8 @@ extension JSONParseError {
                 default: simdjsonText.prefix(1).lowercased() + simdjsonText.dropFirst()
                 }
             let location = JSONInputScan.foundationLocation(of: input)
-            self.init(reason: .invalid, detail: "not valid JSON: \(what)", line: location?.line, column: location?.column)
+            self.init(
+                reason: .invalid, detail: "not valid JSON: \(what)", line: location?.line, column: location?.column)
         }
     }
 }

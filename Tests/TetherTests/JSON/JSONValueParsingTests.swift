@@ -81,7 +81,8 @@ import Testing
     }
 
     @Test func deepNestingIsAnErrorNotACrash() {
-        let deep = Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
+        let deep =
+            Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
         let error = parseError(deep)
         #expect(error?.reason == .tooDeep)
         #expect(error?.description == "nested deeper than 1024 levels")
@@ -121,6 +122,17 @@ import Testing
         let error = parseError(bytes)
         #expect(error?.reason == .invalidUTF8)
         #expect(error?.detail == "not valid UTF-8 (at byte 13)")
+    }
+
+    @Test func parsesASliceOfLargerData() throws {
+        let whole = Data("xx[1,{\"a\":true}]yy".utf8)
+        let slice = whole[2..<(whole.count - 2)]
+        #expect(try JSONValue.parse(slice) == .array([.integer(1), .object([JSONMember("a", .bool(true))])]))
+    }
+
+    @Test func validateChecksWithoutBuildingAValue() throws {
+        try JSONValue.validate(Data(#"{"a": [1, 2.5, "x", null]}"#.utf8))
+        #expect(throws: JSONParseError.self) { try JSONValue.validate(Data(#"{"a": [1, 2.5"#.utf8)) }
     }
 
     @Test func parsesInputWhoseEndSitsAtAPageBoundary() throws {

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A stub's JSON structure, compiled once so that many live bodies can be checked against it quickly.
+///
+/// Each position of the stub becomes one node, named by its index-free path (`$.items[].price`): the elements of a stub
+/// array merge into one element shape (a key missing from some elements is optional, elements of different types
+/// accept any of those types, a `null` element makes elements nullable), keys keep the stub's order and their bytes
+/// are kept side by side for comparison without hashing.
+public struct JSONShape: Sendable, Equatable {
+    /// The JSON types a node accepts.
+    struct Kinds: OptionSet, Sendable, Equatable {
+        let rawValue: UInt8
+        static let boolean = Kinds(rawValue: 1)
+        static let integer = Kinds(rawValue: 2)
+        static let fraction = Kinds(rawValue: 4)
+        static let string = Kinds(rawValue: 8)
+        static let array = Kinds(rawValue: 16)
+        static let object = Kinds(rawValue: 32)
+    }
+
+    struct Node: Sendable, Equatable {
+        var kinds: Kinds = []
+        /// The stub has `null` here (besides other types): a live `null` is fine.
+        var isNullable = false
+        /// The stub has only `null` here: any live value is accepted (with a note).
+        var isUnchecked: Bool { kinds.isEmpty }
+        /// The node of the merged array element shape, or -1 when every stub array here is empty.
+        var element: Int32 = -1
+        /// The node's keys: `keys[firstKey ..< firstKey + keyCount]`.
+        var firstKey: Int32 = 0
+        var keyCount: Int32 = 0
+        /// Bit i set: key `firstKey + i` (i < 64) is in every stub object here.
+        var requiredMask: UInt64 = 0
+        /// Whether some key at index 64 or beyond is required (checked one by one, rarely needed).
+        var hasRequiredBeyond64 = false
+    }
+
+    /// A stub key; plain data (its name is in `keyNames`) so that reading one in the walk copies no reference.
+    struct Key: Sendable, Equatable {
+        /// The key's UTF-8 bytes: `keyBytes[byteOffset ..< byteOffset + byteCount]`.
+        var byteOffset: Int32
+        var byteCount: Int32
+        var node: Int32
+        var isRequired: Bool
+    }
+
+    /// Node 0 is the root.
+    var nodes: [Node] = []
+    var keys: [Key] = []
+    var keyNames: [String] = []
+    var keyBytes: [UInt8] = []
+
+    /// Stub values nested deeper than this are not compiled: what lies below accepts anything.
+    static let maxDepth = 1024
+
+    /// Compiles a stub's structure.
+    /// - Parameter stub: The stub body, as parsed from `sampleData`.
+    public init(stub: JSONValue) {
+        _ = compile([stub], depth: 0)
+    }
+
+    /// Compiles the merge of `values` (one stub position, or all elements of the stub arrays at one position) into a
+    /// new node and returns its index. Recursion is bounded by `maxDepth`.
+    private mutating func compile(_ values: [JSONValue], depth: Int) -> Int32 {
+        let index = Int32(nodes.count)
+        nodes.append(Node())
+        guard depth < JSONShape.maxDepth else { return index }
+        var node = Node()
+        var elements: [JSONValue] = []
+        var objects: [[JSONMember]] = []
+        for value in values {
+            switch value {
+            case .null: node.isNullable = true
+            case .bool: node.kinds.insert(.boolean)
+            case .integer, .unsignedInteger: node.kinds.insert(.integer)
+            // A stub fraction accepts a live integer (a `Double` property decodes from both).
+            case .double: node.kinds.formUnion([.fraction, .integer])
+            case .string: node.kinds.insert(.string)
+            case .array(let items):
+                node.kinds.insert(.array)
+                elements.append(contentsOf: items)
+            case .object(let members):
+                node.kinds.insert(.object)
+                objects.append(members)
+            }
+        }
+        if !elements.isEmpty {
+            node.element = compile(elements, depth: depth + 1)
+        }
+        if !objects.isEmpty {
+            // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
+            var names: [String] = []
+            var valuesByName: [String: [JSONValue]] = [:]
+            for members in objects {
+                var seenHere = Set<String>()
+                for member in members where seenHere.insert(member.key).inserted {
+                    if valuesByName[member.key] == nil { names.append(member.key) }
+                    valuesByName[member.key, default: []].append(member.value)
+                }
+            }
+            // Reserve this node's key range first so that it stays contiguous while children add theirs.
+            let firstKey = keys.count
+            node.firstKey = Int32(firstKey)
+            node.keyCount = Int32(names.count)
+            for (offset, name) in names.enumerated() {
+                let isRequired = valuesByName[name]?.count == objects.count
+                let bytes = Array(name.utf8)
+                keys.append(
+                    Key(
+                        byteOffset: Int32(keyBytes.count), byteCount: Int32(bytes.count), node: -1,
+                        isRequired: isRequired))
+                keyNames.append(name)
+                keyBytes.append(contentsOf: bytes)
+                if isRequired {
+                    if offset < 64 {
+                        node.requiredMask |= 1 << UInt64(offset)
+                    } else {
+                        node.hasRequiredBeyond64 = true
+                    }
+                }
+            }
+            for (offset, name) in names.enumerated() {
+                keys[firstKey + offset].node = compile(valuesByName[name] ?? [], depth: depth + 1)
+            }
+        }
+        nodes[Int(index)] = node
+        return index
+    }
+
+    /// The stub's type at `node` in words: `string`, `integer`, `number`, `string or boolean`, `null`.
+    func expectedDescription(_ node: Node) -> String {
+        var names: [String] = []
+        if node.kinds.contains(.object) { names.append("object") }
+        if node.kinds.contains(.array) { names.append("array") }
+        if node.kinds.contains(.string) { names.append("string") }
+        if node.kinds.contains(.fraction) {
+            names.append("number")
+        } else if node.kinds.contains(.integer) {
+            names.append("integer")
+        }
+        if node.kinds.contains(.boolean) { names.append("boolean") }
+        if names.isEmpty { return "null" }
+        return names.joined(separator: " or ")
+    }
+}

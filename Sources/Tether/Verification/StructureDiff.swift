@@ -1,0 +1,575 @@
+import Foundation
+
+/// Whether a live JSON body has the structure of its stub: keys, types, nullability and array elements, not values.
+///
+/// The rules (Postel's law, as in Pact): every stub key must be present; types must match (a stub integer rejects a
+/// live fraction, a stub fraction accepts a live integer); a live `null` where the stub has a value is a drift, a stub
+/// `null` accepts anything (a note); every live array element must fit the merge of the stub's elements (an empty stub
+/// array leaves them unchecked, a note); live keys the stub lacks are notes, or drifts when `strict`.
+/// Every finding is reported, in document order (a missing key where its object closes), once per index-free path
+/// and rule, at its first index, with a count of the further elements (`… and in 41 more elements`). The notes for a
+/// stub `null` and an empty stub array appear only when the live value gives something to check (not `null`, not
+/// empty). The walk is iterative; nesting is bounded by the parser's limit of 1024 levels.
+public enum StructureDiff {
+    /// Checks a live body against a stub.
+    /// - Parameters:
+    ///   - stub: The stub body (`sampleData`).
+    ///   - live: The live response body, raw bytes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    /// - Returns: Drifts and notes, in document order; no drift means the contract holds.
+    public static func findings(stub: JSONValue, live: Data, strict: Bool = false) -> [Finding] {
+        JSONShape(stub: stub).findings(live: live, strict: strict)
+    }
+}
+
+extension JSONShape {
+    /// Checks a live body against this shape.
+    /// - Parameters:
+    ///   - live: The live response body, raw bytes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
+    public func findings(live: Data, strict: Bool = false) -> [Finding] {
+        do {
+            return findings(live: live, strict: strict, parser: try JSONParser(maxDepth: JSONShape.maxDepth))
+        } catch {
+            return [Finding.notJSON(error, body: live)]
+        }
+    }
+
+    /// Checks a live body against this shape with a parser kept by the caller (see `JSONParser`).
+    /// - Parameters:
+    ///   - live: The live response body, raw bytes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    ///   - parser: The parser to read the body with; its depth limit applies.
+    /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
+    public func findings(live: Data, strict: Bool = false, parser: JSONParser) -> [Finding] {
+        do {
+            return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict) }
+        } catch {
+            return [Finding.notJSON(error, body: live)]
+        }
+    }
+
+    /// Checks a parsed live document.
+    func findings(tape: JSONTape, strict: Bool) -> [Finding] {
+        nodes.withUnsafeBufferPointer { nodes in
+            keys.withUnsafeBufferPointer { keys in
+                keyBytes.withUnsafeBufferPointer { keyBytes in
+                    var walk = ShapeWalk(
+                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict)
+                    walk.run()
+                    return walk.result()
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Messages, next to the rules that use them
+
+extension Finding {
+    /// The live body could not be parsed.
+    static func notJSON(_ error: JSONParseError, body: Data) -> Finding {
+        switch error.reason {
+        case .empty:
+            Finding(.drift, "body", "expected a JSON body, got an empty body")
+        case .invalid:
+            Finding(.drift, "body", "expected a JSON body, got text: \(textExcerpt(body)); \(error.description)")
+        case .invalidUTF8:
+            Finding(
+                .drift, "body",
+                "expected a JSON body, got bytes that are not UTF-8"
+                    + (error.byteOffset.map { " (at byte \($0))" } ?? ""))
+        case .tooDeep, .numberOutOfRange, .tooLarge, .outOfMemory:
+            Finding(.drift, "body", error.description)
+        }
+    }
+
+    /// The first characters of a body as one line of text, at most 60 characters.
+    private static func textExcerpt(_ body: Data) -> String {
+        let head = String(decoding: body.prefix(240), as: UTF8.self)
+        let oneLine = head.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return oneLine.count <= 60 && body.count <= 240 ? oneLine : oneLine.prefix(60) + "…"
+    }
+}
+
+/// The kinds of findings, for counting repeats of the same finding across array elements.
+private enum Rule: UInt8 {
+    case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey
+}
+
+/// Identifies "the same finding": one rule at one index-free path (a shape node), with what distinguishes it there.
+/// (Keys not in the stub are tracked apart, see `ShapeWalk.Extra`.)
+private struct RepeatKey: Hashable {
+    var node: Int32
+    var rule: Rule
+    /// The live type for type rules, the key's index for a missing key.
+    var detail: Int
+}
+
+/// One check of a parsed document against a compiled shape: an iterative walk over the tape (a stack of open
+/// containers, bounded by the parser's depth limit), comparing key bytes without hashing or allocating.
+private struct ShapeWalk {
+    let shape: JSONShape
+    let nodes: UnsafeBufferPointer<JSONShape.Node>
+    let keys: UnsafeBufferPointer<JSONShape.Key>
+    let keyBytes: UnsafeBufferPointer<UInt8>
+    let tape: JSONTape
+    let isStrict: Bool
+
+    /// An open container of the live document.
+    struct Frame {
+        var node: Int32
+        var isObject: Bool
+        /// The tape index of the next member's key, or of the next element.
+        var next: Int
+        /// The tape index of the closing `}` or `]`.
+        var end: Int
+        /// Objects: the tape index of the current member's key; arrays: the current element's number.
+        var current: Int
+        /// Objects: bit i set when stub key i (i < 64) has been seen.
+        var seen: UInt64 = 0
+        /// Objects: the stub key to try first (the one after the last match: live order usually is stub order).
+        var hint: Int32 = 0
+        /// Objects with more than 64 stub keys: where their flags for keys 64… start in `seenBeyond64`.
+        var seenBase: Int = 0
+        /// Objects: the key not in the stub to try first (the one after the last such key seen), or -1.
+        var extraHint: Int32 = -1
+    }
+
+    /// A live key not in the stub, already reported at its object node: later occurrences only count. Found again
+    /// by comparing bytes along the node's list (in first-seen order, so the hint usually hits), not by hashing.
+    struct Extra {
+        var node: Int32
+        var byteOffset: Int32
+        var byteCount: Int32
+        var finding: Int
+        /// The next key not in the stub at the same node, or -1.
+        var next: Int32 = -1
+    }
+
+    /// The innermost open container; `stack` holds the ones around it (kept apart so the hot loop updates a
+    /// stored property, not an array element).
+    var top = Frame(node: 0, isObject: false, next: 0, end: 0, current: 0)
+    var stack: [Frame] = []
+    /// How many containers are open, `top` included.
+    var openCount = 0
+    var seenBeyond64: [Bool] = []
+    var findings: [Finding] = []
+    var repeats: [Int] = []
+    var firstByKey: [RepeatKey: Int] = [:]
+    var extras: [Extra] = []
+    var extraBytes: [UInt8] = []
+    /// Per shape node: its first and last `Extra`, or -1.
+    var extraHead: [Int32]
+    var extraTail: [Int32]
+
+    init(
+        shape: JSONShape, nodes: UnsafeBufferPointer<JSONShape.Node>, keys: UnsafeBufferPointer<JSONShape.Key>,
+        keyBytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, isStrict: Bool
+    ) {
+        self.shape = shape
+        self.nodes = nodes
+        self.keys = keys
+        self.keyBytes = keyBytes
+        self.tape = tape
+        self.isStrict = isStrict
+        extraHead = Array(repeating: -1, count: nodes.count)
+        extraTail = Array(repeating: -1, count: nodes.count)
+        stack.reserveCapacity(32)
+    }
+
+    mutating func push(_ frame: Frame) {
+        if openCount > 0 { stack.append(top) }
+        top = frame
+        openCount += 1
+    }
+
+    mutating func pop() {
+        openCount -= 1
+        if openCount > 0 { top = stack.removeLast() }
+    }
+
+    /// The open container at `level` (0 is the outermost).
+    func frame(at level: Int) -> Frame {
+        level == openCount - 1 ? top : stack[level]
+    }
+
+    mutating func run() {
+        visit(node: 0, at: JSONTape.rootIndex)
+        while openCount > 0 {
+            if top.isObject {
+                let keyIndex = top.next
+                guard keyIndex < top.end else {
+                    finishObject()
+                    pop()
+                    continue
+                }
+                let valueIndex = keyIndex + 1
+                top.next = tape.next(valueIndex)
+                top.current = keyIndex
+                let node = nodes[Int(top.node)]
+                let match = matchKey(node, hint: top.hint, tape.stringBytes(keyIndex))
+                if match >= 0 {
+                    top.hint = match + 1
+                    if match < 64 {
+                        top.seen |= 1 &<< UInt64(match)
+                    } else {
+                        seenBeyond64[top.seenBase + Int(match) - 64] = true
+                    }
+                    visit(node: keys[Int(node.firstKey + match)].node, at: valueIndex)
+                } else {
+                    keyNotInStub(node: top.node, keyIndex: keyIndex, valueIndex: valueIndex)
+                }
+            } else {
+                let valueIndex = top.next
+                guard valueIndex < top.end else {
+                    pop()
+                    continue
+                }
+                top.next = tape.next(valueIndex)
+                top.current += 1
+                visit(node: nodes[Int(top.node)].element, at: valueIndex)
+            }
+        }
+    }
+
+    /// The findings, each repeated one carrying its count.
+    func result() -> [Finding] {
+        var result = findings
+        for (offset, count) in repeats.enumerated() where count > 0 {
+            result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
+        }
+        return result
+    }
+
+    /// Index of the stub key equal to `live` among `node`'s keys, trying `hint` first; -1 if none.
+    @inline(__always) func matchKey(_ node: JSONShape.Node, hint: Int32, _ live: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if hint < node.keyCount, keyEquals(Int(node.firstKey + hint), live) { return hint }
+        var offset: Int32 = 0
+        while offset < node.keyCount {
+            if offset != hint, keyEquals(Int(node.firstKey + offset), live) { return offset }
+            offset += 1
+        }
+        return -1
+    }
+
+    @inline(__always) func keyEquals(_ key: Int, _ live: UnsafeBufferPointer<UInt8>) -> Bool {
+        let stubKey = keys[key]
+        guard Int(stubKey.byteCount) == live.count else { return false }
+        guard live.count > 0, let stubBase = keyBytes.baseAddress, let liveBase = live.baseAddress else { return true }
+        return bytesEqual(stubBase + Int(stubKey.byteOffset), liveBase, live.count)
+    }
+
+    /// Checks the live value at tape index `index` against shape node `nodeIndex`; opens containers to be walked.
+    mutating func visit(node nodeIndex: Int32, at index: Int) {
+        let node = nodes[Int(nodeIndex)]
+        let tag = tape.tag(index)
+        if node.isUnchecked {
+            if tag != JSONTape.null { stubNull(node: nodeIndex, at: index) }
+            return
+        }
+        switch tag {
+        case JSONTape.objectStart:
+            guard node.kinds.contains(.object) else { return typeMismatch(node: nodeIndex, at: index) }
+            var frame = Frame(
+                node: nodeIndex, isObject: true, next: index + 1, end: tape.containerEnd(index) - 1, current: -1)
+            if node.keyCount > 64 {
+                frame.seenBase = seenBeyond64.count
+                seenBeyond64.append(contentsOf: repeatElement(false, count: Int(node.keyCount) - 64))
+            }
+            push(frame)
+        case JSONTape.arrayStart:
+            guard node.kinds.contains(.array) else { return typeMismatch(node: nodeIndex, at: index) }
+            guard tape.containerCount(index) > 0 else { return }
+            guard node.element >= 0 else { return emptyStubArray(node: nodeIndex) }
+            push(
+                Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1)
+            )
+        case JSONTape.string:
+            if !node.kinds.contains(.string) { typeMismatch(node: nodeIndex, at: index) }
+        case JSONTape.int64, JSONTape.uint64:
+            if !node.kinds.contains(.integer) { typeMismatch(node: nodeIndex, at: index) }
+        case JSONTape.double:
+            if node.kinds.contains(.fraction) { return }
+            if node.kinds.contains(.integer) {
+                fractionForInteger(node: nodeIndex, at: index)
+            } else {
+                typeMismatch(node: nodeIndex, at: index)
+            }
+        case JSONTape.true, JSONTape.false:
+            if !node.kinds.contains(.boolean) { typeMismatch(node: nodeIndex, at: index) }
+        default:  // null
+            if !node.isNullable { unexpectedNull(node: nodeIndex) }
+        }
+    }
+
+    /// At the close of an object (still `top`): the stub's required keys it lacks, in stub order.
+    mutating func finishObject() {
+        let frame = top
+        let node = nodes[Int(frame.node)]
+        var missing = node.requiredMask & ~frame.seen
+        while missing != 0 {
+            let offset = Int32(missing.trailingZeroBitCount)
+            missing &= missing - 1
+            missingKey(node: frame.node, key: Int(node.firstKey + offset))
+        }
+        guard node.keyCount > 64 else { return }
+        if node.hasRequiredBeyond64 {
+            for offset in 64..<Int(node.keyCount)
+            where keys[Int(node.firstKey) + offset].isRequired && !seenBeyond64[frame.seenBase + offset - 64] {
+                missingKey(node: frame.node, key: Int(node.firstKey) + offset)
+            }
+        }
+        seenBeyond64.removeLast(Int(node.keyCount) - 64)
+    }
+
+    // MARK: Rules and their messages
+
+    mutating func typeMismatch(node: Int32, at index: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: typeCode(at: index))) else { return }
+        append(
+            .drift, depth: openCount,
+            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))")
+    }
+
+    mutating func fractionForInteger(node: Int32, at index: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
+        append(.drift, depth: openCount, "expected integer, got fractional number \(excerpt(at: index))")
+    }
+
+    mutating func unexpectedNull(node: Int32) {
+        guard isFirst(RepeatKey(node: node, rule: .unexpectedNull, detail: 0)) else { return }
+        append(
+            .drift, depth: openCount,
+            "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)]))): "
+                + "make the property optional or fix the stub")
+    }
+
+    mutating func stubNull(node: Int32, at index: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .stubNull, detail: 0)) else { return }
+        append(.note, depth: openCount, "stub has null: any value accepted (got \(typeName(at: index)))")
+    }
+
+    mutating func emptyStubArray(node: Int32) {
+        guard isFirst(RepeatKey(node: node, rule: .emptyStubArray, detail: 0)) else { return }
+        append(.note, depth: openCount, "stub array is empty: elements not checked")
+    }
+
+    mutating func missingKey(node: Int32, key: Int) {
+        guard isFirst(RepeatKey(node: node, rule: .missingKey, detail: key)) else { return }
+        // Called while the object is still open: its path is the stack minus the member component, plus the key.
+        append(
+            .drift, depth: openCount - 1, last: shape.keyNames[key],
+            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))")
+    }
+
+    mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
+        let live = tape.stringBytes(keyIndex)
+        if let known = knownExtra(node: node, live) {
+            repeats[extras[Int(known)].finding] += 1
+            top.extraHint = extras[Int(known)].next
+            return
+        }
+        let extra = Int32(extras.count)
+        extras.append(
+            Extra(
+                node: node, byteOffset: Int32(extraBytes.count), byteCount: Int32(live.count),
+                finding: findings.count))
+        extraBytes.append(contentsOf: live)
+        if extraTail[Int(node)] >= 0 {
+            extras[Int(extraTail[Int(node)])].next = extra
+        } else {
+            extraHead[Int(node)] = extra
+        }
+        extraTail[Int(node)] = extra
+        top.extraHint = -1
+        append(isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))")
+    }
+
+    /// The `Extra` for `live` at `node`, trying the frame's hint first, or `nil`.
+    func knownExtra(node: Int32, _ live: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let hint = top.extraHint
+        if hint >= 0, extraEquals(Int(hint), live) { return hint }
+        var candidate = extraHead[Int(node)]
+        while candidate >= 0 {
+            if candidate != hint, extraEquals(Int(candidate), live) { return candidate }
+            candidate = extras[Int(candidate)].next
+        }
+        return nil
+    }
+
+    func extraEquals(_ extra: Int, _ live: UnsafeBufferPointer<UInt8>) -> Bool {
+        let known = extras[extra]
+        guard Int(known.byteCount) == live.count else { return false }
+        return extraBytes.withUnsafeBufferPointer { bytes in
+            guard live.count > 0, let base = bytes.baseAddress, let liveBase = live.baseAddress else { return true }
+            return bytesEqual(base + Int(known.byteOffset), liveBase, live.count)
+        }
+    }
+
+    /// Whether this is the first time `key`'s rule fires at its index-free path; if not, counts the repeat.
+    mutating func isFirst(_ key: RepeatKey) -> Bool {
+        if let first = firstByKey[key] {
+            repeats[first] += 1
+            return false
+        }
+        firstByKey[key] = findings.count
+        return true
+    }
+
+    /// Adds a finding whose path goes through the first `depth` open containers, then `last` (a missing key).
+    mutating func append(_ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String) {
+        var path = path(depth: depth)
+        if let last { JSONPath.appendKey(last, to: &path) }
+        findings.append(Finding(kind, path, message))
+        repeats.append(0)
+    }
+
+    /// `$` followed by the components of the first `depth` open containers: `$.items[3].price`.
+    func path(depth: Int) -> String {
+        var path = "$"
+        for level in 0..<depth {
+            let frame = frame(at: level)
+            if frame.isObject {
+                JSONPath.appendKey(tape.string(frame.current), to: &path)
+            } else {
+                path += "[\(frame.current)]"
+            }
+        }
+        return path
+    }
+
+    // MARK: Describing live values
+
+    /// The live value's JSON type as a small number (`true` and `false` alike, all numbers alike).
+    func typeCode(at index: Int) -> Int {
+        switch tape.tag(index) {
+        case JSONTape.objectStart: 0
+        case JSONTape.arrayStart: 1
+        case JSONTape.string: 2
+        case JSONTape.int64, JSONTape.uint64, JSONTape.double: 3
+        case JSONTape.true, JSONTape.false: 4
+        default: 5
+        }
+    }
+
+    func typeName(at index: Int) -> String {
+        switch tape.tag(index) {
+        case JSONTape.objectStart: "object"
+        case JSONTape.arrayStart: "array"
+        case JSONTape.string: "string"
+        case JSONTape.int64, JSONTape.uint64, JSONTape.double: "number"
+        case JSONTape.true, JSONTape.false: "boolean"
+        default: "null"
+        }
+    }
+
+    /// The live value's type and an excerpt: `string "12.50"`, `number 12`, `object {"a":1,…}`, `null`.
+    func actualDescription(at index: Int) -> String {
+        let name = typeName(at: index)
+        return name == "null" ? name : "\(name) \(excerpt(at: index))"
+    }
+
+    /// The live value as compact JSON, cut after about 60 characters with "…". Walks the tape in order with a stack
+    /// of open containers that the cut bounds.
+    func excerpt(at start: Int, limit: Int = 60) -> String {
+        var text = ""
+        var open: [(isObject: Bool, count: Int)] = []
+        var index = start
+        let end = tape.next(start)
+        while index < end {
+            if text.count >= limit {
+                return String(text.prefix(limit)) + "…"
+            }
+            let tag = tape.tag(index)
+            if tag == JSONTape.objectEnd || tag == JSONTape.arrayEnd {
+                text += tag == JSONTape.objectEnd ? "}" : "]"
+                open.removeLast()
+                index += 1
+                continue
+            }
+            if let top = open.indices.last {
+                if open[top].isObject && open[top].count % 2 == 1 {
+                    text += ":"
+                } else if open[top].count > 0 {
+                    text += ","
+                }
+                open[top].count += 1
+            }
+            switch tag {
+            case JSONTape.objectStart:
+                text += "{"
+                open.append((true, 0))
+                index += 1
+                continue
+            case JSONTape.arrayStart:
+                text += "["
+                open.append((false, 0))
+                index += 1
+                continue
+            case JSONTape.string:
+                let bytes = tape.stringBytes(index)
+                let head = String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(limit * 4)), as: UTF8.self)
+                let cut = head.count > limit || bytes.count > limit * 4
+                let quoted = String(decoding: JSONValue.string(String(head.prefix(limit))).serialized(), as: UTF8.self)
+                text += quoted
+                if cut { return String(text.prefix(limit)) + "…" }
+            case JSONTape.int64: text += String(tape.int64Value(index))
+            case JSONTape.uint64: text += String(tape.uint64Value(index))
+            case JSONTape.double: text += tape.doubleValue(index).description
+            case JSONTape.true: text += "true"
+            case JSONTape.false: text += "false"
+            default: text += "null"
+            }
+            index = tape.next(index)
+        }
+        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal: keys are short, so eight at a time inline beats a call to memcmp.
+@inline(__always) private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    let rawA = UnsafeRawPointer(a)
+    let rawB = UnsafeRawPointer(b)
+    var offset = 0
+    while offset + 8 <= count {
+        if rawA.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            != rawB.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        {
+            return false
+        }
+        offset += 8
+    }
+    while offset < count {
+        if a[offset] != b[offset] { return false }
+        offset += 1
+    }
+    return true
+}
+
+/// JSON paths as findings print them.
+enum JSONPath {
+    /// Appends `.key` for identifier-like keys, else `["key"]` with the key JSON-escaped.
+    static func appendKey(_ key: String, to path: inout String) {
+        if isIdentifier(key) {
+            path += "." + key
+        } else {
+            path += "[" + String(decoding: JSONValue.string(key).serialized(), as: UTF8.self) + "]"
+        }
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
+        return key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+                true
+            default: false
+            }
+        }
+    }
+}
