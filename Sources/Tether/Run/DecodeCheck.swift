@@ -48,21 +48,12 @@ public enum DecodeCheck {
     public static func path(_ codingPath: [any CodingKey]) -> String {
         var path = "$"
         for key in codingPath {
-            if let index = key.intValue, key.stringValue == "Index \(index)" || key.stringValue == "\(index)" {
+            if let index = key.intValue, key.stringValue == "Index \(index)" {  // an array element, as Foundation names it
                 path += "[\(index)]"
-            } else if isIdentifier(key.stringValue) {
-                path += "." + key.stringValue
             } else {
-                path += "[" + String(decoding: JSONValue.string(key.stringValue).serialized(), as: UTF8.self) + "]"
+                JSONPath.appendKey(key.stringValue, to: &path)
             }
         }
         return path
-    }
-
-    private static func isIdentifier(_ key: String) -> Bool {
-        guard let first = key.first, !first.isNumber else { return false }
-        return key.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "$")
-        }
     }
 }
