@@ -1,1 +1,65 @@
-print("pending")
+import Foundation
+import Tether
+
+// The thin executable: parse the arguments, call the library, map the outcome to an exit code.
+
+
+func fail(_ message: String, code: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("tether: error: \(message)\n".utf8))
+    exit(code)
+}
+
+let environment = ProcessInfo.processInfo.environment
+let command: Command
+do {
+    command = try parseCommand(Array(CommandLine.arguments.dropFirst()), environment: environment)
+} catch {
+    fail(error.description)
+}
+
+switch command {
+case .help(let text):
+    print(text)
+case .version:
+    print("tether \(tetherVersion)")
+case .mock(let harPath, let port):
+    do {
+        let archive = try HARArchive.load(contentsOf: harPath)
+        let server = try MockServer(replaying: archive, port: port)
+        print("serving \(archive.entries.count) recorded responses from \(harPath) on \(server.baseURL) (Ctrl-C stops)")
+        while true { sleep(3600) }
+    } catch {
+        fail("\(error)")
+    }
+case .verify(let arguments):
+    var overrides = arguments.baseURLs
+    var server: MockServer?
+    if let harPath = arguments.mockHAR {
+        do {
+            let mock = try MockServer(replaying: try HARArchive.load(contentsOf: harPath))
+            overrides.all = mock.baseURL
+            server = mock
+        } catch {
+            fail("\(error)")
+        }
+    }
+    let contracts: [Contract]
+    do {
+        contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: arguments.paths)
+    } catch {
+        fail("\(error)")
+    }
+    let report = Verifier().run(contracts, options: arguments.options)
+    withExtendedLifetime(server) {}
+    let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    let colour = arguments.colour ?? (isatty(STDOUT_FILENO) == 1 && !noColour)
+    do {
+        try JUnitReport.write(report, to: arguments.junitPath)
+    } catch {
+        print(ConsoleReport.render(report, colour: colour), terminator: "")
+        fail("\(error)")
+    }
+    print(ConsoleReport.render(report, colour: colour), terminator: "")
+    print("JUnit report: \(arguments.junitPath)")
+    exit(report.exitCode)
+}

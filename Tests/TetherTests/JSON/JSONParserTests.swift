@@ -37,7 +37,7 @@ import Testing
             #expect(shape.findings(live: Data(live.utf8), parser: parser) == shape.findings(live: Data(live.utf8)))
         }
         #expect(
-            rendered(shape.findings(live: Data(#"[{"id":"2"}]"#.utf8), parser: parser)) == [
+            renderedFindings(shape.findings(live: Data(#"[{"id":"2"}]"#.utf8), parser: parser)) == [
                 #"drift $[0].id: expected integer, got string "2""#, "drift $[0].name: missing key (stub has string)",
             ])
     }

@@ -14,7 +14,7 @@ import Testing
              "topics": ["a", 3], "score": 4, "license": null, "fork": false}
             """#
         #expect(
-            try findings(stub: stub, live: live) == [
+            try structureFindings(stub: stub, live: live) == [
                 #"drift $.id: expected integer, got string "1""#,
                 "drift $.name: unexpected null (stub has string): make the property optional or fix the stub",
                 "drift $.owner.id: expected integer, got fractional number 2.5",
@@ -38,7 +38,7 @@ import Testing
         items.append(#"{"price": 1}"#)
         let live = #"{"items": [\#(items.joined(separator: ","))]}"#
         #expect(
-            try findings(stub: stub, live: live) == [
+            try structureFindings(stub: stub, live: live) == [
                 #"drift $.items[3].price: expected number, got string "12.50" … and in 46 more elements"#,
                 "drift $.items[50].price: expected number, got boolean true",
                 "drift $.items[51].id: missing key (stub has integer) … and in 1 more element",
@@ -54,7 +54,7 @@ import Testing
              {"a": 4, "id": 4, "owner": {"login": "s", "z": 2}, "b": "z", "c": false}]
             """#
         #expect(
-            try findings(stub: stub, live: live) == [
+            try structureFindings(stub: stub, live: live) == [
                 "note $[0].a: key not in stub (number) … and in 3 more elements",
                 "note $[0].b: key not in stub (string) … and in 2 more elements",
                 "note $[0].owner.z: key not in stub (null) … and in 2 more elements",
@@ -66,11 +66,11 @@ import Testing
         let stub = #"{"a": 1, "b": {"c": 2}}"#
         let live = #"{"a": 1, "x": [], "b": {"c": 2, "d": null}}"#
         #expect(
-            try findings(stub: stub, live: live, strict: true) == [
+            try structureFindings(stub: stub, live: live, strict: true) == [
                 "drift $.x: key not in stub (array)", "drift $.b.d: key not in stub (null)",
             ])
         #expect(
-            try findings(stub: stub, live: live, strict: false) == [
+            try structureFindings(stub: stub, live: live, strict: false) == [
                 "note $.x: key not in stub (array)", "note $.b.d: key not in stub (null)",
             ])
     }
@@ -83,20 +83,21 @@ import Testing
             + names.filter { $0 != "k3" && $0 != "k66" }.reversed().map { #""\#($0)": 1"# }
             .joined(separator: ",") + "}"
         #expect(
-            try findings(stub: stub, live: live) == [
+            try structureFindings(stub: stub, live: live) == [
                 "drift $.k3: missing key (stub has integer)", "drift $.k66: missing key (stub has integer)",
             ])
-        #expect(try findings(stub: stub, live: stub) == [])
+        #expect(try structureFindings(stub: stub, live: stub) == [])
     }
 
     @Test func emptyBody() throws {
-        #expect(try findings(stub: "{}", live: "") == ["drift body: expected a JSON body, got an empty body"])
-        #expect(try findings(stub: "{}", live: " \n") == ["drift body: expected a JSON body, got an empty body"])
+        #expect(try structureFindings(stub: "{}", live: "") == ["drift body: expected a JSON body, got an empty body"])
+        #expect(
+            try structureFindings(stub: "{}", live: " \n") == ["drift body: expected a JSON body, got an empty body"])
     }
 
     @Test func textBody() throws {
         let html = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>" + String(repeating: "x", count: 200)
-        let result = try findings(stub: "{}", live: html)
+        let result = try structureFindings(stub: "{}", live: html)
         #expect(result.count == 1)
         #expect(
             result.first?.hasPrefix(
@@ -107,7 +108,7 @@ import Testing
 
     @Test func truncatedJSONBodySaysWhere() throws {
         #expect(
-            try findings(stub: "{}", live: #"{"a": [1, 2"#) == [
+            try structureFindings(stub: "{}", live: #"{"a": [1, 2"#) == [
                 #"drift body: expected a JSON body, got text: {"a": [1, 2; not valid JSON: improper structure (a missing or extra comma, bracket, brace, colon or key, or text after the end) around line 1, column 12"#
             ])
     }
@@ -115,16 +116,17 @@ import Testing
     @Test func bodyThatIsNotUTF8() throws {
         let live = Data(#"{"name": "caf"#.utf8) + Data([0xE9]) + Data(#""}"#.utf8)
         let result = StructureDiff.findings(stub: .object([JSONMember("name", .string("x"))]), live: live)
-        #expect(rendered(result) == ["drift body: expected a JSON body, got bytes that are not UTF-8 (at byte 13)"])
+        #expect(
+            renderedFindings(result) == ["drift body: expected a JSON body, got bytes that are not UTF-8 (at byte 13)"])
     }
 
     @Test func bodyNestedTooDeep() throws {
         let live = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(try findings(stub: "[]", live: live) == ["drift body: nested deeper than 1024 levels"])
+        #expect(try structureFindings(stub: "[]", live: live) == ["drift body: nested deeper than 1024 levels"])
     }
 
     @Test func bodyWithANumberOutOfRange() throws {
-        let result = try findings(stub: #"{"n": 1}"#, live: #"{"n": 1e400}"#)
+        let result = try structureFindings(stub: #"{"n": 1}"#, live: #"{"n": 1e400}"#)
         #expect(
             result == [
                 "drift body: number out of range (integers beyond 64 bits and values such as 1e400 are not supported): 1e400 around line 1, column 7"
@@ -136,10 +138,10 @@ import Testing
         let depth = 1000
         let stub = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
         let live = String(repeating: #"{"a":"#, count: depth) + #""x""# + String(repeating: "}", count: depth)
-        let result = try findings(stub: stub, live: live)
+        let result = try structureFindings(stub: stub, live: live)
         #expect(result.count == 1)
         #expect(result.first?.hasSuffix(#".a: expected integer, got string "x""#) == true)
-        #expect(try findings(stub: stub, live: stub) == [])
+        #expect(try structureFindings(stub: stub, live: stub) == [])
     }
 
     @Test func largeBodyWithOneDriftAtTheEnd() throws {
@@ -152,7 +154,7 @@ import Testing
         live += #"{"id": 1, "name": "repo", "owner": {"login": null, "id": 2}, "score": 1.5, "tags": ["a"]}]"#
         #expect(live.utf8.count > 4_000_000)
         #expect(
-            try findings(stub: stub, live: live) == [
+            try structureFindings(stub: stub, live: live) == [
                 "drift $[49999].owner.login: unexpected null (stub has string): make the property optional or fix the stub"
             ])
     }

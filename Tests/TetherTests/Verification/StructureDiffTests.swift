@@ -4,12 +4,13 @@ import Testing
 @testable import Tether
 
 /// Renders findings as `drift $.a: message` / `note $.a: message`, so that expectations read like the report.
-func rendered(_ findings: [Finding]) -> [String] {
+func renderedFindings(_ findings: [Finding]) -> [String] {
     findings.map { "\($0.kind == .drift ? "drift" : "note") \($0.path): \($0.message)" }
 }
 
-func findings(stub: String, live: String, strict: Bool = false) throws -> [String] {
-    rendered(StructureDiff.findings(stub: try JSONValue.parse(Data(stub.utf8)), live: Data(live.utf8), strict: strict))
+func structureFindings(stub: String, live: String, strict: Bool = false) throws -> [String] {
+    renderedFindings(
+        StructureDiff.findings(stub: try JSONValue.parse(Data(stub.utf8)), live: Data(live.utf8), strict: strict))
 }
 
 @Suite struct StructureDiffTests {
@@ -108,14 +109,14 @@ func findings(stub: String, live: String, strict: Bool = false) throws -> [Strin
 
     @Test(arguments: rules)
     func rule(_ rule: Rule) throws {
-        #expect(try findings(stub: rule.stub, live: rule.live) == rule.expected)
+        #expect(try structureFindings(stub: rule.stub, live: rule.live) == rule.expected)
     }
 
     @Test func precompiledShapeGivesTheSameFindings() throws {
         let shape = JSONShape(stub: try JSONValue.parse(Data(#"{"a":1,"b":"x"}"#.utf8)))
         let live = Data(#"{"a":"1"}"#.utf8)
         #expect(
-            rendered(shape.findings(live: live)) == [
+            renderedFindings(shape.findings(live: live)) == [
                 #"drift $.a: expected integer, got string "1""#, "drift $.b: missing key (stub has string)",
             ])
         #expect(shape.findings(live: live) == shape.findings(live: live))

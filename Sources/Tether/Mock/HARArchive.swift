@@ -1,0 +1,252 @@
+import Foundation
+
+/// One recorded exchange of a HAR file: the request that was sent and the response that came back.
+public struct HAREntry: Sendable, Equatable {
+    /// The request method as recorded (`GET`, `POST`, …).
+    public var method: String
+    /// The request URL as recorded (scheme and host included).
+    public var url: String
+    /// The URL's path, percent-encoded as recorded (`/search/issues`); `/` when the URL has none.
+    public var path: String { HAREntry.target(of: url).path }
+    /// The URL's query, percent-encoded as recorded, without `?`; empty when there is none.
+    /// Taken from the URL, never from the HAR's `queryString` list, which exporters fill inconsistently.
+    public var query: String { HAREntry.target(of: url).query }
+    /// The recorded status (0 when the exporter recorded none, e.g. a request the browser aborted).
+    public var status: Int
+    /// The recorded response headers, in order, wire-only ones (`Content-Encoding`, `Content-Length`) included.
+    public var headers: [HTTPHeader]
+    /// The response body as the client saw it: HAR stores it decoded (after gzip), base64 already undone.
+    public var body: Data
+
+    /// Creates an entry.
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The request URL.
+    ///   - status: The response status.
+    ///   - headers: The response headers.
+    ///   - body: The decoded response body.
+    public init(method: String, url: String, status: Int, headers: [HTTPHeader] = [], body: Data = Data()) {
+        self.method = method
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Splits a URL (absolute or just a path) into its percent-encoded path and query; the fragment is dropped.
+    static func target(of url: String) -> (path: String, query: String) {
+        var rest = Substring(url)
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        if let scheme = rest.range(of: "://") {
+            let authority = rest[scheme.upperBound...]
+            let end = authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex
+            rest = authority[end...]
+        }
+        let path: Substring
+        let query: Substring
+        if let mark = rest.firstIndex(of: "?") {
+            path = rest[..<mark]
+            query = rest[rest.index(after: mark)...]
+        } else {
+            path = rest
+            query = ""
+        }
+        return (path.isEmpty ? "/" : String(path), String(query))
+    }
+}
+
+/// A HAR 1.2 file (HTTP Archive, as browsers, Charles, Proxyman and mitmproxy export it), reduced to what a replay
+/// needs.
+///
+/// Accepted quirks of real exports: no `pages` or `pageref`; bodies in base64 (`content.encoding: "base64"`); no
+/// `content.text` (an empty body); no `queryString`, or one that disagrees with the URL (the URL counts). Entries keep
+/// the file's order, duplicates included; a replay answers a repeated request with the first recorded entry.
+public struct HARArchive: Sendable, Equatable {
+    /// The recorded exchanges in file order.
+    public var entries: [HAREntry]
+
+    /// Creates an archive from entries (for tests and for archives built in code).
+    /// - Parameter entries: The exchanges in order.
+    public init(entries: [HAREntry]) {
+        self.entries = entries
+    }
+
+    /// Reads and parses a HAR file.
+    /// - Parameter path: The file's path.
+    /// - Returns: The archive.
+    /// - Throws: `HARError` naming the file when it cannot be read, is not JSON, is not HAR (no `log.entries`, a
+    ///   field of the wrong type), has an entry without `request.url`, or holds invalid base64.
+    public static func load(contentsOf path: String) throws(HARError) -> HARArchive {
+        guard FileManager.default.fileExists(atPath: path) else { throw .unreadable(path: path, reason: "no such file") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription.lowercased())
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Parses HAR text.
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - path: The file's name, for messages.
+    /// - Returns: The archive.
+    /// - Throws: `HARError` as `load(contentsOf:)` does.
+    public static func parse(_ data: Data, path: String) throws(HARError) -> HARArchive {
+        let file: HARFile
+        do {
+            file = try JSONDecoder().decode(HARFile.self, from: data)
+        } catch let error as DecodingError {
+            throw decodingFailure(error, path: path, data: data)
+        } catch {
+            throw .notJSON(path: path, detail: String(describing: error))
+        }
+        guard let log = file.log else { throw .notHAR(path: path, detail: "missing log") }
+        guard let entries = log.entries else { throw .notHAR(path: path, detail: "missing log.entries") }
+        var result: [HAREntry] = []
+        result.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            result.append(try entry.entry(index: index, path: path))
+        }
+        return HARArchive(entries: result)
+    }
+
+    private static func decodingFailure(_ error: DecodingError, path: String, data: Data) -> HARError {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // JSONDecoder says only "not valid JSON"; JSONSerialization says where.
+            var detail = context.debugDescription
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } catch {
+                if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { detail = text }
+            }
+            return .notJSON(path: path, detail: detail.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))
+        case .dataCorrupted(let context):
+            return .notHAR(path: path, detail: "\(jsonPath(context.codingPath)): \(context.debugDescription)")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let place = context.codingPath.isEmpty ? "the top level" : jsonPath(context.codingPath)
+            return .notHAR(path: path, detail: "\(place): expected \(describe(type))")
+        case .keyNotFound(let key, let context):
+            return .notHAR(path: path, detail: "\(jsonPath(context.codingPath + [key])): missing")
+        @unknown default:
+            return .notHAR(path: path, detail: String(describing: error))
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Double.Type: return "a number"
+        case is [Any].Type: return "an array"
+        default: return "an object"
+        }
+    }
+
+    /// `log.entries[3].response.status` from a coding path.
+    static func jsonPath(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+}
+
+/// Why a HAR file could not be used.
+public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file cannot be read.
+    case unreadable(path: String, reason: String)
+    /// The file is not JSON; `detail` is the parser's message.
+    case notJSON(path: String, detail: String)
+    /// The file is JSON but not HAR: `detail` names the missing or mistyped field (`missing log.entries`).
+    case notHAR(path: String, detail: String)
+    /// Entry `index` (0-based, as in `log.entries[index]`) cannot be replayed: `detail` says why.
+    case invalidEntry(path: String, index: Int, detail: String)
+    /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64.
+    case invalidBase64(path: String, index: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read the har file (\(reason)); check the path"
+        case .notJSON(let path, let detail):
+            return "\(path): not json (\(detail.lowercased())); export the har file again"
+        case .notHAR(let path, let detail):
+            return "\(path): not a har 1.2 file: \(detail); export it as har from the browser or proxy"
+        case .invalidEntry(let path, let index, let detail):
+            return "\(path): log.entries[\(index)]: \(detail); fix or remove this entry"
+        case .invalidBase64(let path, let index):
+            return "\(path): log.entries[\(index)].response.content.text: invalid base64 "
+                + "(content.encoding is \"base64\"); fix the text or drop the encoding"
+        }
+    }
+}
+
+// MARK: - HAR 1.2 schema (only the fields a replay reads; everything else is ignored)
+
+private struct HARFile: Decodable {
+    var log: Log?
+
+    struct Log: Decodable {
+        var entries: [Entry]?
+    }
+
+    struct NameValue: Decodable {
+        var name: String
+        var value: String
+    }
+
+    struct Entry: Decodable {
+        var request: Request?
+        var response: Response?
+
+        struct Request: Decodable {
+            var method: String?
+            var url: String?
+        }
+
+        struct Response: Decodable {
+            var status: Int?
+            var headers: [NameValue]?
+            var content: Content?
+        }
+
+        struct Content: Decodable {
+            var text: String?
+            var encoding: String?
+        }
+
+        func entry(index: Int, path: String) throws(HARError) -> HAREntry {
+            guard let request else { throw .invalidEntry(path: path, index: index, detail: "no request") }
+            guard let url = request.url, !url.isEmpty else {
+                throw .invalidEntry(path: path, index: index, detail: "request has no url")
+            }
+            guard let method = request.method, !method.isEmpty else {
+                throw .invalidEntry(path: path, index: index, detail: "request has no method")
+            }
+            guard let response else { throw .invalidEntry(path: path, index: index, detail: "no response") }
+            var body = Data()
+            if let text = response.content?.text {
+                if response.content?.encoding?.lowercased() == "base64" {
+                    // Some exporters wrap base64 lines; white space is not part of the data.
+                    let compact = text.filter { !$0.isWhitespace }
+                    guard let decoded = Data(base64Encoded: compact) else {
+                        throw .invalidBase64(path: path, index: index)
+                    }
+                    body = decoded
+                } else {
+                    body = Data(text.utf8)
+                }
+            }
+            return HAREntry(
+                method: method, url: url, status: response.status ?? 0,
+                headers: (response.headers ?? []).map { HTTPHeader($0.name, $0.value) }, body: body)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Answers requests with the responses a HAR archive recorded.
+///
+/// A request matches an entry when the method (case-insensitive), the path and the query agree; the HAR's scheme and
+/// host are ignored. Paths are compared percent-decoded; queries as a multiset of percent-decoded `name=value` pairs
+/// (`+` read as a space), so order does not matter. A `HEAD` with no recorded `HEAD` is answered from a recorded
+/// `GET` (MHD sends no body). When a request was recorded more than once the first entry in the file answers.
+/// Entries without a real status (below 100, as browsers record aborted requests) are not replayed.
+/// A request that matches nothing gets 404 with a JSON body naming it.
+public struct HARReplay: Sendable {
+    /// Recorded headers that are not replayed: the body was stored decoded, so MHD frames (and does not encode) it,
+    /// and hop-by-hop headers belong to the recorded connection, not to this one.
+    public static let droppedHeaders: Set<String> = [
+        "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection",
+        "te", "trailer", "upgrade",
+    ]
+
+    private let responses: [RequestKey: MockResponse]
+
+    /// Builds the replay table of an archive.
+    /// - Parameter archive: The recorded exchanges.
+    public init(_ archive: HARArchive) {
+        var responses: [RequestKey: MockResponse] = [:]
+        for entry in archive.entries where entry.status >= 100 {
+            let key = RequestKey(method: entry.method, path: entry.path, query: entry.query)
+            guard responses[key] == nil else { continue }  // first recorded entry wins
+            let headers = entry.headers.filter { !HARReplay.droppedHeaders.contains($0.name.lowercased()) }
+            responses[key] = MockResponse(status: entry.status, headers: headers, body: entry.body)
+        }
+        self.responses = responses
+    }
+
+    /// How many distinct requests the replay answers (duplicates and unreplayable entries not counted).
+    public var count: Int { responses.count }
+
+    /// The recorded response for a request, or a 404 naming the request.
+    /// - Parameter request: The request received.
+    /// - Returns: The first matching recorded response, or a 404 whose JSON body names method, path and query.
+    public func response(for request: MockRequest) -> MockResponse {
+        let key = RequestKey(method: request.method, path: request.path, query: request.query)
+        if let recorded = responses[key] { return recorded }
+        if key.method == "HEAD", let recorded = responses[RequestKey(copying: key, method: "GET")] { return recorded }
+        return HARReplay.notRecorded(request)
+    }
+
+    /// `{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}`.
+    static func notRecorded(_ request: MockRequest) -> MockResponse {
+        let target = request.query.isEmpty ? request.path : "\(request.path)?\(request.query)"
+        let text = #"{"error":"# + jsonString("no recorded response for \(request.method) \(target)")
+            + #","method":"# + jsonString(request.method)
+            + #","path":"# + jsonString(request.path)
+            + #","query":"# + jsonString(request.query) + "}"
+        return MockResponse(
+            status: 404, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(text.utf8))
+    }
+
+    /// A JSON string literal (quotes included), escaping what JSON requires and nothing else.
+    static func jsonString(_ value: String) -> String {
+        var text = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}
+
+/// What a request is matched on: upper-cased method, decoded path, sorted decoded query pairs.
+struct RequestKey: Hashable {
+    var method: String
+    var path: String
+    var query: [QueryPair]
+
+    struct QueryPair: Hashable, Comparable {
+        var name: String
+        var value: String
+
+        static func < (lhs: QueryPair, rhs: QueryPair) -> Bool {
+            (lhs.name, lhs.value) < (rhs.name, rhs.value)
+        }
+    }
+
+    init(method: String, path: String, query: String) {
+        self.method = method.uppercased()
+        self.path = RequestKey.decoded(Substring(path), plusIsSpace: false)
+        self.query = RequestKey.pairs(query)
+    }
+
+    init(copying key: RequestKey, method: String) {
+        self = key
+        self.method = method
+    }
+
+    /// `b=2&a=1&a` → `[a=, a=1, b=2]`: empty parts dropped, a name without `=` has an empty value.
+    static func pairs(_ query: String) -> [QueryPair] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { part in
+            if let equals = part.firstIndex(of: "=") {
+                return QueryPair(
+                    name: decoded(part[..<equals], plusIsSpace: true),
+                    value: decoded(part[part.index(after: equals)...], plusIsSpace: true))
+            }
+            return QueryPair(name: decoded(part, plusIsSpace: true), value: "")
+        }.sorted()
+    }
+
+    /// Percent-decoded text; text with a broken escape (`%zz`) is kept as is.
+    static func decoded(_ text: Substring, plusIsSpace: Bool) -> String {
+        let plain = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : String(text)
+        return plain.removingPercentEncoding ?? plain
+    }
+}
+
+extension MockServer {
+    /// Starts a server on 127.0.0.1 that replays a HAR archive (see `HARReplay` for the matching rules).
+    /// - Parameters:
+    ///   - archive: The recorded exchanges.
+    ///   - port: The port to listen on; 0 (the default) lets the system pick a free one.
+    /// - Throws: `MockServerError` when the daemon cannot start.
+    public convenience init(replaying archive: HARArchive, port: Int = 0) throws(MockServerError) {
+        let replay = HARReplay(archive)
+        try self.init(port: port) { replay.response(for: $0) }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import Tether
+
+/// Requests a handler saw, shared with the server's threads.
+final class SeenRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [MockRequest] = []
+
+    func record(_ request: MockRequest) { lock.withLock { requests.append(request) } }
+    var all: [MockRequest] { lock.withLock { requests } }
+}
+
+private func manifest(baseURL: String, targets: String, headers: String = "{}") -> String {
+    #"{"service": "Shop", "baseURL": "\#(baseURL)", "headers": \#(headers), "targets": [\#(targets)]}"#
+}
+
+/// The built binary against a real server on 127.0.0.1: exit codes, console lines, the JUnit file.
+@Suite(.serialized) struct VerifyCommandTests {
+    /// A small shop API: /items (a list), /items/1, /broken (a 500), /text.
+    static func shop(_ seen: SeenRequests = SeenRequests(), drift: Bool = false) throws -> MockServer {
+        try MockServer { request in
+            seen.record(request)
+            switch request.path {
+            case "/items":
+                let price = drift ? #""12.50""# : "12.5"
+                return .json(#"[{"id": 1, "name": "Mug", "price": \#(price), "tags": ["kitchen"]}, {"id": 2, "name": "Pen", "price": 1.25, "tags": []}]"#)
+            case "/items/1": return .json(#"{"id": 1, "name": "Mug", "price": 12.5, "discontinued": false, "extra": "x"}"#)
+            case "/text": return MockResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Data("hello".utf8))
+            default: return .json(#"{"message": "not found"}"#, status: 404)
+            }
+        }
+    }
+
+    static let shopTargets = """
+        {"name": "items", "path": "/items", "sampleData": {"json": [{"id": 1, "name": "Mug", "price": 12.5, "tags": ["kitchen"]}]}},
+        {"name": "item", "path": "/items/1", "sampleData": {"json": {"id": 1, "name": "Mug", "price": 9.99, "discontinued": true}}},
+        {"name": "text", "path": "/text", "sampleData": {"text": "hi"}},
+        {"name": "offline", "path": "/x", "sampleResponse": {"networkError": {"code": -1009, "description": "offline"}}}
+        """
+
+    @Test func everyContractHoldsExitsZeroWithOneTestPerTarget() throws {
+        let seen = SeenRequests()
+        let server = try Self.shop(seen)
+        let folder = try ContractFolder(["shop.json": manifest(baseURL: server.baseURL, targets: Self.shopTargets)])
+        let run = try TetherBinary.run(["verify", folder.path, "--no-color"])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("PASS  Shop.items"))
+        #expect(run.stdout.contains("SKIP  Shop.offline"))
+        #expect(run.stdout.contains("3 passed, 0 failed, 0 errors, 1 skipped"))
+        #expect(!run.stdout.contains("\u{1B}["))
+        #expect(seen.all.map(\.path).sorted() == ["/items", "/items/1", "/text"])
+        #expect(seen.all.allSatisfy { $0.header("User-Agent") == CurlTransport.userAgent })
+        let junit = try #require(run.junit)
+        #expect(junit.contains(#"<testsuite name="Shop" tests="4" failures="0" errors="0" skipped="1""#))
+        #expect(junit.components(separatedBy: "<testcase ").count == 5)
+    }
+
+    @Test func aDriftExitsOneAndNamesThePath() throws {
+        let server = try Self.shop(drift: true)
+        let folder = try ContractFolder(["shop.json": manifest(baseURL: server.baseURL, targets: Self.shopTargets)])
+        let run = try TetherBinary.run(["verify", folder.path, "--strict"])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("DRIFT Shop.items"))
+        #expect(run.stdout.contains(#"$[0].price: expected number, got string "12.50""#), "\(run.stdout)")
+        // --strict: a key the stub lacks is a drift.
+        #expect(run.stdout.contains("DRIFT Shop.item"))
+        #expect(run.stdout.contains("$.extra"))
+        #expect(run.stdout.contains("2 passed, 2 failed, 0 errors, 1 skipped") || run.stdout.contains("1 passed, 2 failed, 0 errors, 1 skipped"))
+        let junit = try #require(run.junit)
+        #expect(junit.contains(#"type="drift""#))
+        #expect(junit.contains("GET \(server.baseURL)/items"))
+        if JUnitValidator.isAvailable {
+            let result = try JUnitValidator.validate(junit)
+            #expect(result.status == 0, "\(result.output)")
+        }
+    }
+
+    @Test func aStatusDriftAndAWrongContentTypeAreBothReported() throws {
+        let server = try Self.shop()
+        let targets = """
+            {"name": "gone", "path": "/nope", "sampleData": {"json": {"id": 1}}},
+            {"name": "typed", "path": "/text", "sampleData": {"text": "hi"}, "sampleResponse": {"response": {"statusCode": 200, "headers": {"Content-Type": "application/json"}}}}
+            """
+        let folder = try ContractFolder(["shop.json": manifest(baseURL: server.baseURL, targets: targets)])
+        let run = try TetherBinary.run(["verify", folder.path])
+        #expect(run.exitCode == 1)
+        #expect(run.stdout.contains("status: expected 200, got 404"))
+        #expect(run.stdout.contains(#"header Content-Type: expected "application/json", got "text/plain""#))
+    }
+
+    @Test func aBrokenContractExitsTwoAndSendsNothing() throws {
+        let seen = SeenRequests()
+        let server = try Self.shop(seen)
+        let targets = #"{"name": "items", "path": "/items"}, {"name": "typo", "path": "/items", "sampleDta": {"json": []}}"#
+        let folder = try ContractFolder(["shop.json": manifest(baseURL: server.baseURL, targets: targets)])
+        let run = try TetherBinary.run(["verify", folder.path])
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("shop.json: targets[1].sampleDta: unknown key (did you mean 'sampleData'?)"), "\(run.stderr)")
+        #expect(seen.all.isEmpty)
+        #expect(run.junit == nil)
+    }
+
+    @Test func anUnsetVariableExitsTwoNamingIt() throws {
+        let folder = try ContractFolder(["shop.json": manifest(baseURL: "http://127.0.0.1:9", targets: #"{"name": "a", "headers": {"X-Key": "${SHOP_KEY}"}}"#)])
+        let run = try TetherBinary.run(["verify", folder.path])
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("environment variable SHOP_KEY is not set"))
+        #expect(run.stderr.contains("shop.json"))
+    }
+
+    @Test(arguments: [
+        (["verify", "--jbos", "4"], "unknown option '--jbos' (did you mean '--jobs'?)"),
+        (["verfy"], "unknown command 'verfy' (did you mean 'verify'?)"),
+        (["verify", "--jobs", "zero"], "--jobs takes a number from 1 to 256, got 'zero'"),
+        (["verify", "--base-url", "not a url"], "--base-url: 'not a url' is not an http or https URL"),
+        (["verify", "--timeout"], "--timeout needs a value"),
+        (["verify", "--max-body", "lots"], "--max-body takes a size in bytes"),
+    ])
+    func usageErrorsExitTwoWithASuggestion(arguments: [String], message: String) throws {
+        let run = try TetherBinary.run(arguments)
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test func helpAndVersionTeach() throws {
+        let help = try TetherBinary.run(["--help"])
+        #expect(help.exitCode == 0)
+        #expect(help.stdout.contains("EXIT CODES"))
+        let verifyHelp = try TetherBinary.run(["verify", "--help"])
+        #expect(verifyHelp.stdout.contains("--base-url SERVICE=URL"))
+        #expect(verifyHelp.stdout.contains("sampleData"))
+        let version = try TetherBinary.run(["--version"])
+        #expect(version.stdout == "tether \(tetherVersion)\n")
+    }
+
+    @Test func refusedConnectionsExitThreeWithCurlsText() throws {
+        let folder = try ContractFolder(["shop.json": manifest(baseURL: "http://127.0.0.1:1", targets: #"{"name": "a", "path": "/a"}"#)])
+        let run = try TetherBinary.run(["verify", folder.path])
+        #expect(run.exitCode == 3)
+        #expect(run.stdout.contains("ERROR Shop.a"))
+        #expect(run.stdout.contains("Couldn't connect to server") || run.stdout.contains("Connection refused"), "\(run.stdout)")
+        #expect(run.stdout.contains("0 passed, 0 failed, 1 errors, 0 skipped"))
+        #expect(try #require(run.junit).contains(#"<error message="#))
+    }
+
+    @Test func secretsFromTheEnvironmentAndCredentialsNeverReachAReport() throws {
+        // The server echoes the request line and the credentials back, as some error pages do.
+        let server = try MockServer { request in
+            .json(#"{"error": "bad key \#(request.query) for \#(request.header("Authorization") ?? "")"}"#, status: 403)
+        }
+        let folder = try ContractFolder(["shop.json": manifest(
+            baseURL: server.baseURL, targets: #"{"name": "a", "path": "/a", "query": {"api_key": "${SHOP_KEY}"}, "sampleData": {"text": "x"}}"#,
+            headers: #"{"Authorization": "Basic dXNlcjpwYXNz"}"#)])
+        let run = try TetherBinary.run(["verify", folder.path, "--timeout", "5"], environment: ["SHOP_KEY": "sk_live_12345"])
+        #expect(run.exitCode == 1)
+        for text in [run.stdout, run.stderr, run.junit ?? ""] {
+            #expect(!text.contains("sk_live_12345"))
+            #expect(!text.contains("dXNlcjpwYXNz"))
+        }
+        #expect(run.stdout.contains("<redacted>") || run.junit?.contains("&lt;redacted&gt;") == true)
+    }
+
+    @Test func theShippedExampleHoldsOfflineAgainstItsHAR() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let run = try TetherBinary.run(["verify", root.appendingPathComponent("contracts").path, "--mock", root.appendingPathComponent("contracts/github.har").path])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("PASS  GitHub.userRepositories"))
+        #expect(run.stdout.contains("PASS  GitHub.unauthorized"))
+        #expect(run.stdout.contains("5 passed, 0 failed, 0 errors, 1 skipped"))
+    }
+}

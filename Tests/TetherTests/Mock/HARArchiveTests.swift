@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Tether
+
+@Suite struct HARArchiveTests {
+    static let realWorldMissing = "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
+
+    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
+    func githubHARHasEveryRecordedExchange() throws {
+        let archive = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
+        #expect(archive.entries.count == 17)
+        #expect(archive.entries.map(\.status) == [200, 401, 404, 200, 200, 200, 200, 200, 204, 201, 200, 200, 200, 404, 200, 403, 200])
+        #expect(archive.entries.map(\.method) == Array(repeating: "GET", count: 8) + ["DELETE", "POST", "POST"] + Array(repeating: "GET", count: 6))
+        #expect(archive.entries.map { $0.body.count } == [12615, 29, 23, 37, 27634, 6960, 1699, 1977, 0, 2395, 583, 7042, 7024, 123, 4856, 185, 1252])
+
+        let zen = archive.entries[3]
+        #expect(zen.path == "/zen")
+        #expect(zen.query == "")
+        #expect(String(decoding: zen.body, as: UTF8.self) == "Non-blocking is better than blocking.")
+        // Recorded as sent on the wire; the replay, not the parser, drops them.
+        #expect(zen.headers.contains(HTTPHeader("content-encoding", "gzip")))
+
+        let search = archive.entries[14]
+        #expect(search.url == "https://api.github.com/search/issues?q=sesame%20repo%3Aoctokit-fixture-org%2Fsearch-issues")
+        #expect(search.path == "/search/issues")
+        #expect(search.query == "q=sesame%20repo%3Aoctokit-fixture-org%2Fsearch-issues")
+        #expect(search.headers.contains(HTTPHeader("content-length", "4850")))
+        // Byte for byte: the body still parses as the JSON the file holds.
+        let object = try JSONSerialization.jsonObject(with: search.body) as? [String: Any]
+        #expect(object?["total_count"] as? Int == 2)
+    }
+
+    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
+    func githubQuirksHARDecodesToTheSameBodies() throws {
+        let plain = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
+        let quirks = try HARArchive.load(contentsOf: FixturePaths.realWorld("github-quirks.har"))
+        #expect(quirks.entries.count == 18)
+        // The first 17 are github.har's, whatever the encoding: base64 (#6 of SOURCES.md) and no content.text (204).
+        for (index, entry) in plain.entries.enumerated() {
+            let other = quirks.entries[index]
+            #expect(other.method == entry.method && other.url == entry.url && other.status == entry.status, "entry \(index)")
+            let sameBody = other.body == entry.body
+            #expect(sameBody, "entry \(index): \(other.body.count) bytes vs \(entry.body.count)")
+        }
+        #expect(quirks.entries[8].status == 204 && quirks.entries[8].body.isEmpty)
+        // The duplicate capture of GET /users/jacquev6.
+        #expect(quirks.entries[17].url == quirks.entries[16].url)
+    }
+
+    @Test func smallFixtureKeepsTheQuirksOfRealExports() throws {
+        let archive = try HARArchive.load(contentsOf: FixturePaths.fixture("har/small.har"))
+        #expect(archive.entries.count == 6)
+        let search = archive.entries[0]
+        // queryString says something else: the URL counts.
+        #expect(search.query == "q=sesame%20street&page=2&tag=a&tag=b")
+        #expect(search.path == "/search")
+        #expect(String(decoding: search.body, as: UTF8.self) == #"{"total":2,"items":[1,2]}"#)
+        #expect(archive.entries[1].method == "get")
+        #expect(archive.entries[2].path == "/users/caf%C3%A9")
+        // Base64 with a line break inside.
+        #expect(archive.entries[3].body == Data([0, 1, 2, 255]))
+        #expect(archive.entries[4].status == 204 && archive.entries[4].body.isEmpty)
+        #expect(archive.entries[5].status == 0)
+    }
+
+    @Test func targetOfURLsWithAndWithoutHost() {
+        #expect(HAREntry.target(of: "https://h.test:8443/a/b?x=1#frag") == ("/a/b", "x=1"))
+        #expect(HAREntry.target(of: "https://h.test") == ("/", ""))
+        #expect(HAREntry.target(of: "https://h.test?x=1") == ("/", "x=1"))
+        #expect(HAREntry.target(of: "/relative?y") == ("/relative", "y"))
+    }
+
+    @Test(arguments: [
+        ("not-json.har", "not json (unexpected end of file during json parse); export the har file again"),
+        ("no-entries.har", "not a har 1.2 file: missing log.entries; export it as har from the browser or proxy"),
+        ("wrong-type.har", "not a har 1.2 file: log.entries[0].response.status: expected a number; export it as har from the browser or proxy"),
+        ("entry-without-url.har", "log.entries[1]: request has no url; fix or remove this entry"),
+        ("bad-base64.har", "log.entries[1].response.content.text: invalid base64 (content.encoding is \"base64\"); fix the text or drop the encoding"),
+    ])
+    func brokenFilesNameTheFileAndTheProblem(name: String, message: String) {
+        let path = FixturePaths.fixture("har/\(name)")
+        #expect {
+            _ = try HARArchive.load(contentsOf: path)
+        } throws: { error in
+            let text = String(describing: error)
+            return text == "\(path): \(message)"
+        }
+    }
+
+    @Test func errorCasesAreTyped() {
+        let path = FixturePaths.fixture("har/entry-without-url.har")
+        #expect(throws: HARError.invalidEntry(path: path, index: 1, detail: "request has no url")) {
+            _ = try HARArchive.load(contentsOf: path)
+        }
+        let base64 = FixturePaths.fixture("har/bad-base64.har")
+        #expect(throws: HARError.invalidBase64(path: base64, index: 1)) {
+            _ = try HARArchive.load(contentsOf: base64)
+        }
+        #expect(throws: HARError.notHAR(path: "x.har", detail: "missing log")) {
+            _ = try HARArchive.parse(Data(#"{"version":"1.2"}"#.utf8), path: "x.har")
+        }
+        #expect(throws: HARError.notHAR(path: "x.har", detail: "the top level: expected an object")) {
+            _ = try HARArchive.parse(Data("[1,2]".utf8), path: "x.har")
+        }
+    }
+
+    @Test func missingFileIsUnreadable() {
+        #expect(throws: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file")) {
+            _ = try HARArchive.load(contentsOf: "/nonexistent/x.har")
+        }
+        #expect(String(describing: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file"))
+            == "/nonexistent/x.har: cannot read the har file (no such file); check the path")
+    }
+}
