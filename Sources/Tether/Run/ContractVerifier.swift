@@ -16,6 +16,8 @@ public struct ContractVerifier {
     public var options: VerifyOptions
     /// Sends the requests and times the run.
     public var verifier: Verifier
+    /// A HAR file to replay on 127.0.0.1 for the run (`--mock`): every request goes to that server instead.
+    public var mockHAR: String?
 
     /// A verifier using Moya's default endpoint mapping.
     /// - Parameters:
@@ -24,11 +26,13 @@ public struct ContractVerifier {
     ///   - jobs: Requests in flight at once (`--jobs`).
     ///   - timeout: Seconds per request, start to last byte (`--timeout`).
     ///   - headers: Headers added to every request, e.g. a token.
+    ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init(
         baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8, timeout: Double = 30,
-        headers: [String: String] = [:], verifier: Verifier = Verifier()
+        headers: [String: String] = [:], mockHAR: String? = nil, verifier: Verifier = Verifier()
     ) {
+        self.mockHAR = mockHAR
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)
         self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
         self.verifier = verifier
@@ -43,11 +47,13 @@ public struct ContractVerifier {
     ///   - jobs: Requests in flight at once (`--jobs`).
     ///   - timeout: Seconds per request, start to last byte (`--timeout`).
     ///   - headers: Headers added to every request, e.g. a token.
+    ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init<Target: TargetType>(
         endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8,
-        timeout: Double = 30, headers: [String: String] = [:], verifier: Verifier = Verifier()
+        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil, verifier: Verifier = Verifier()
     ) {
+        self.mockHAR = mockHAR
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
         self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
         self.verifier = verifier
@@ -62,10 +68,7 @@ public struct ContractVerifier {
     /// - Parameter targets: Any sequence of targets, e.g. `GitHub.allCases` or `[MultiTarget]`.
     /// - Returns: The report, in target order.
     public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport where Targets.Element: TargetType {
-        let list = Array(targets)
-        let (contracts, plan, errors) = prepare(list)
-        let run = await Self.run(contracts, options: options, verifier: verifier)
-        return ContractReport(run: merged(run, plan: plan), contractErrors: errors)
+        await perform(Array(targets), verifier: verifier).report
     }
 
     /// Verifies one target and also decodes its live body with the app's model and decoder (the decode check).
@@ -80,12 +83,13 @@ public struct ContractVerifier {
     public func verify<Target: TargetType, Model: Decodable>(
         _ target: Target, decodes model: Model.Type, using decoder: JSONDecoder = JSONDecoder()
     ) async -> ContractReport {
-        let (contracts, plan, errors) = prepare([target])
         let recorder = ResponseRecorder(base: verifier.transport)
         var recording = verifier
         recording.transport = recorder
-        let run = await Self.run(contracts, options: options, verifier: recording)
-        var report = merged(run, plan: plan)
+        let (contractReport, isSent) = await perform([target], verifier: recording)
+        guard isSent else { return contractReport }
+        var report = contractReport.run
+        let errors = contractReport.contractErrors
         // Only a sent target with a response has a body to decode: skipped and broken targets are never sent.
         if let index = report.results.indices.first {
             var result = report.results[index]
@@ -109,11 +113,43 @@ public struct ContractVerifier {
 
     /// Where each target's result comes from: the run (by contract index), or a result made here.
     private enum Planned {
-        case sent(Int)
+        case sent(Int, Contract)
         case made(ContractResult)
     }
 
-    private func prepare<Target: TargetType>(_ targets: [Target]) -> ([Contract], [Planned], [ContractError]) {
+    /// Starts the mock server if asked, converts, runs, merges. `isSent` is false when the mock could not start.
+    private func perform<Target: TargetType>(_ targets: [Target], verifier: Verifier) async -> (
+        report: ContractReport, isSent: Bool
+    ) {
+        var converter = converter
+        var server: MockServer?
+        if let mockHAR {
+            do {
+                let mock = try MockServer(replaying: try HARArchive.load(contentsOf: mockHAR))
+                converter.baseURL = URL(string: mock.baseURL)
+                server = mock
+            } catch {
+                let (_, plan, errors) = prepare(targets, converter: converter)
+                let message = "cannot replay \(mockHAR): \(error)"
+                let results = plan.map { planned in
+                    switch planned {
+                    case .sent(_, let contract): ContractResult(contract: contract, outcome: .error(message))
+                    case .made(let result): result
+                    }
+                }
+                let run = RunReport(results: results, startedAt: verifier.now(), duration: 0, hostname: verifier.hostname)
+                return (ContractReport(run: run, contractErrors: errors), false)
+            }
+        }
+        let (contracts, plan, errors) = prepare(targets, converter: converter)
+        let run = await Self.run(contracts, options: options, verifier: verifier)
+        withExtendedLifetime(server) {}
+        return (ContractReport(run: merged(run, plan: plan), contractErrors: errors), true)
+    }
+
+    private func prepare<Target: TargetType>(_ targets: [Target], converter: TargetConverter) -> (
+        [Contract], [Planned], [ContractError]
+    ) {
         var contracts: [Contract] = []
         var plan: [Planned] = []
         var errors: [ContractError] = []
@@ -124,7 +160,7 @@ public struct ContractVerifier {
                 if let reason = converted.skipReason {
                     plan.append(.made(ContractResult(contract: converted.contract, outcome: .skipped(reason))))
                 } else {
-                    plan.append(.sent(contracts.count))
+                    plan.append(.sent(contracts.count, converted.contract))
                     contracts.append(converted.contract)
                 }
             } catch {
@@ -144,7 +180,7 @@ public struct ContractVerifier {
         var report = run
         report.results = plan.map { planned in
             switch planned {
-            case .sent(let index): run.results[index]
+            case .sent(let index, _): run.results[index]
             case .made(let result): result
             }
         }

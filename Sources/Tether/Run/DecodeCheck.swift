@@ -16,23 +16,25 @@ public enum DecodeCheck {
             _ = try decoder.decode(Model.self, from: body)
             return []
         } catch let error as DecodingError {
-            return [finding(error, model: "\(Model.self)")]
+            let keys = KeyResolver(document: try? JSONValue.parse(body), strategy: decoder.keyDecodingStrategy)
+            return [finding(error, model: "\(Model.self)", keys: keys)]
         } catch {
             return [Finding(.drift, "$", "\(Model.self) does not decode: \(error)")]
         }
     }
 
-    static func finding(_ error: DecodingError, model: String) -> Finding {
+    static func finding(_ error: DecodingError, model: String, keys: KeyResolver = KeyResolver()) -> Finding {
+        let path = { (codingPath: [any CodingKey], missing: (any CodingKey)?) in keys.path(codingPath, missing: missing) }
         switch error {
         case .typeMismatch(let type, let context):
-            return Finding(.drift, path(context.codingPath), "\(model) does not decode (typeMismatch, \(type)): \(reason(context))")
+            return Finding(.drift, path(context.codingPath, nil), "\(model) does not decode (typeMismatch, \(type)): \(reason(context))")
         case .valueNotFound(let type, let context):
-            return Finding(.drift, path(context.codingPath), "\(model) does not decode (valueNotFound, \(type)): \(reason(context))")
+            return Finding(.drift, path(context.codingPath, nil), "\(model) does not decode (valueNotFound, \(type)): \(reason(context))")
         case .keyNotFound(let key, let context):
             return Finding(
-                .drift, path(context.codingPath + [key]), "\(model) does not decode (keyNotFound): \(reason(context))")
+                .drift, path(context.codingPath, key), "\(model) does not decode (keyNotFound): \(reason(context))")
         case .dataCorrupted(let context):
-            return Finding(.drift, path(context.codingPath), "\(model) does not decode (dataCorrupted): \(reason(context))")
+            return Finding(.drift, path(context.codingPath, nil), "\(model) does not decode (dataCorrupted): \(reason(context))")
         @unknown default:
             return Finding(.drift, "$", "\(model) does not decode: \(error)")
         }
@@ -55,5 +57,70 @@ public enum DecodeCheck {
             }
         }
         return path
+    }
+}
+
+/// Turns a coding path into the JSON path of the live document: a key the decoder converted (snake_case keys read as
+/// camelCase properties) is shown as the document spells it.
+struct KeyResolver {
+    var document: JSONValue?
+    var isSnakeCase = false
+
+    init() {}
+
+    init(document: JSONValue?, strategy: JSONDecoder.KeyDecodingStrategy) {
+        self.document = document
+        if case .convertFromSnakeCase = strategy { isSnakeCase = true }
+    }
+
+    /// The path of `codingPath` (then `missing`, a key that is not there) in the document.
+    func path(_ codingPath: [any CodingKey], missing: (any CodingKey)?) -> String {
+        var keys: [any CodingKey] = []
+        var node = document
+        for key in codingPath {
+            if let index = key.intValue, key.stringValue == "Index \(index)" {
+                keys.append(key)
+                if case .array(let elements) = node, elements.indices.contains(index) { node = elements[index] } else { node = nil }
+            } else {
+                let name = documentKey(for: key.stringValue, in: node)
+                keys.append(PathKey(stringValue: name))
+                node = node?[name]
+            }
+        }
+        if let missing {
+            keys.append(PathKey(stringValue: isSnakeCase ? Self.snakeCase(missing.stringValue) : missing.stringValue))
+        }
+        return DecodeCheck.path(keys)
+    }
+
+    /// The member of `node` the decoder read as `key`: itself, else the one that differs only by `_` and case.
+    private func documentKey(for key: String, in node: JSONValue?) -> String {
+        guard case .object(let members) = node, !members.contains(where: { $0.key == key }) else { return key }
+        let folded = key.lowercased()
+        let matches = members.filter { $0.key.replacingOccurrences(of: "_", with: "").lowercased() == folded }
+        return matches.count == 1 ? matches[0].key : key
+    }
+
+    /// `stargazersCount` → `stargazers_count`, as `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase` writes it.
+    static func snakeCase(_ key: String) -> String {
+        var result = ""
+        for character in key {
+            if character.isUppercase, !result.isEmpty { result += "_" }
+            result += character.lowercased()
+        }
+        return result
+    }
+}
+
+private struct PathKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        nil
     }
 }

@@ -208,6 +208,24 @@ private var isoDecoder: JSONDecoder {
         #expect(finding.message.contains("typeMismatch"))
     }
 
+    @Test func keysOfASnakeCaseDecoderAreShownAsTheBodySpellsThem() async throws {
+        struct Repo: Decodable {
+            var fullName: String
+            var stargazersCount: Int
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        for (body, path) in [
+            (#"[{"full_name": "a", "stargazers_count": 1}, {"full_name": "b"}]"#, "$[1].stargazers_count"),
+            (#"[{"full_name": "a", "stargazers_count": true}]"#, "$[0].stargazers_count"),
+        ] {
+            let report = await ContractVerifier.stubbed(StubTransport(status: 200, body: body))
+                .verify(GitHub.userRepositories("octocat"), decodes: [Repo].self, using: decoder)
+            let finding = try #require(report.results.first?.findings.first { $0.message.contains("does not decode") })
+            #expect(finding.path == path)
+        }
+    }
+
     @Test func theBodyIsNotDecodedWhenTheStatusDiffers() async throws {
         let report = await ContractVerifier.stubbed(StubTransport(status: 404, body: "{}"))
             .verify(GitHub.userRepositories("octocat"), decodes: [Repository].self)
