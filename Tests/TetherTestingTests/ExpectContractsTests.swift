@@ -15,7 +15,8 @@ private struct PathStatusTransport: HTTPTransport {
             if failingPaths.contains(path) {
                 return .failure(TransportError(message: "Couldn't connect to server", url: request.url, code: 7))
             }
-            return .success(HTTPResponse(statusCode: statuses[path] ?? 200, body: Data(#"{"id": 1}"#.utf8), url: request.url))
+            return .success(
+                HTTPResponse(statusCode: statuses[path] ?? 200, body: Data(#"{"id": 1}"#.utf8), url: request.url))
         }
     }
 }
@@ -46,7 +47,8 @@ private func comments(_ issue: Issue) -> String {
     }
 
     @Test func eachDriftedTargetGivesOneMessageWithItsFindings() async {
-        let report = await verifier(PathStatusTransport(statuses: ["/cart": 404, "/profile": 500])).verify(Shop.allCases)
+        let report = await verifier(PathStatusTransport(statuses: ["/cart": 404, "/profile": 500])).verify(
+            Shop.allCases)
         let messages = ContractIssues.messages(for: report)
         #expect(messages.count == 2)
         #expect(messages.first?.hasPrefix("DRIFT Shop.cart") == true)
@@ -57,7 +59,8 @@ private func comments(_ issue: Issue) -> String {
 
     @Test func aDriftRecordsAnIssueWhoseTextIsTheFindings() async throws {
         try await withKnownIssue {
-            try await expectContracts(Shop.allCases, verifier: verifier(PathStatusTransport(statuses: ["/orders": 404])))
+            try await expectContracts(
+                Shop.allCases, verifier: verifier(PathStatusTransport(statuses: ["/orders": 404])))
         } matching: { issue in
             comments(issue).hasPrefix("DRIFT Shop.orders") && comments(issue).contains("status: expected 200, got 404")
         }

@@ -47,7 +47,9 @@ public struct ContractManifest: Sendable, Equatable {
     ///   - variables: Environment variable names and the values to write as `${NAME}`.
     /// - Throws: `ContractError` naming the target that the file format cannot express.
     public init(service: String, contracts: [TargetContract], variables: [String: String] = [:]) throws(ContractError) {
-        guard !service.isEmpty else { throw ContractError(file: "ContractManifest", "the service name must not be empty") }
+        guard !service.isEmpty else {
+            throw ContractError(file: "ContractManifest", "the service name must not be empty")
+        }
         self.service = service
         let writer = TextWriter(variables: variables)
         let exported = contracts.filter { $0.skipReason == nil }.map(\.contract)
@@ -57,13 +59,15 @@ public struct ContractManifest: Sendable, Equatable {
         guard baseURLs.count <= 1 else {
             throw ContractError(
                 file: "\(service) manifest",
-                "the targets have different base URLs (\(baseURLs.joined(separator: ", "))): export each base URL as its own service")
+                "the targets have different base URLs (\(baseURLs.joined(separator: ", "))): export each base URL as its own service"
+            )
         }
         let baseURL = baseURLs.first ?? contracts.first?.contract.baseURL ?? "http://127.0.0.1"
 
         var description = "Exported from Swift targets by Tether \(tetherVersion)."
         if !skipped.isEmpty {
-            description += " Not exported (Tether does not send uploads or downloads): "
+            description +=
+                " Not exported (Tether does not send uploads or downloads): "
                 + skipped.map(\.name).joined(separator: ", ") + "."
         }
         var targets: [JSONValue] = []
@@ -75,8 +79,12 @@ public struct ContractManifest: Sendable, Equatable {
                 members.append(JSONMember("sampleData", .object([JSONMember("file", .string(file))])))
                 samples.append((file, data))
             }
-            if let response = Self.sampleResponse(contract.sampleResponse) { members.append(JSONMember("sampleResponse", response)) }
-            if let validation = Self.validationType(contract.validStatusCodes) { members.append(JSONMember("validationType", validation)) }
+            if let response = Self.sampleResponse(contract.sampleResponse) {
+                members.append(JSONMember("sampleResponse", response))
+            }
+            if let validation = Self.validationType(contract.validStatusCodes) {
+                members.append(JSONMember("validationType", validation))
+            }
             targets.append(.object(members))
         }
         manifest = .object([
@@ -108,7 +116,8 @@ public struct ContractManifest: Sendable, Equatable {
     public static func == (lhs: ContractManifest, rhs: ContractManifest) -> Bool {
         lhs.service == rhs.service && lhs.manifest == rhs.manifest
             && lhs.samples.map(\.path) == rhs.samples.map(\.path) && lhs.samples.map(\.data) == rhs.samples.map(\.data)
-            && lhs.skipped.map(\.name) == rhs.skipped.map(\.name) && lhs.skipped.map(\.reason) == rhs.skipped.map(\.reason)
+            && lhs.skipped.map(\.name) == rhs.skipped.map(\.name)
+            && lhs.skipped.map(\.reason) == rhs.skipped.map(\.reason)
     }
 
     // MARK: - Targets
@@ -145,7 +154,8 @@ public struct ContractManifest: Sendable, Equatable {
                 ?? .object([JSONMember("base64", .string(body.base64EncodedString()))])
             candidates = [(.data(body), .object([JSONMember("requestData", bytes)]))]
             if let json = try? JSONValue.parse(body) {
-                candidates.insert((.json(json), .object([JSONMember("requestJSONEncodable", writer.json(json))])), at: 0)
+                candidates.insert(
+                    (.json(json), .object([JSONMember("requestJSONEncodable", writer.json(json))])), at: 0)
             }
         }
         var rebuilt = request
@@ -153,12 +163,15 @@ public struct ContractManifest: Sendable, Equatable {
         var holds = false
         for (task, value) in candidates where !holds {
             rebuilt = RequestBuilder.request(
-                method: request.method, baseURL: baseURL, path: path, query: query, headers: request.headers, task: task)
+                method: request.method, baseURL: baseURL, path: path, query: query, headers: request.headers, task: task
+            )
             holds = rebuilt == request
             taskValue = value
         }
         guard holds else {
-            throw fail("the file format would send '\(rebuilt.method) \(rebuilt.url)' instead of '\(request.method) \(request.url)'")
+            throw fail(
+                "the file format would send '\(rebuilt.method) \(rebuilt.url)' instead of '\(request.method) \(request.url)'"
+            )
         }
 
         var members = [JSONMember("name", .string(contract.name)), JSONMember("method", .string(request.method))]
@@ -168,7 +181,8 @@ public struct ContractManifest: Sendable, Equatable {
         }
         if !request.headers.isEmpty {
             members.append(
-                JSONMember("headers", .object(request.headers.map { JSONMember($0.name, .string(writer.text($0.value))) })))
+                JSONMember(
+                    "headers", .object(request.headers.map { JSONMember($0.name, .string(writer.text($0.value))) })))
         }
         if let taskValue { members.append(JSONMember("task", taskValue)) }
         return members
@@ -213,7 +227,9 @@ public struct ContractManifest: Sendable, Equatable {
         case .network(200, let headers) where headers.isEmpty:
             return nil
         case .network(let statusCode, let headers) where headers.isEmpty:
-            return .object([JSONMember("networkResponse", .object([JSONMember("statusCode", .integer(Int64(statusCode)))]))])
+            return .object([
+                JSONMember("networkResponse", .object([JSONMember("statusCode", .integer(Int64(statusCode)))]))
+            ])
         case .network(let statusCode, let headers):
             return .object([
                 JSONMember(
@@ -227,7 +243,9 @@ public struct ContractManifest: Sendable, Equatable {
             return .object([
                 JSONMember(
                     "networkError",
-                    .object([JSONMember("code", .integer(Int64(code))), JSONMember("description", .string(description))]))
+                    .object([
+                        JSONMember("code", .integer(Int64(code))), JSONMember("description", .string(description)),
+                    ]))
             ])
         }
     }

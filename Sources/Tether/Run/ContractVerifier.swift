@@ -67,7 +67,8 @@ public struct ContractVerifier {
     /// was checked and is not a pass.
     /// - Parameter targets: Any sequence of targets, e.g. `GitHub.allCases` or `[MultiTarget]`.
     /// - Returns: The report, in target order.
-    public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport where Targets.Element: TargetType {
+    public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
+    where Targets.Element: TargetType {
         await perform(Array(targets), verifier: verifier).report
     }
 
@@ -137,7 +138,8 @@ public struct ContractVerifier {
                     case .made(let result): result
                     }
                 }
-                let run = RunReport(results: results, startedAt: verifier.now(), duration: 0, hostname: verifier.hostname)
+                let run = RunReport(
+                    results: results, startedAt: verifier.now(), duration: 0, hostname: verifier.hostname)
                 return (ContractReport(run: run, contractErrors: errors), false)
             }
         }

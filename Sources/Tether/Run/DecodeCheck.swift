@@ -9,7 +9,9 @@ public enum DecodeCheck {
     ///   - body: The live body.
     ///   - decoder: The app's decoder, with its strategies.
     /// - Returns: At most one finding.
-    public static func findings<Model: Decodable>(decoding model: Model.Type, from body: Data, using decoder: JSONDecoder)
+    public static func findings<Model: Decodable>(
+        decoding model: Model.Type, from body: Data, using decoder: JSONDecoder
+    )
         -> [Finding]
     {
         do {
@@ -24,17 +26,23 @@ public enum DecodeCheck {
     }
 
     static func finding(_ error: DecodingError, model: String, keys: KeyResolver = KeyResolver()) -> Finding {
-        let path = { (codingPath: [any CodingKey], missing: (any CodingKey)?) in keys.path(codingPath, missing: missing) }
+        let path = { (codingPath: [any CodingKey], missing: (any CodingKey)?) in keys.path(codingPath, missing: missing)
+        }
         switch error {
         case .typeMismatch(let type, let context):
-            return Finding(.drift, path(context.codingPath, nil), "\(model) does not decode (typeMismatch, \(type)): \(reason(context))")
+            return Finding(
+                .drift, path(context.codingPath, nil),
+                "\(model) does not decode (typeMismatch, \(type)): \(reason(context))")
         case .valueNotFound(let type, let context):
-            return Finding(.drift, path(context.codingPath, nil), "\(model) does not decode (valueNotFound, \(type)): \(reason(context))")
+            return Finding(
+                .drift, path(context.codingPath, nil),
+                "\(model) does not decode (valueNotFound, \(type)): \(reason(context))")
         case .keyNotFound(let key, let context):
             return Finding(
                 .drift, path(context.codingPath, key), "\(model) does not decode (keyNotFound): \(reason(context))")
         case .dataCorrupted(let context):
-            return Finding(.drift, path(context.codingPath, nil), "\(model) does not decode (dataCorrupted): \(reason(context))")
+            return Finding(
+                .drift, path(context.codingPath, nil), "\(model) does not decode (dataCorrupted): \(reason(context))")
         @unknown default:
             return Finding(.drift, "$", "\(model) does not decode: \(error)")
         }
@@ -50,7 +58,8 @@ public enum DecodeCheck {
     public static func path(_ codingPath: [any CodingKey]) -> String {
         var path = "$"
         for key in codingPath {
-            if let index = key.intValue, key.stringValue == "Index \(index)" {  // an array element, as Foundation names it
+            // Foundation names an array element's key "Index 3".
+            if let index = key.intValue, key.stringValue == "Index \(index)" {
                 path += "[\(index)]"
             } else {
                 JSONPath.appendKey(key.stringValue, to: &path)
@@ -80,7 +89,11 @@ struct KeyResolver {
         for key in codingPath {
             if let index = key.intValue, key.stringValue == "Index \(index)" {
                 keys.append(key)
-                if case .array(let elements) = node, elements.indices.contains(index) { node = elements[index] } else { node = nil }
+                if case .array(let elements) = node, elements.indices.contains(index) {
+                    node = elements[index]
+                } else {
+                    node = nil
+                }
             } else {
                 let name = documentKey(for: key.stringValue, in: node)
                 keys.append(PathKey(stringValue: name))

@@ -29,7 +29,8 @@ enum GitHubAPI: CaseIterable, TargetType {
     }
     var task: Task {
         switch self {
-        case .userRepositories: .requestParameters(parameters: ["per_page": 2, "q": "a b&${x}"], encoding: URLEncoding.default)
+        case .userRepositories:
+            .requestParameters(parameters: ["per_page": 2, "q": "a b&${x}"], encoding: URLEncoding.default)
         case .createIssue: .requestJSONEncodable(["title": "Found a bug in ${HOME}", "labels": "bug"])
         case .avatar: .uploadFile(literalURL("file:///tmp/avatar.png"))
         default: .requestPlain
@@ -45,7 +46,9 @@ enum GitHubAPI: CaseIterable, TargetType {
         }
     }
     var validationType: ValidationType { self == .userProfile ? .successCodes : .none }
-    var headers: [String: String]? { ["Accept": "application/vnd.github+json", "Authorization": "Bearer s3cr3t-token"] }
+    var headers: [String: String]? {
+        ["Accept": "application/vnd.github+json", "Authorization": "Bearer s3cr3t-token"]
+    }
 }
 
 /// The endpoint closure of the export tests: a 201 with headers for createIssue, a network error for offline.
@@ -54,15 +57,21 @@ func gitHubAPIEndpoint(_ target: GitHubAPI) -> Endpoint {
     switch target {
     case .createIssue:
         let response = HTTPURLResponse(
-            url: URL(target: target), statusCode: 201, httpVersion: nil, headerFields: ["Content-Type": "application/json"])
+            url: URL(target: target), statusCode: 201, httpVersion: nil,
+            headerFields: ["Content-Type": "application/json"])
         return Endpoint(
             url: endpoint.url,
-            sampleResponseClosure: { response.map { .response($0, target.sampleData) } ?? .networkResponse(599, Data()) },
+            sampleResponseClosure: {
+                response.map { .response($0, target.sampleData) } ?? .networkResponse(599, Data())
+            },
             method: endpoint.method, task: endpoint.task, httpHeaderFields: endpoint.httpHeaderFields)
     case .offline:
         return Endpoint(
             url: endpoint.url,
-            sampleResponseClosure: { .networkError(NSError(domain: NSURLErrorDomain, code: -1009, userInfo: [NSLocalizedDescriptionKey: "offline"])) },
+            sampleResponseClosure: {
+                .networkError(
+                    NSError(domain: NSURLErrorDomain, code: -1009, userInfo: [NSLocalizedDescriptionKey: "offline"]))
+            },
             method: endpoint.method, task: endpoint.task, httpHeaderFields: endpoint.httpHeaderFields)
     default:
         return endpoint
@@ -81,7 +90,8 @@ private func temporaryFolder() -> String {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let export = try ContractManifest(
-            service: "GitHubAPI", targets: GitHubAPI.allCases, converter: converter, variables: ["GITHUB_TOKEN": "s3cr3t-token"])
+            service: "GitHubAPI", targets: GitHubAPI.allCases, converter: converter,
+            variables: ["GITHUB_TOKEN": "s3cr3t-token"])
         let manifestPath = try export.write(to: folder)
         #expect(manifestPath == folder + "/githubapi.json")
 
@@ -102,7 +112,8 @@ private func temporaryFolder() -> String {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try ContractManifest(
-            service: "GitHubAPI", targets: GitHubAPI.allCases, converter: converter, variables: ["GITHUB_TOKEN": "s3cr3t-token"]
+            service: "GitHubAPI", targets: GitHubAPI.allCases, converter: converter,
+            variables: ["GITHUB_TOKEN": "s3cr3t-token"]
         ).write(to: folder)
         let manifest = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!manifest.contains("s3cr3t-token"))
@@ -116,7 +127,8 @@ private func temporaryFolder() -> String {
         #expect(manifest.contains("Not exported (Tether does not send uploads or downloads): avatar."))
         let sample = try String(contentsOfFile: folder + "/samples/zen.txt", encoding: .utf8)
         #expect(sample == "Half measures are as bad as nothing at all.")
-        let repos = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: folder + "/samples/userRepositories.json")))
+        let repos = try JSONValue.parse(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/samples/userRepositories.json")))
         #expect(repos == .array([.object([JSONMember("name", .string("Repo Name"))])]))
     }
 
@@ -134,10 +146,14 @@ private func temporaryFolder() -> String {
                 case "/users/octocat/repos": (404, "{}")
                 default: (201, #"{"number": 2, "title": "t"}"#)
                 }
-            return .success(HTTPResponse(statusCode: status, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(body.utf8), url: request.url))
+            return .success(
+                HTTPResponse(
+                    statusCode: status, headers: [HTTPHeader("Content-Type", "application/json")],
+                    body: Data(body.utf8), url: request.url))
         }
         let pipeline = Verifier(transport: transport, hostname: "test")
-        let inCode = await ContractVerifier(endpointClosure: gitHubAPIEndpoint, verifier: pipeline).verify(GitHubAPI.allCases)
+        let inCode = await ContractVerifier(endpointClosure: gitHubAPIEndpoint, verifier: pipeline).verify(
+            GitHubAPI.allCases)
         let fromFiles = pipeline.run(try ManifestLoader(environment: [:]).load(paths: [folder]))
 
         let codeChecked = inCode.results.filter { $0.contract.name != "avatar" }
@@ -155,9 +171,12 @@ private func temporaryFolder() -> String {
                 method: .get, task: .requestPlain, httpHeaderFields: nil)
         }
         #expect {
-            try ContractManifest(service: "S", targets: [TestTarget(name: "up")], converter: TargetConverter(endpointClosure: closure))
+            try ContractManifest(
+                service: "S", targets: [TestTarget(name: "up")], converter: TargetConverter(endpointClosure: closure))
         } throws: { error in
-            "\(error)".hasPrefix("TestTarget.up: cannot be exported to the file format: its URL 'https://uploads.example.com/x' is not below")
+            "\(error)".hasPrefix(
+                "TestTarget.up: cannot be exported to the file format: its URL 'https://uploads.example.com/x' is not below"
+            )
         }
     }
 

@@ -49,11 +49,14 @@ private var isoDecoder: JSONDecoder {
         #expect(report.isPassing)
         #expect(report.exitCode == 0)
         #expect(report.nothingCheckedReason == nil)
-        #expect(transport.requests.map(\.url) == ["https://api.github.com/zen", "https://api.github.com/users/octocat"])
+        #expect(
+            transport.requests.map(\.url) == ["https://api.github.com/zen", "https://api.github.com/users/octocat"])
     }
 
     @Test func aStatusOtherThanTheStubsIsADrift() async {
-        let report = await ContractVerifier.stubbed(StubTransport(status: 404, body: "{}")).verify([GitHub.userProfile("x")])
+        let report = await ContractVerifier.stubbed(StubTransport(status: 404, body: "{}")).verify([
+            GitHub.userProfile("x")
+        ])
         #expect(report.results.first?.outcome == .drifted)
         #expect(report.results.first?.findings.first == Finding(.drift, "status", "expected 200, got 404"))
         #expect(!report.isPassing)
@@ -107,11 +110,14 @@ private var isoDecoder: JSONDecoder {
     }
 
     @Test func aBrokenTargetIsAnErrorNamingItAndTheOthersStillRun() async {
-        let broken = TestTarget(name: "profile", sampleData: Data("oops".utf8), headers: ["Content-Type": "application/json"])
+        let broken = TestTarget(
+            name: "profile", sampleData: Data("oops".utf8), headers: ["Content-Type": "application/json"])
         let transport = StubTransport(status: 200)
         let report = await ContractVerifier.stubbed(transport).verify([broken, TestTarget(name: "list")])
         #expect(report.contractErrors.count == 1)
-        #expect(report.contractErrors.first?.description.hasPrefix("TestTarget.profile: sampleData is not valid JSON") == true)
+        #expect(
+            report.contractErrors.first?.description.hasPrefix("TestTarget.profile: sampleData is not valid JSON")
+                == true)
         guard case .error(let message) = report.results.first?.outcome else {
             Issue.record("expected an error result")
             return
@@ -141,14 +147,17 @@ private var isoDecoder: JSONDecoder {
         let report = await verifier.verify([Guarded()])
         let result = try #require(report.results.first)
         #expect(result.outcome == .drifted)
-        #expect(result.findings.filter(\.isDrift) == [
-            Finding(.drift, "status", "401 is outside the target's validationType (successCodes, 200-299)")
-        ])
+        #expect(
+            result.findings.filter(\.isDrift) == [
+                Finding(.drift, "status", "401 is outside the target's validationType (successCodes, 200-299)")
+            ])
     }
 
     @Test func theBaseURLOverrideSendsEveryRequestThere() async {
         let transport = StubTransport(status: 200, body: "Speak like a human.")
-        let report = await ContractVerifier.stubbed(transport, baseURL: literalURL("http://127.0.0.1:8080")).verify([GitHub.zen])
+        let report = await ContractVerifier.stubbed(transport, baseURL: literalURL("http://127.0.0.1:8080")).verify([
+            GitHub.zen
+        ])
         #expect(transport.requests.map(\.url) == ["http://127.0.0.1:8080/zen"])
         #expect(report.results.first?.contract.baseURL == "http://127.0.0.1:8080")
     }
@@ -167,7 +176,8 @@ private var isoDecoder: JSONDecoder {
     // MARK: Decode check
 
     @Test func aBodyThatDecodesPasses() async throws {
-        let body = repositories(#"{"name": "c", "stars": 3, "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#)
+        let body = repositories(
+            #"{"name": "c", "stars": 3, "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#)
         let report = await ContractVerifier.stubbed(StubTransport(status: 200, body: body))
             .verify(GitHub.userRepositories("octocat"), decodes: [Repository].self, using: isoDecoder)
         #expect(report.results.first?.outcome == .passed)
@@ -175,10 +185,19 @@ private var isoDecoder: JSONDecoder {
     }
 
     @Test(arguments: [
-        (#"{"name": "c", "stars": "3", "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#, "$[2].stars", "typeMismatch"),
-        (#"{"name": "c", "stars": 3, "visibility": "internal", "pushedAt": "2024-01-03T00:00:00Z"}"#, "$[2].visibility", "dataCorrupted"),
+        (
+            #"{"name": "c", "stars": "3", "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#, "$[2].stars",
+            "typeMismatch"
+        ),
+        (
+            #"{"name": "c", "stars": 3, "visibility": "internal", "pushedAt": "2024-01-03T00:00:00Z"}"#,
+            "$[2].visibility", "dataCorrupted"
+        ),
         (#"{"name": "c", "stars": 3, "visibility": "public", "pushedAt": "03/01/2024"}"#, "$[2]", "dataCorrupted"),
-        (#"{"name": null, "stars": 3, "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#, "$[2].name", "valueNotFound"),
+        (
+            #"{"name": null, "stars": 3, "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#, "$[2].name",
+            "valueNotFound"
+        ),
         (#"{"stars": 3, "visibility": "public", "pushedAt": "2024-01-03T00:00:00Z"}"#, "$[2].name", "keyNotFound"),
     ])
     func aDecodingErrorIsADriftAtItsCodingPath(third: String, path: String, kind: String) async throws {
@@ -201,8 +220,10 @@ private var isoDecoder: JSONDecoder {
             var sampleData: Data { Data(#"{"items": [{"name": "a", "price": 1.5}]}"#.utf8) }
             var headers: [String: String]? { nil }
         }
-        let body = #"{"items": [{"name": "a", "price": 1}, {"name": "b", "price": 2}, {"name": "c", "price": 3}, {"name": "d", "price": "4.99"}]}"#
-        let report = await ContractVerifier.stubbed(StubTransport(status: 200, body: body)).verify(Shop(), decodes: Page.self)
+        let body =
+            #"{"items": [{"name": "a", "price": 1}, {"name": "b", "price": 2}, {"name": "c", "price": 3}, {"name": "d", "price": "4.99"}]}"#
+        let report = await ContractVerifier.stubbed(StubTransport(status: 200, body: body)).verify(
+            Shop(), decodes: Page.self)
         let finding = try #require(report.results.first?.findings.first { $0.message.contains("does not decode") })
         #expect(finding.path == "$.items[3].price")
         #expect(finding.message.contains("typeMismatch"))
@@ -231,7 +252,9 @@ private var isoDecoder: JSONDecoder {
             .verify(GitHub.userRepositories("octocat"), decodes: [Repository].self)
         let result = try #require(report.results.first)
         #expect(!result.findings.contains { $0.message.contains("does not decode") })
-        #expect(result.findings.contains(Finding(.note, "body", "not decoded as Array<Repository>: the status differs from the stub's")))
+        #expect(
+            result.findings.contains(
+                Finding(.note, "body", "not decoded as Array<Repository>: the status differs from the stub's")))
     }
 
     @Test(arguments: [

@@ -20,7 +20,9 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
     @Test func urlOfATargetIsBaseURLAppendingPath() {
         #expect(URL(target: GitHub.zen).absoluteString == "https://api.github.com/zen")
         #expect(URL(target: TestTarget(path: "")).absoluteString == "https://api.example.com")
-        #expect(URL(target: TestTarget(baseURL: literalURL("https://x.test/v3/"), path: "users")).absoluteString == "https://x.test/v3/users")
+        #expect(
+            URL(target: TestTarget(baseURL: literalURL("https://x.test/v3/"), path: "users")).absoluteString
+                == "https://x.test/v3/users")
     }
 
     @Test func defaultMappingStubsA200WithTheSampleData() throws {
@@ -39,13 +41,17 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
         #expect(contract.name == "userProfile")
         #expect(contract.baseURL == "https://api.github.com")
         #expect(contract.sampleResponse == .network(statusCode: 200, headers: []))
-        #expect(contract.sampleData == .json(.object([JSONMember("login", .string("octocat")), JSONMember("id", .integer(100))])))
+        #expect(
+            contract.sampleData
+                == .json(.object([JSONMember("login", .string("octocat")), JSONMember("id", .integer(100))])))
         #expect(contract.request == HTTPRequest(method: "GET", url: "https://api.github.com/users/octocat"))
     }
 
     @Test func sampleDataIsJSONWhenItParsesElseTextAndEmptyIsNone() throws {
         #expect(try contract(GitHub.zen).sampleData == .text(Data("Half measures are as bad as nothing at all.".utf8)))
-        #expect(try contract(GitHub.userRepositories("octocat")).sampleData == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])))
+        #expect(
+            try contract(GitHub.userRepositories("octocat")).sampleData
+                == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])))
         #expect(try contract(TestTarget()).sampleData == .none)
         #expect(try contract(TestTarget(sampleData: Data(" \n".utf8))).sampleData == .none)
     }
@@ -83,7 +89,11 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
                 }, method: target.method, task: target.task, httpHeaderFields: target.headers)
         }
         let contract = try TargetConverter(endpointClosure: closure).contract(for: TestTarget()).contract
-        #expect(contract.sampleResponse == .network(statusCode: 201, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Rate", "5")]))
+        #expect(
+            contract.sampleResponse
+                == .network(
+                    statusCode: 201,
+                    headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Rate", "5")]))
         #expect(contract.sampleData == .json(.object([])))
     }
 
@@ -108,7 +118,10 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
         let contracts = try converter.contracts(for: targets).map { try $0.get().contract }
         #expect(contracts.map(\.service) == ["GitHub", "TestTarget"])
         #expect(contracts.map(\.name) == ["zen", "things"])
-        #expect(contracts.map(\.sampleResponse) == [.network(statusCode: 401, headers: []), .network(statusCode: 200, headers: [])])
+        #expect(
+            contracts.map(\.sampleResponse) == [
+                .network(statusCode: 401, headers: []), .network(statusCode: 200, headers: []),
+            ])
     }
 
     @Test func targetsOfOneCaseAreToldApartByTheirValues() throws {
@@ -143,10 +156,13 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
             return message.hasPrefix("TestTarget.profile: sampleData is not valid JSON")
                 && message.contains("its Content-Type header says 'application/json'")
         }
-        let vendor = TestTarget(name: "repos", sampleData: Data("[{".utf8), headers: ["content-type": "application/vnd.github+json"])
+        let vendor = TestTarget(
+            name: "repos", sampleData: Data("[{".utf8), headers: ["content-type": "application/vnd.github+json"])
         #expect(throws: ContractError.self) { try TargetConverter().contract(for: vendor) }
         // Text is fine where nothing claims JSON; Accept is no claim (GitHub's /zen answers text to a JSON Accept).
-        let zen = TestTarget(sampleData: Data("plain".utf8), headers: ["Accept": "application/vnd.github+json", "Content-Type": "text/plain"])
+        let zen = TestTarget(
+            sampleData: Data("plain".utf8),
+            headers: ["Accept": "application/vnd.github+json", "Content-Type": "text/plain"])
         #expect(try contract(zen).sampleData == .text(Data("plain".utf8)))
     }
 
@@ -172,12 +188,13 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
 
 /// Moya's `ValidationType` becomes `Contract.validStatusCodes`.
 @Suite struct ValidationTypeTests {
-    @Test(arguments: [
-        (ValidationType.none, nil),
-        (.successCodes, Array(200...299)),
-        (.successAndRedirectCodes, Array(200...399)),
-        (.customCodes([200, 304]), [200, 304]),
-    ] as [(ValidationType, [Int]?)])
+    @Test(
+        arguments: [
+            (ValidationType.none, nil),
+            (.successCodes, Array(200...299)),
+            (.successAndRedirectCodes, Array(200...399)),
+            (.customCodes([200, 304]), [200, 304]),
+        ] as [(ValidationType, [Int]?)])
     func validationTypeGivesTheValidStatusCodes(validation: ValidationType, codes: [Int]?) throws {
         #expect(try contract(TestTarget(validationType: validation)).validStatusCodes == codes)
     }

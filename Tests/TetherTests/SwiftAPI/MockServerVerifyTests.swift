@@ -7,7 +7,10 @@ import Testing
 private func gitHubServer(reposBody: String = #"[{"name": "Moya", "stargazers_count": 1}]"#) throws -> MockServer {
     try MockServer { request in
         switch (request.method, request.path) {
-        case ("GET", "/zen"): MockResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Data("Keep it logically awesome.".utf8))
+        case ("GET", "/zen"):
+            MockResponse(
+                status: 200, headers: [HTTPHeader("Content-Type", "text/plain")],
+                body: Data("Keep it logically awesome.".utf8))
         case ("GET", "/users/octocat"): .json(#"{"login": "octocat", "id": 583231, "name": "The Octocat"}"#)
         case ("GET", "/users/octocat/repos") where request.query == "sort=pushed": .json(reposBody)
         default: .json(#"{"message": "Not Found"}"#, status: 404)
@@ -37,7 +40,8 @@ private var snakeCaseDecoder: JSONDecoder {
 
     @Test func theTestingGuides401ClosureDriftsAgainstAServerThatAnswers200() async throws {
         let server = try gitHubServer()
-        let verifier = ContractVerifier(endpointClosure: unauthorizedEndpointClosure, baseURL: URL(string: server.baseURL))
+        let verifier = ContractVerifier(
+            endpointClosure: unauthorizedEndpointClosure, baseURL: URL(string: server.baseURL))
         let report = await verifier.verify([GitHub.zen])
         #expect(report.results.first?.outcome == .drifted)
         #expect(report.results.first?.findings.first == Finding(.drift, "status", "expected 401, got 200"))
@@ -45,7 +49,9 @@ private var snakeCaseDecoder: JSONDecoder {
 
     @Test func aStructureDriftNamesThePath() async throws {
         let server = try gitHubServer(reposBody: #"[{"name": 12}]"#)
-        let report = await ContractVerifier(baseURL: URL(string: server.baseURL)).verify([GitHub.userRepositories("octocat")])
+        let report = await ContractVerifier(baseURL: URL(string: server.baseURL)).verify([
+            GitHub.userRepositories("octocat")
+        ])
         let result = try #require(report.results.first)
         #expect(result.outcome == .drifted)
         #expect(result.findings.contains { $0.isDrift && $0.path == "$[0].name" }, "\(result.findings)")
@@ -53,9 +59,11 @@ private var snakeCaseDecoder: JSONDecoder {
 
     @Test func theDecodeCheckFindsWhatTheStructureCheckCannot() async throws {
         // The stub has only "name", so the structure holds; the app's model also needs stargazers_count as an Int.
-        let server = try gitHubServer(reposBody: #"[{"name": "Moya", "stargazers_count": 1}, {"name": "Aardvark", "stargazers_count": "2"}]"#)
+        let server = try gitHubServer(
+            reposBody: #"[{"name": "Moya", "stargazers_count": 1}, {"name": "Aardvark", "stargazers_count": "2"}]"#)
         let verifier = ContractVerifier(baseURL: URL(string: server.baseURL))
-        let report = await verifier.verify(GitHub.userRepositories("octocat"), decodes: [Repo].self, using: snakeCaseDecoder)
+        let report = await verifier.verify(
+            GitHub.userRepositories("octocat"), decodes: [Repo].self, using: snakeCaseDecoder)
         let result = try #require(report.results.first)
         #expect(result.outcome == .drifted)
         let finding = try #require(result.findings.first { $0.isDrift })
@@ -71,7 +79,9 @@ private var snakeCaseDecoder: JSONDecoder {
     }
 
     @Test func aMissingHARIsAnErrorForEveryTarget() async {
-        let report = await ContractVerifier(mockHAR: "/nonexistent/github.har").verify([GitHub.zen, GitHub.userProfile("a")])
+        let report = await ContractVerifier(mockHAR: "/nonexistent/github.har").verify([
+            GitHub.zen, GitHub.userProfile("a"),
+        ])
         #expect(report.results.count == 2)
         for result in report.results {
             guard case .error(let message) = result.outcome else {
@@ -95,7 +105,9 @@ private var snakeCaseDecoder: JSONDecoder {
         #expect(cli.exitCode == inCode.exitCode)
         #expect(inCode.exitCode == 1)
         // The same status word and findings per target, in the same order, on the console.
-        let codeLines = inCode.rendered().split(separator: "\n").map { $0.replacingOccurrences(of: #"\d+\.\d{3}s"#, with: "T", options: .regularExpression) }
+        let codeLines = inCode.rendered().split(separator: "\n").map {
+            $0.replacingOccurrences(of: #"\d+\.\d{3}s"#, with: "T", options: .regularExpression)
+        }
         let cliLines = cli.stdout.split(separator: "\n").filter { !$0.hasPrefix("JUnit report:") }
             .map { $0.replacingOccurrences(of: #"\d+\.\d{3}s"#, with: "T", options: .regularExpression) }
         #expect(codeLines == cliLines)

@@ -89,7 +89,9 @@ final class StubTransport: HTTPTransport, @unchecked Sendable {
 extension ContractVerifier {
     /// A verifier whose requests go to `transport`, with a fixed clock and host.
     static func stubbed(_ transport: StubTransport, baseURL: URL? = nil) -> ContractVerifier {
-        ContractVerifier(baseURL: baseURL, verifier: Verifier(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
+        ContractVerifier(
+            baseURL: baseURL,
+            verifier: Verifier(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
     }
 }
 

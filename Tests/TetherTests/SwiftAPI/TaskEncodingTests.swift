@@ -45,7 +45,9 @@ private struct Event: Encodable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
         let event = Event(createdAt: Date(timeIntervalSince1970: 0), eventName: "push")
-        let request = try contract(TestTarget(method: .post, task: .requestCustomJSONEncodable(event, encoder: encoder))).request
+        let request = try contract(
+            TestTarget(method: .post, task: .requestCustomJSONEncodable(event, encoder: encoder))
+        ).request
         #expect(bodyText(request.body) == #"{"created_at":"1970-01-01T00:00:00Z","event_name":"push"}"#)
         #expect(request.headers == [HTTPHeader("Content-Type", "application/json")])
     }
@@ -57,16 +59,20 @@ private struct Event: Encodable {
         #expect(request.headers == [HTTPHeader("content-type", "application/vnd.api+json")])
     }
 
-    static var parameters: [String: Any] { [
-        "q": "swift lang&more=1", "page": 2, "tags": ["a", "b"], "flag": true, "user": ["name": "n/a?"], "pi": 3.5,
-        "none": NSNull(),
-    ] }
-    static let query = "flag=1&none=&page=2&pi=3.5&q=swift%20lang%26more%3D1&tags%5B%5D=a&tags%5B%5D=b&user%5Bname%5D=n/a?"
+    static var parameters: [String: Any] {
+        [
+            "q": "swift lang&more=1", "page": 2, "tags": ["a", "b"], "flag": true, "user": ["name": "n/a?"], "pi": 3.5,
+            "none": NSNull(),
+        ]
+    }
+    static let query =
+        "flag=1&none=&page=2&pi=3.5&q=swift%20lang%26more%3D1&tags%5B%5D=a&tags%5B%5D=b&user%5Bname%5D=n/a?"
 
     @Test(arguments: [Tether.Method.get, .head, .delete])
     func urlEncodingDefaultPutsParametersInTheQueryForGetHeadDelete(method: Tether.Method) throws {
         let request = try contract(
-            TestTarget(method: method, task: .requestParameters(parameters: Self.parameters, encoding: URLEncoding.default))
+            TestTarget(
+                method: method, task: .requestParameters(parameters: Self.parameters, encoding: URLEncoding.default))
         ).request
         #expect(request.url == "https://api.example.com/things?" + Self.query)
         #expect(request.body == nil)
@@ -75,7 +81,8 @@ private struct Event: Encodable {
 
     @Test func urlEncodingDefaultPutsParametersInAFormBodyForPost() throws {
         let request = try contract(
-            TestTarget(method: .post, task: .requestParameters(parameters: Self.parameters, encoding: URLEncoding.default))
+            TestTarget(
+                method: .post, task: .requestParameters(parameters: Self.parameters, encoding: URLEncoding.default))
         ).request
         #expect(request.url == "https://api.example.com/things")
         #expect(bodyText(request.body) == Self.query)
@@ -84,12 +91,16 @@ private struct Event: Encodable {
 
     @Test func urlEncodingQueryStringAndHTTPBodyIgnoreTheMethod() throws {
         let query = try contract(
-            TestTarget(method: .post, task: .requestParameters(parameters: ["b": 2, "a": "x y"], encoding: URLEncoding.queryString))
+            TestTarget(
+                method: .post,
+                task: .requestParameters(parameters: ["b": 2, "a": "x y"], encoding: URLEncoding.queryString))
         ).request
         #expect(query.url == "https://api.example.com/things?a=x%20y&b=2")
         #expect(query.body == nil)
         let body = try contract(
-            TestTarget(method: .get, task: .requestParameters(parameters: ["b": 2, "a": "x y"], encoding: URLEncoding.httpBody))
+            TestTarget(
+                method: .get,
+                task: .requestParameters(parameters: ["b": 2, "a": "x y"], encoding: URLEncoding.httpBody))
         ).request
         #expect(body.url == "https://api.example.com/things")
         #expect(bodyText(body.body) == "a=x%20y&b=2")
@@ -98,7 +109,8 @@ private struct Event: Encodable {
     @Test func queryParametersFollowAQueryAlreadyInTheEndpointURL() throws {
         let closure = { (target: TestTarget) -> Endpoint in
             Endpoint(
-                url: URL(target: target).absoluteString + "?per_page=2", sampleResponseClosure: { .networkResponse(200, Data()) },
+                url: URL(target: target).absoluteString + "?per_page=2",
+                sampleResponseClosure: { .networkResponse(200, Data()) },
                 method: target.method, task: target.task, httpHeaderFields: target.headers)
         }
         let target = TestTarget(task: .requestParameters(parameters: ["page": 3], encoding: URLEncoding.queryString))
@@ -108,7 +120,10 @@ private struct Event: Encodable {
 
     @Test func jsonEncodingSendsACompactJSONBodyWithSortedKeys() throws {
         let request = try contract(
-            TestTarget(method: .patch, task: .requestParameters(parameters: ["b": [1, 2], "a": ["z": NSNull(), "y": false]], encoding: JSONEncoding.default))
+            TestTarget(
+                method: .patch,
+                task: .requestParameters(
+                    parameters: ["b": [1, 2], "a": ["z": NSNull(), "y": false]], encoding: JSONEncoding.default))
         ).request
         #expect(request.method == "PATCH")
         #expect(bodyText(request.body) == #"{"a":{"y":false,"z":null},"b":[1,2]}"#)
@@ -117,7 +132,9 @@ private struct Event: Encodable {
 
     @Test func requestCompositeDataSendsTheBytesAndAQuery() throws {
         let request = try contract(
-            TestTarget(method: .post, task: .requestCompositeData(bodyData: Data("raw".utf8), urlParameters: ["v": "1.0", "a": "b c"]))
+            TestTarget(
+                method: .post,
+                task: .requestCompositeData(bodyData: Data("raw".utf8), urlParameters: ["v": "1.0", "a": "b c"]))
         ).request
         #expect(request.url == "https://api.example.com/things?a=b%20c&v=1.0")
         #expect(bodyText(request.body) == "raw")
@@ -126,14 +143,20 @@ private struct Event: Encodable {
 
     @Test func requestCompositeParametersSendsABodyAndAQuery() throws {
         let json = try contract(
-            TestTarget(method: .post, task: .requestCompositeParameters(bodyParameters: ["title": "x"], bodyEncoding: JSONEncoding.default, urlParameters: ["draft": true]))
+            TestTarget(
+                method: .post,
+                task: .requestCompositeParameters(
+                    bodyParameters: ["title": "x"], bodyEncoding: JSONEncoding.default, urlParameters: ["draft": true]))
         ).request
         #expect(json.url == "https://api.example.com/things?draft=1")
         #expect(bodyText(json.body) == #"{"title":"x"}"#)
         #expect(json.headers == [HTTPHeader("Content-Type", "application/json")])
 
         let form = try contract(
-            TestTarget(method: .post, task: .requestCompositeParameters(bodyParameters: ["title": "x y"], bodyEncoding: URLEncoding.httpBody, urlParameters: [:]))
+            TestTarget(
+                method: .post,
+                task: .requestCompositeParameters(
+                    bodyParameters: ["title": "x y"], bodyEncoding: URLEncoding.httpBody, urlParameters: [:]))
         ).request
         #expect(form.url == "https://api.example.com/things")
         #expect(bodyText(form.body) == "title=x%20y")
@@ -143,11 +166,14 @@ private struct Event: Encodable {
     @Test func requestCompositeParametersRefusesAQueryBodyEncodingAsMoyaDoes() {
         let target = TestTarget(
             name: "search", method: .post,
-            task: .requestCompositeParameters(bodyParameters: ["a": 1], bodyEncoding: URLEncoding.default, urlParameters: [:]))
+            task: .requestCompositeParameters(
+                bodyParameters: ["a": 1], bodyEncoding: URLEncoding.default, urlParameters: [:]))
         #expect {
             try TargetConverter().contract(for: target)
         } throws: { error in
-            "\(error)".hasPrefix("TestTarget.search: requestCompositeParameters: bodyEncoding must be JSONEncoding or URLEncoding.httpBody")
+            "\(error)".hasPrefix(
+                "TestTarget.search: requestCompositeParameters: bodyEncoding must be JSONEncoding or URLEncoding.httpBody"
+            )
         }
     }
 
@@ -172,9 +198,10 @@ private struct Event: Encodable {
         let target = TestTarget(headers: ["X-B": "2", "accept": "text/plain", "A": "1"])
         let converter = TargetConverter(headers: ["Accept": "application/json", "Authorization": "Bearer t"])
         let request = try converter.contract(for: target).contract.request
-        #expect(request.headers == [
-            HTTPHeader("A", "1"), HTTPHeader("Accept", "application/json"), HTTPHeader("Authorization", "Bearer t"),
-            HTTPHeader("X-B", "2"),
-        ])
+        #expect(
+            request.headers == [
+                HTTPHeader("A", "1"), HTTPHeader("Accept", "application/json"), HTTPHeader("Authorization", "Bearer t"),
+                HTTPHeader("X-B", "2"),
+            ])
     }
 }

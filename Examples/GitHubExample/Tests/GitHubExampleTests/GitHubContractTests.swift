@@ -1,8 +1,8 @@
 import Foundation
 import GitHubExample
+import Testing
 import Tether
 import TetherTesting
-import Testing
 
 /// The responses recorded for the example (a HAR file, as Proxyman or Charles export them).
 private var recordedHAR: String {
@@ -13,7 +13,9 @@ private var recordedHAR: String {
 private func serverRequiringAuthentication() throws -> MockServer {
     try MockServer { request in
         request.header("Authorization") == nil
-            ? .json(#"{"message": "Requires authentication", "documentation_url": "https://docs.github.com/rest"}"#, status: 401)
+            ? .json(
+                #"{"message": "Requires authentication", "documentation_url": "https://docs.github.com/rest"}"#,
+                status: 401)
             : .json("{}")
     }
 }

@@ -52,7 +52,8 @@ open class Endpoint {
             merged = (httpHeaderFields ?? [:]).merging(newHTTPHeaderFields) { _, new in new }
         }
         return Endpoint(
-            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task, httpHeaderFields: merged)
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task, httpHeaderFields: merged
+        )
     }
 
     /// This endpoint with another task.

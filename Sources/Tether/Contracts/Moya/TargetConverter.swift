@@ -92,7 +92,8 @@ public struct TargetConverter {
         let targetBase = target.baseURL.absoluteString
         let baseURL = baseURL?.absoluteString ?? targetBase
         let url = Self.redirected(endpoint.url, from: targetBase, to: baseURL)
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
             parsed.host != nil
         else {
             throw ContractError(file: label, "the endpoint's url '\(url)' is not an http or https URL")
@@ -178,7 +179,9 @@ public struct TargetConverter {
         components.scheme = target.scheme
         components.host = target.host
         components.port = target.port
-        let prefix = target.percentEncodedPath.hasSuffix("/") ? String(target.percentEncodedPath.dropLast()) : target.percentEncodedPath
+        let prefix =
+            target.percentEncodedPath.hasSuffix("/")
+            ? String(target.percentEncodedPath.dropLast()) : target.percentEncodedPath
         components.percentEncodedPath = prefix + components.percentEncodedPath
         return components.string ?? override
     }
@@ -269,7 +272,8 @@ public struct TargetConverter {
         case let number as UInt8: return .integer(Int64(number))
         case let number as UInt16: return .integer(Int64(number))
         case let number as UInt32: return .integer(Int64(number))
-        case let number as UInt: return Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(UInt64(number))
+        case let number as UInt:
+            return Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(UInt64(number))
         case let number as UInt64: return Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(number)
         case let number as Double: return .double(number)
         case let number as Float: return .double(Double(number))
@@ -300,7 +304,8 @@ public struct TargetConverter {
 
     /// The file format's rule: empty (or only whitespace) is `.none`, JSON when it parses, text otherwise; but text
     /// where the content type says JSON is an error.
-    static func stubBody(_ data: Data, label: String, response: StubResponse, headers: [HTTPHeader]) throws(ContractError)
+    static func stubBody(_ data: Data, label: String, response: StubResponse, headers: [HTTPHeader])
+        throws(ContractError)
         -> StubBody
     {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .none }
@@ -311,7 +316,8 @@ public struct TargetConverter {
             parseError = error
         }
         var claims: [(String, String)] = []
-        if case .network(_, let stubHeaders) = response, let type = stubHeaders.first(where: { isContentType($0.name) }) {
+        if case .network(_, let stubHeaders) = response, let type = stubHeaders.first(where: { isContentType($0.name) })
+        {
             claims.append(("the stubbed response's Content-Type", type.value))
         }
         // Accept is not a claim: it may list JSON while an endpoint answers text (GitHub's /zen).

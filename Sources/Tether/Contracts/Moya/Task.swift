@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -33,7 +34,8 @@ public enum Task {
     /// A download to a file: reported as skipped (Tether does not download to files).
     case downloadDestination(DownloadDestination)
     /// A download with parameters: reported as skipped.
-    case downloadParameters(parameters: [String: Any], encoding: any ParameterEncoding, destination: DownloadDestination)
+    case downloadParameters(
+        parameters: [String: Any], encoding: any ParameterEncoding, destination: DownloadDestination)
 }
 
 /// Moya's (Alamofire's) `ParameterEncoding`: how `[String: Any]` parameters go into a request. Tether encodes the
