@@ -18,7 +18,7 @@ import XCTest
 ///   - line: The line the failures point to; the call site by default.
 /// - Returns: The report, for further checks.
 @discardableResult
-public func assertContracts<Targets: Sequence>(
+nonisolated(nonsending) public func assertContracts<Targets: Sequence>(
     _ targets: Targets, verifier: ContractVerifier = ContractVerifier(), junitPath: String? = nil,
     file: StaticString = #filePath, line: UInt = #line
 ) async -> ContractReport where Targets.Element: TargetType {
@@ -38,7 +38,7 @@ public func assertContracts<Targets: Sequence>(
 ///   - line: The line the failures point to.
 /// - Returns: The report, for further checks.
 @discardableResult
-public func assertContract<Target: TargetType, Model: Decodable>(
+nonisolated(nonsending) public func assertContract<Target: TargetType, Model: Decodable>(
     _ target: Target, decodes model: Model.Type, using decoder: JSONDecoder = JSONDecoder(),
     verifier: ContractVerifier = ContractVerifier(), junitPath: String? = nil,
     file: StaticString = #filePath, line: UInt = #line

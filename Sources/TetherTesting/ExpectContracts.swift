@@ -18,7 +18,7 @@ import Tether
 /// - Returns: The report, for further checks.
 /// - Throws: `ReportError` when the JUnit report cannot be written.
 @discardableResult
-public func expectContracts<Targets: Sequence>(
+nonisolated(nonsending) public func expectContracts<Targets: Sequence>(
     _ targets: Targets, verifier: ContractVerifier = ContractVerifier(), junitPath: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> ContractReport where Targets.Element: TargetType {
@@ -39,7 +39,7 @@ public func expectContracts<Targets: Sequence>(
 /// - Returns: The report, for further checks.
 /// - Throws: `ReportError` when the JUnit report cannot be written.
 @discardableResult
-public func expectContract<Target: TargetType, Model: Decodable>(
+nonisolated(nonsending) public func expectContract<Target: TargetType, Model: Decodable>(
     _ target: Target, decodes model: Model.Type, using decoder: JSONDecoder = JSONDecoder(),
     verifier: ContractVerifier = ContractVerifier(), junitPath: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation

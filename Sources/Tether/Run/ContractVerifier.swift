@@ -3,6 +3,10 @@ import Foundation
 /// Verifies Moya-shaped targets from Swift code: each target becomes a `Contract` (through `TargetConverter`), and the
 /// CLI's `Verifier` checks them, so the rules, transport and reports are the CLI's.
 ///
+/// `verify` runs on the caller's actor (`nonisolated(nonsending)`), so a verifier owned by the main actor works, and the
+/// endpoint closure is called where Moya would call it; the requests themselves run on a thread of their own, so
+/// neither the caller's actor nor the cooperative pool is blocked.
+///
 /// ```swift
 /// let verifier = ContractVerifier(endpointClosure: customEndpointClosure,
 ///                                 baseURL: URL(string: "http://127.0.0.1:8080"))
@@ -67,7 +71,7 @@ public struct ContractVerifier {
     /// was checked and is not a pass.
     /// - Parameter targets: Any sequence of targets, e.g. `GitHub.allCases` or `[MultiTarget]`.
     /// - Returns: The report, in target order.
-    public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
+    nonisolated(nonsending) public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
     where Targets.Element: TargetType {
         await perform(Array(targets), verifier: verifier).report
     }
@@ -81,7 +85,7 @@ public struct ContractVerifier {
     ///   - model: The type the app decodes this target's body into, e.g. `[Repository].self`.
     ///   - decoder: The app's decoder, with its date, key and data strategies.
     /// - Returns: The report of this one target.
-    public func verify<Target: TargetType, Model: Decodable>(
+    nonisolated(nonsending) public func verify<Target: TargetType, Model: Decodable>(
         _ target: Target, decodes model: Model.Type, using decoder: JSONDecoder = JSONDecoder()
     ) async -> ContractReport {
         let recorder = ResponseRecorder(base: verifier.transport)
@@ -119,7 +123,7 @@ public struct ContractVerifier {
     }
 
     /// Starts the mock server if asked, converts, runs, merges. `isSent` is false when the mock could not start.
-    private func perform<Target: TargetType>(_ targets: [Target], verifier: Verifier) async -> (
+    nonisolated(nonsending) private func perform<Target: TargetType>(_ targets: [Target], verifier: Verifier) async -> (
         report: ContractReport, isSent: Bool
     ) {
         var converter = converter
@@ -190,7 +194,9 @@ public struct ContractVerifier {
     }
 
     /// Runs the blocking pipeline on a thread of its own, so that the cooperative pool is never blocked.
-    private static func run(_ contracts: [Contract], options: VerifyOptions, verifier: Verifier) async -> RunReport {
+    nonisolated(nonsending) private static func run(_ contracts: [Contract], options: VerifyOptions, verifier: Verifier)
+        async -> RunReport
+    {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 continuation.resume(returning: verifier.run(contracts, options: options))
