@@ -157,7 +157,7 @@ public struct ManifestLoader: Sendable {
 
         let method = try keys["method"].map { (m) throws(ContractError) -> String in
             let text = try m.string().uppercased()
-            guard !text.isEmpty, text.allSatisfy({ $0.isLetter }) else { throw m.error("'\(text)' is not an HTTP method") }
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { throw m.error("'\(text)' is not an HTTP method") }
             return text
         } ?? "GET"
         let path = try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) } ?? ""

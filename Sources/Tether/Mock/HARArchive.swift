@@ -77,7 +77,9 @@ public struct HARArchive: Sendable, Equatable {
     /// - Throws: `HARError` naming the file when it cannot be read, is not JSON, is not HAR (no `log.entries`, a
     ///   field of the wrong type), has an entry without `request.url`, or holds invalid base64.
     public static func load(contentsOf path: String) throws(HARError) -> HARArchive {
-        guard FileManager.default.fileExists(atPath: path) else { throw .unreadable(path: path, reason: "no such file") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .unreadable(path: path, reason: "no such file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -171,6 +173,7 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64.
     case invalidBase64(path: String, index: Int)
 
+    /// The message: lower case, naming the file or port and what to do.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):

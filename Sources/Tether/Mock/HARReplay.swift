@@ -47,7 +47,8 @@ public struct HARReplay: Sendable {
     /// `{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}`.
     static func notRecorded(_ request: MockRequest) -> MockResponse {
         let target = request.query.isEmpty ? request.path : "\(request.path)?\(request.query)"
-        let text = #"{"error":"# + jsonString("no recorded response for \(request.method) \(target)")
+        let text =
+            #"{"error":"# + jsonString("no recorded response for \(request.method) \(target)")
             + #","method":"# + jsonString(request.method)
             + #","path":"# + jsonString(request.path)
             + #","query":"# + jsonString(request.query) + "}"
@@ -66,7 +67,8 @@ public struct HARReplay: Sendable {
             case "\r": text += "\\r"
             case "\t": text += "\\t"
             case _ where scalar.value < 0x20:
-                text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                text +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: text.unicodeScalars.append(scalar)
             }

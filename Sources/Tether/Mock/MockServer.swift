@@ -80,6 +80,7 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
     /// MHD would not start a daemon on 127.0.0.1 at `port` (0: a free port); `reason` is MHD's own message.
     case cannotStart(port: Int, reason: String)
 
+    /// The message: lower case, naming the file or port and what to do.
     public var description: String {
         switch self {
         case .invalidPort(let port):
@@ -139,7 +140,9 @@ public final class MockServer {
             }
         }
         guard let daemon else {
-            let reason = withUnsafeBytes(of: &log.pointee.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let reason = withUnsafeBytes(of: &log.pointee.text) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             context.release()
             log.deallocate()
             throw .cannotStart(port: port, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -49,8 +49,30 @@ public enum ConsoleReport {
         case .error: details = [ReportText.requestLine(result, redactor: redactor)]
         case .skipped: details = []
         }
+        details = collapsingNotes(details)
         details = details.map { paint(indent + indentingContinuations($0), faint, colour && $0.hasPrefix("note: ")) }
         return ([head] + details).joined(separator: "\n")
+    }
+
+    /// The console shows a target's first few notes and counts the rest: a terminal is for finding the drift fast,
+    /// and the JUnit report keeps every note.
+    static let maximumNotesShown = 3
+
+    private static func collapsingNotes(_ lines: [String]) -> [String] {
+        let notes = lines.filter { $0.hasPrefix("note: ") }
+        guard notes.count > maximumNotesShown else { return lines }
+        var shown = 0
+        var kept: [String] = []
+        for line in lines {
+            if line.hasPrefix("note: ") {
+                shown += 1
+                if shown > maximumNotesShown { continue }
+            }
+            kept.append(line)
+        }
+        let hidden = notes.count - maximumNotesShown
+        kept.append("note: … and \(hidden) more note\(hidden == 1 ? "" : "s") (all of them are in the JUnit report)")
+        return kept
     }
 
     /// The closing line alone: `N passed, N failed, N errors, N skipped` (failed = drifted), bold with colour.

@@ -42,8 +42,9 @@ public struct Verifier: Sendable {
         var byIndex: [Int: Result<HTTPResponse, TransportError>] = [:]
         for (index, response) in zip(sendable, responses) { byIndex[index] = response }
 
+        let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let results = contracts.indices.map { index in
-            Self.result(contract: contracts[index], response: byIndex[index], isStrict: options.isStrict)
+            Self.result(contract: contracts[index], response: byIndex[index], isStrict: options.isStrict, parser: parser)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var secrets: [String] = []
@@ -51,7 +52,9 @@ public struct Verifier: Sendable {
         return RunReport(results: results, startedAt: startedAt, duration: seconds, hostname: hostname, secrets: Array(Set(secrets)).sorted())
     }
 
-    static func result(contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool) -> ContractResult {
+    static func result(
+        contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool, parser: JSONParser? = nil
+    ) -> ContractResult {
         if case .networkError(let code, let description) = contract.sampleResponse {
             let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
             return ContractResult(contract: contract, outcome: .skipped("the stub is a networkError (\(what)): there is no response to check against a service"))
@@ -62,7 +65,7 @@ public struct Verifier: Sendable {
         case .failure(let error):
             return ContractResult(contract: contract, outcome: .error(error.description), duration: error.duration)
         case .success(let live):
-            let findings = ContractCheck.findings(contract: contract, response: live, isStrict: isStrict)
+            let findings = ContractCheck.findings(contract: contract, response: live, isStrict: isStrict, parser: parser)
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
             return ContractResult(contract: contract, outcome: outcome, findings: findings, liveStatusCode: live.statusCode, liveURL: live.url, duration: live.duration)
         }

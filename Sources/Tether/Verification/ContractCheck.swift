@@ -7,7 +7,8 @@ public enum ContractCheck {
     ///   - contract: The stub taken as a contract.
     ///   - response: What the service answered.
     ///   - isStrict: Keys the live body has and the stub lacks become drifts instead of notes.
-    public static func findings(contract: Contract, response: HTTPResponse, isStrict: Bool = false) -> [Finding] {
+    ///   - parser: A parser to reuse across many checks (it keeps its buffers); a fresh one when `nil`.
+    public static func findings(contract: Contract, response: HTTPResponse, isStrict: Bool = false, parser: JSONParser? = nil) -> [Finding] {
         guard case .network(let statusCode, let headers) = contract.sampleResponse else { return [] }
         var findings: [Finding] = []
         let statusHolds = response.statusCode == statusCode
@@ -28,7 +29,7 @@ public enum ContractCheck {
             if contract.sampleData != .none { findings.append(Finding(.note, "body", "not compared: a HEAD response has no body")) }
             return findings
         }
-        findings += bodyFindings(stub: contract.sampleData, live: response.body, isStrict: isStrict)
+        findings += bodyFindings(stub: contract.sampleData, live: response.body, isStrict: isStrict, parser: parser)
         return findings
     }
 
@@ -53,15 +54,16 @@ public enum ContractCheck {
         (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    static func bodyFindings(stub: StubBody, live: Data, isStrict: Bool) -> [Finding] {
+    static func bodyFindings(stub: StubBody, live: Data, isStrict: Bool, parser: JSONParser? = nil) -> [Finding] {
         switch stub {
         case .none:
             return [Finding(.note, "body", "not checked: the stub has no body (sampleData is empty), so only the status was checked")]
         case .json(let value):
-            return StructureDiff.findings(stub: value, live: live, strict: isStrict)
+            guard let parser else { return StructureDiff.findings(stub: value, live: live, strict: isStrict) }
+            return JSONShape(stub: value).findings(live: live, strict: isStrict, parser: parser)
         case .text:
             if live.isEmpty { return [Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")] }
-            if (try? JSONValue.parse(live)) != nil {
+            if (try? (parser.map { try $0.validate(live) } ?? JSONValue.validate(live))) != nil {
                 return [Finding(.drift, "body", "expected a body that is not JSON (the stub is text), got JSON: \(excerpt(live))")]
             }
             return []

@@ -1,17 +1,27 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 @Suite struct HARArchiveTests {
-    static let realWorldMissing = "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
+    static let realWorldMissing =
+        "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
 
     @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
     func githubHARHasEveryRecordedExchange() throws {
         let archive = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
         #expect(archive.entries.count == 17)
-        #expect(archive.entries.map(\.status) == [200, 401, 404, 200, 200, 200, 200, 200, 204, 201, 200, 200, 200, 404, 200, 403, 200])
-        #expect(archive.entries.map(\.method) == Array(repeating: "GET", count: 8) + ["DELETE", "POST", "POST"] + Array(repeating: "GET", count: 6))
-        #expect(archive.entries.map { $0.body.count } == [12615, 29, 23, 37, 27634, 6960, 1699, 1977, 0, 2395, 583, 7042, 7024, 123, 4856, 185, 1252])
+        #expect(
+            archive.entries.map(\.status) == [
+                200, 401, 404, 200, 200, 200, 200, 200, 204, 201, 200, 200, 200, 404, 200, 403, 200,
+            ])
+        #expect(
+            archive.entries.map(\.method) == Array(repeating: "GET", count: 8) + ["DELETE", "POST", "POST"]
+                + Array(repeating: "GET", count: 6))
+        #expect(
+            archive.entries.map { $0.body.count } == [
+                12615, 29, 23, 37, 27634, 6960, 1699, 1977, 0, 2395, 583, 7042, 7024, 123, 4856, 185, 1252,
+            ])
 
         let zen = archive.entries[3]
         #expect(zen.path == "/zen")
@@ -21,7 +31,8 @@ import Testing
         #expect(zen.headers.contains(HTTPHeader("content-encoding", "gzip")))
 
         let search = archive.entries[14]
-        #expect(search.url == "https://api.github.com/search/issues?q=sesame%20repo%3Aoctokit-fixture-org%2Fsearch-issues")
+        #expect(
+            search.url == "https://api.github.com/search/issues?q=sesame%20repo%3Aoctokit-fixture-org%2Fsearch-issues")
         #expect(search.path == "/search/issues")
         #expect(search.query == "q=sesame%20repo%3Aoctokit-fixture-org%2Fsearch-issues")
         #expect(search.headers.contains(HTTPHeader("content-length", "4850")))
@@ -38,7 +49,9 @@ import Testing
         // The first 17 are github.har's, whatever the encoding: base64 (#6 of SOURCES.md) and no content.text (204).
         for (index, entry) in plain.entries.enumerated() {
             let other = quirks.entries[index]
-            #expect(other.method == entry.method && other.url == entry.url && other.status == entry.status, "entry \(index)")
+            #expect(
+                other.method == entry.method && other.url == entry.url && other.status == entry.status, "entry \(index)"
+            )
             let sameBody = other.body == entry.body
             #expect(sameBody, "entry \(index): \(other.body.count) bytes vs \(entry.body.count)")
         }
@@ -73,9 +86,15 @@ import Testing
     @Test(arguments: [
         ("not-json.har", "not json (unexpected end of file during json parse); export the har file again"),
         ("no-entries.har", "not a har 1.2 file: missing log.entries; export it as har from the browser or proxy"),
-        ("wrong-type.har", "not a har 1.2 file: log.entries[0].response.status: expected a number; export it as har from the browser or proxy"),
+        (
+            "wrong-type.har",
+            "not a har 1.2 file: log.entries[0].response.status: expected a number; export it as har from the browser or proxy"
+        ),
         ("entry-without-url.har", "log.entries[1]: request has no url; fix or remove this entry"),
-        ("bad-base64.har", "log.entries[1].response.content.text: invalid base64 (content.encoding is \"base64\"); fix the text or drop the encoding"),
+        (
+            "bad-base64.har",
+            "log.entries[1].response.content.text: invalid base64 (content.encoding is \"base64\"); fix the text or drop the encoding"
+        ),
     ])
     func brokenFilesNameTheFileAndTheProblem(name: String, message: String) {
         let path = FixturePaths.fixture("har/\(name)")
@@ -108,7 +127,8 @@ import Testing
         #expect(throws: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file")) {
             _ = try HARArchive.load(contentsOf: "/nonexistent/x.har")
         }
-        #expect(String(describing: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file"))
-            == "/nonexistent/x.har: cannot read the har file (no such file); check the path")
+        #expect(
+            String(describing: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file"))
+                == "/nonexistent/x.har: cannot read the har file (no such file); check the path")
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 @Suite struct HARReplayTests {
-    static let realWorldMissing = "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
+    static let realWorldMissing =
+        "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
 
     static func small() throws -> HARArchive {
         try HARArchive.load(contentsOf: FixturePaths.fixture("har/small.har"))
@@ -27,8 +29,12 @@ import Testing
             #expect(response.status == 200, "\(query)")
             #expect(Self.text(response) == recorded, "\(query)")
         }
-        for query in ["q=sesame%20street&page=2&tag=a", "q=sesame%20street&page=2&tag=a&tag=a", "q=sesame&page=2&tag=a&tag=b", ""] {
-            #expect(replay.response(for: MockRequest(method: "GET", path: "/search", query: query)).status == 404, "\(query)")
+        for query in [
+            "q=sesame%20street&page=2&tag=a", "q=sesame%20street&page=2&tag=a&tag=a", "q=sesame&page=2&tag=a&tag=b", "",
+        ] {
+            #expect(
+                replay.response(for: MockRequest(method: "GET", path: "/search", query: query)).status == 404,
+                "\(query)")
         }
     }
 
@@ -50,7 +56,8 @@ import Testing
 
     @Test func wireOnlyHeadersAreDroppedOthersKept() throws {
         let replay = HARReplay(try Self.small())
-        let response = replay.response(for: MockRequest(method: "GET", path: "/search", query: "q=sesame%20street&page=2&tag=a&tag=b"))
+        let response = replay.response(
+            for: MockRequest(method: "GET", path: "/search", query: "q=sesame%20street&page=2&tag=a&tag=b"))
         #expect(response.headers.map(\.name) == [":status", "Content-Type", "Link"])
         #expect(response.headers.contains(HTTPHeader("Link", "<https://api.example.com/search?page=3>; rel=\"next\"")))
     }
@@ -66,9 +73,14 @@ import Testing
         let response = replay.response(for: MockRequest(method: "GET", path: "/users/x", query: "page=2"))
         #expect(response.status == 404)
         #expect(response.headers == [HTTPHeader("Content-Type", "application/json")])
-        #expect(Self.text(response) == #"{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}"#)
+        #expect(
+            Self.text(response)
+                == #"{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}"#
+        )
         let quoted = replay.response(for: MockRequest(method: "PUT", path: "/a\"b\\c"))
-        #expect(Self.text(quoted) == #"{"error":"no recorded response for PUT /a\"b\\c","method":"PUT","path":"/a\"b\\c","query":""}"#)
+        #expect(
+            Self.text(quoted)
+                == #"{"error":"no recorded response for PUT /a\"b\\c","method":"PUT","path":"/a\"b\\c","query":""}"#)
         #expect((try? JSONSerialization.jsonObject(with: quoted.body)) != nil)
     }
 
@@ -97,7 +109,10 @@ import Testing
 
         let missing = try await exchange(server.baseURL + "/users/x?page=2")
         #expect(missing.status == 404)
-        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}"#)
+        #expect(
+            String(decoding: missing.body, as: UTF8.self)
+                == #"{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}"#
+        )
     }
 
     /// Every entry of github.har, requested with its recorded method, path and query, comes back with its recorded
@@ -112,7 +127,8 @@ import Testing
             #expect(result.exitCode == 0, "entry \(index): curl \(result.exitCode) \(result.errorText)")
             #expect(result.status == entry.status, "entry \(index) \(entry.method) \(target)")
             let sameBody = result.body == entry.body
-            #expect(sameBody, "entry \(index) \(target): \(result.body.count) bytes served, \(entry.body.count) recorded")
+            #expect(
+                sameBody, "entry \(index) \(target): \(result.body.count) bytes served, \(entry.body.count) recorded")
             #expect(result.values("Content-Encoding").isEmpty, "entry \(index)")
             #expect(result.values("Transfer-Encoding").isEmpty, "entry \(index)")
             if entry.status != 204 {
@@ -149,7 +165,8 @@ import Testing
         #expect((try? JSONSerialization.jsonObject(with: code.body)) != nil)
 
         // octokit counted UTF-16 units (4850); the body has 4856 bytes and that is what is framed.
-        let issues = try await exchange(server.baseURL + "/search/issues?q=sesame+repo:octokit-fixture-org/search-issues")
+        let issues = try await exchange(
+            server.baseURL + "/search/issues?q=sesame+repo:octokit-fixture-org/search-issues")
         #expect(issues.status == 200)
         #expect(issues.values("Content-Length") == ["4856"])
         #expect(issues.body.count == 4856)
@@ -162,7 +179,9 @@ import Testing
         let quirks = try HARArchive.load(contentsOf: FixturePaths.realWorld("github-quirks.har"))
         let plainServer = try MockServer(replaying: plain)
         let quirksServer = try MockServer(replaying: quirks)
-        var targets = plain.entries.map { (method: $0.method, target: $0.query.isEmpty ? $0.path : "\($0.path)?\($0.query)") }
+        var targets = plain.entries.map {
+            (method: $0.method, target: $0.query.isEmpty ? $0.path : "\($0.path)?\($0.query)")
+        }
         targets.append((method: "GET", target: "/not/recorded?x=1"))
         for (method, target) in targets {
             let expected = try await exchange(plainServer.baseURL + target, method: method)
@@ -179,7 +198,8 @@ import Testing
         #expect(deleted.body.isEmpty)
         #expect(deleted.values("Connection").isEmpty)  // recorded `connection: close` is not replayed
         // The base64-stored search answers the same bytes, query in any order.
-        let search = try await exchange(quirksServer.baseURL + "/search/users?per_page=1&order=desc&q=vincent&sort=followers")
+        let search = try await exchange(
+            quirksServer.baseURL + "/search/users?per_page=1&order=desc&q=vincent&sort=followers")
         #expect(search.status == 200)
         #expect(search.body.count == 27634)
         #expect(search.values("Link").count == 1)

@@ -12,7 +12,8 @@ import Tether
                 return .json(#"{"login":"\#(name)","query":"\#(request.query)"}"#)
             }
             if request.method == "POST", request.path == "/echo" {
-                return MockResponse(status: 201, headers: [HTTPHeader("Content-Type", "application/octet-stream")], body: request.body)
+                return MockResponse(
+                    status: 201, headers: [HTTPHeader("Content-Type", "application/octet-stream")], body: request.body)
             }
             return MockResponse(status: 404, body: Data("no route".utf8))
         }
@@ -144,7 +145,8 @@ import Tether
         } throws: { error in
             guard case MockServerError.cannotStart(let port, let reason) = error else { return false }
             let text = String(describing: error)
-            return port == first.port && !reason.isEmpty && text.hasPrefix("mock server: cannot listen on 127.0.0.1:\(first.port): ")
+            return port == first.port && !reason.isEmpty
+                && text.hasPrefix("mock server: cannot listen on 127.0.0.1:\(first.port): ")
         }
     }
 
@@ -178,15 +180,17 @@ import Tether
     /// The lead's benchmark shape: 2,000 small requests over 16 keep-alive connections.
     @Test func twoThousandRequestsOverSixteenConnections() async throws {
         let server = try MockServer { request in .json(#"{"id":1,"path":"\#(request.path)"}"#) }
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bench-\(UUID().uuidString).curl")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tether-bench-\(UUID().uuidString).curl")
         defer { try? FileManager.default.removeItem(at: config) }
         let lines = (0..<2000).map { "url = \"\(server.baseURL)/items/\($0)\"\noutput = \"/dev/null\"" }
         try lines.joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
         let started = Date()
-        let result = try await runCurl([
-            "-s", "--parallel", "--parallel-max", "16", "--max-time", "30", "-w", "%{http_code} %{num_connects}\n",
-            "-K", config.path,
-        ], deadline: 60)
+        let result = try await runCurl(
+            [
+                "-s", "--parallel", "--parallel-max", "16", "--max-time", "30", "-w", "%{http_code} %{num_connects}\n",
+                "-K", config.path,
+            ], deadline: 60)
         let elapsed = Date().timeIntervalSince(started)
         print("mock server: 2000 requests over 16 connections in \(String(format: "%.3f", elapsed)) s")
         #expect(result.exitCode == 0)

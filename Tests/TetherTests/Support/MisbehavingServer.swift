@@ -26,7 +26,8 @@ final class MisbehavingServer: Sendable {
 
         var description: String {
             switch self {
-            case .socket(let call, let code): return "misbehaving server: \(call) failed: \(String(cString: strerror(code)))"
+            case .socket(let call, let code):
+                return "misbehaving server: \(call) failed: \(String(cString: strerror(code)))"
             }
         }
     }

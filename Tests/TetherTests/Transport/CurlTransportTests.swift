@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import Tether
+
+/// The real libcurl against real servers on 127.0.0.1.
+@Suite struct CurlTransportTests {
+    let transport = CurlTransport()
+
+    private func gzipped(_ text: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-c"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    @Test func manyRequestsInParallelComeBackInOrder() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return .json(#"{"path": "\#(request.path)"}"#)
+        }
+        let requests = (0..<200).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r/\($0)") }
+        let results = transport.send(requests, options: TransportOptions(jobs: 16))
+        #expect(results.count == 200)
+        for (index, result) in results.enumerated() {
+            let response = try result.get()
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"path": "/r/\#(index)"}"#)
+        }
+        #expect(seen.all.count == 200)
+    }
+
+    @Test func methodHeadersAndBodyReachTheServer() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return MockResponse(status: 201)
+        }
+        let body = Data(String(repeating: "x", count: 5000).utf8)
+        let results = transport.send(
+            [HTTPRequest(method: "PATCH", url: "\(server.baseURL)/p?a=1", headers: [HTTPHeader("X-Trace", "abc"), HTTPHeader("Content-Type", "application/json")], body: body)],
+            options: TransportOptions())
+        #expect(try results[0].get().statusCode == 201)
+        let request = try #require(seen.all.first)
+        #expect(request.method == "PATCH")
+        #expect(request.path == "/p")
+        #expect(request.query == "a=1")
+        #expect(request.body == body)
+        #expect(request.header("X-Trace") == "abc")
+        #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("Expect") == nil)
+    }
+
+    @Test func compressedBodiesAreDecodedAndRedirectsFollowed() throws {
+        let compressed = try gzipped(#"{"zipped": true}"#)
+        let server = try MockServer { request in
+            switch request.path {
+            case "/old": return MockResponse(status: 301, headers: [HTTPHeader("Location", "/new")])
+            case "/new": return MockResponse(status: 200, headers: [HTTPHeader("Content-Encoding", "gzip"), HTTPHeader("Content-Type", "application/json")], body: compressed)
+            default: return MockResponse(status: 404)
+            }
+        }
+        let response = try transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/old")], options: TransportOptions())[0].get()
+        #expect(response.statusCode == 200)
+        #expect(response.url == "\(server.baseURL)/new")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"zipped": true}"#)
+        #expect(response.header("content-type") == "application/json")
+        #expect(response.headers.allSatisfy { $0.name != "Location" })
+    }
+
+    @Test func aBodyOverTheCapIsAnErrorNamingTheCap() throws {
+        let server = try MockServer { _ in MockResponse(status: 200, body: Data(count: 100_000)) }
+        let result = transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/big")], options: TransportOptions(maxBodyBytes: 10_000))[0]
+        guard case .failure(let error) = result else { Issue.record("expected an error, got \(result)"); return }
+        #expect(error.message == "response body larger than 10000 bytes (raise --max-body to accept it)")
+        #expect(error.url == "\(server.baseURL)/big")
+    }
+
+    @Test func aHangingServerTimesOutWithCurlsText() throws {
+        let server = try MisbehavingServer(mode: .hang)
+        defer { server.stop() }
+        let start = Date()
+        let result = transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/slow")], options: TransportOptions(timeout: 0.5))[0]
+        #expect(Date().timeIntervalSince(start) < 5)
+        guard case .failure(let error) = result else { Issue.record("expected a timeout, got \(result)"); return }
+        #expect(error.message.contains("timed out"), "\(error.message)")
+        #expect(error.code == 28)
+    }
+
+    @Test(arguments: [MisbehavingServer.Mode.reset, .closeWithoutAnswer])
+    func aServerThatDropsTheConnectionIsAnError(mode: MisbehavingServer.Mode) throws {
+        let server = try MisbehavingServer(mode: mode)
+        defer { server.stop() }
+        let result = transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/x")], options: TransportOptions(timeout: 5))[0]
+        guard case .failure(let error) = result else { Issue.record("expected an error, got \(result)"); return }
+        #expect(!error.message.isEmpty)
+        #expect([52, 56].contains(error.code), "\(error.code): \(error.message)")
+    }
+
+    @Test func oneFailureNeverStopsTheOthers() throws {
+        let server = try MockServer { _ in .json("[]") }
+        let results = transport.send(
+            [HTTPRequest(method: "GET", url: "http://127.0.0.1:1/refused"), HTTPRequest(method: "GET", url: "\(server.baseURL)/ok"), HTTPRequest(method: "GET", url: "notaurl://x")],
+            options: TransportOptions())
+        #expect((try? results[0].get()) == nil)
+        #expect(try results[1].get().statusCode == 200)
+        #expect((try? results[2].get()) == nil)
+    }
+}
