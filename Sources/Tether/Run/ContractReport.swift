@@ -45,11 +45,23 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Writes the JUnit XML report (the CLI's `JUnitReport`).
+    /// Writes the JUnit XML report (the CLI's `JUnitReport`). When no target was given, the file holds one `<error>`
+    /// test case saying so, so that a CI dashboard never shows an empty run as green.
     /// - Parameter path: Where, e.g. `reports/junit.xml`; parent folders are created.
     /// - Throws: `ReportError` naming the path and the reason.
     public func writeJUnit(to path: String) throws(ReportError) {
-        try JUnitReport.write(run, to: path)
+        try JUnitReport.write(junitRun, to: path)
+    }
+
+    /// The run the JUnit report is written from: `run`, or for no targets one error result saying nothing was checked.
+    var junitRun: RunReport {
+        guard results.isEmpty, let reason = nothingCheckedReason else { return run }
+        var placeholder = run
+        let contract = Contract(
+            service: "Tether", name: "nothing checked", baseURL: "", request: HTTPRequest(method: "GET", url: ""),
+            sampleData: .none, source: "ContractVerifier.verify")
+        placeholder.results = [ContractResult(contract: contract, outcome: .error(reason))]
+        return placeholder
     }
 
     /// The console report (the CLI's words), ending with why nothing was checked when that is so.

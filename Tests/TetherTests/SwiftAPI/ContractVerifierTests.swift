@@ -173,6 +173,16 @@ private var isoDecoder: JSONDecoder {
         #expect(xml.contains("expected 200, got 500"))
     }
 
+    @Test func theJUnitReportOfNoTargetsIsAnErrorNotAnEmptyPass() async throws {
+        let report = await ContractVerifier.stubbed(StubTransport(status: 200)).verify([GitHub]())
+        let path = NSTemporaryDirectory() + "tether-swiftapi-" + UUID().uuidString + "/junit.xml"
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        try report.writeJUnit(to: path)
+        let xml = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(xml.contains(#"tests="1" failures="0" errors="1""#))
+        #expect(xml.contains("nothing was checked: no targets were given"))
+    }
+
     // MARK: Decode check
 
     @Test func aBodyThatDecodesPasses() async throws {
