@@ -47,33 +47,13 @@ public struct HARReplay: Sendable {
     /// `{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}`.
     static func notRecorded(_ request: MockRequest) -> MockResponse {
         let target = request.query.isEmpty ? request.path : "\(request.path)?\(request.query)"
-        let text =
-            #"{"error":"# + jsonString("no recorded response for \(request.method) \(target)")
-            + #","method":"# + jsonString(request.method)
-            + #","path":"# + jsonString(request.path)
-            + #","query":"# + jsonString(request.query) + "}"
-        return MockResponse(
-            status: 404, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(text.utf8))
-    }
-
-    /// A JSON string literal (quotes included), escaping what JSON requires and nothing else.
-    static func jsonString(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                text +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
+        let body = JSONValue.object([
+            JSONMember("error", .string("no recorded response for \(request.method) \(target)")),
+            JSONMember("method", .string(request.method)),
+            JSONMember("path", .string(request.path)),
+            JSONMember("query", .string(request.query)),
+        ])
+        return MockResponse(status: 404, headers: [HTTPHeader("Content-Type", "application/json")], body: body.serialized())
     }
 }
 

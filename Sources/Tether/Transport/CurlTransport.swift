@@ -221,6 +221,13 @@ private final class Transfer {
     }
 
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if body.isEmpty {
+            // Reserve the announced length once, so a large body is not copied at every doubling of its buffer.
+            var length: curl_off_t = -1
+            if tether_curl_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length > 0 {
+                body.reserveCapacity(Int(min(length, curl_off_t(maxBodyBytes))))
+            }
+        }
         if body.count + bytes.count > maxBodyBytes {
             isBodyTooLarge = true
             return false

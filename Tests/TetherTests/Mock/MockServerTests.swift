@@ -185,20 +185,16 @@ import Tether
         defer { try? FileManager.default.removeItem(at: config) }
         let lines = (0..<2000).map { "url = \"\(server.baseURL)/items/\($0)\"\noutput = \"/dev/null\"" }
         try lines.joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
-        let started = Date()
         let result = try await runCurl(
             [
                 "-s", "--parallel", "--parallel-max", "16", "--max-time", "30", "-w", "%{http_code} %{num_connects}\n",
                 "-K", config.path,
             ], deadline: 60)
-        let elapsed = Date().timeIntervalSince(started)
-        print("mock server: 2000 requests over 16 connections in \(String(format: "%.3f", elapsed)) s")
         #expect(result.exitCode == 0)
         let rows = result.outputText.split(separator: "\n")
         #expect(rows.count == 2000)
         #expect(rows.allSatisfy { $0.hasPrefix("200 ") })
         let connections = rows.compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
-        #expect(connections <= 16)
-        #expect(elapsed < 10)
+        #expect(connections <= 16)  // keep-alive: speed itself is measured by bench/run, not here
     }
 }

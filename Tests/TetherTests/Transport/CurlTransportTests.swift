@@ -115,3 +115,16 @@ import Testing
         #expect((try? results[2].get()) == nil)
     }
 }
+
+@Suite struct CurlTransportTLSTests {
+    @Test func aTLSFailureIsAnErrorWithCurlsText() throws {
+        // https to a plain-HTTP server on loopback: the TLS handshake fails, as it does against a misconfigured host.
+        let server = try MockServer { _ in .json("{}") }
+        let url = server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/tls"
+        let result = CurlTransport().send([HTTPRequest(method: "GET", url: url)], options: TransportOptions(timeout: 5))[0]
+        guard case .failure(let error) = result else { Issue.record("expected a TLS error, got \(result)"); return }
+        #expect(error.code == 35, "\(error.code): \(error.message)")
+        #expect(error.message.contains("SSL") || error.message.contains("TLS"), "\(error.message)")
+        #expect(error.url == url)
+    }
+}
