@@ -171,7 +171,9 @@ public struct TargetConverter {
     static func redirected(_ url: String, from base: String, to override: String) -> String {
         guard base != override else { return url }
         if url.hasPrefix(base) {
-            return RequestBuilder.joined(baseURL: override, path: "") + String(url.dropFirst(base.count))
+            let rest = String(url.dropFirst(base.count))
+            let head = override.hasSuffix("/") && rest.hasPrefix("/") ? String(override.dropLast()) : override
+            return head + rest
         }
         guard var components = URLComponents(string: url), let target = URLComponents(string: override) else {
             return override
