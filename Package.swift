@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "Tether", targets: ["Tether"]),
         .executable(name: "tether", targets: ["tether"]),
+        // Test helpers for Swift Testing and XCTest; apart, so that Tether and tether never link XCTest.
+        .library(name: "TetherTesting", targets: ["TetherTesting"]),
     ],
     targets: [
         // C libraries from Debian packages, each wrapped in exactly one place.
@@ -22,6 +24,8 @@ let package = Package(
         .executableTarget(name: "tether", dependencies: ["Tether"]),
         .executableTarget(name: "tether-bench", dependencies: ["Tether"], path: "bench/TetherBench"),
         .testTarget(name: "TetherTests", dependencies: ["Tether"], resources: [.copy("Fixtures")]),
+        .target(name: "TetherTesting", dependencies: ["Tether"]),
+        .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "Tether"]),
     ],
     cxxLanguageStandard: .cxx17
 )

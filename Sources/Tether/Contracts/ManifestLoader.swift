@@ -232,7 +232,7 @@ public struct ManifestLoader: Sendable {
         case "requestParameters":
             let keys = try required().members(allowed: ["parameters", "encoding"])
             guard let parameters = keys["parameters"] else { throw try required().error("missing key \"parameters\"") }
-            return .parameters(try parameterObject(parameters, secrets: &secrets), encoding: try encoding(keys["encoding"], allowed: ParameterEncoding.allCases))
+            return .parameters(try parameterObject(parameters, secrets: &secrets), encoding: try encoding(keys["encoding"], allowed: RequestEncoding.allCases))
         case "requestCompositeData":
             let keys = try required().members(allowed: ["bodyData", "urlParameters"])
             guard let body = keys["bodyData"] else { throw try required().error("missing key \"bodyData\"") }
@@ -252,10 +252,10 @@ public struct ManifestLoader: Sendable {
         return try expandJSON(node, secrets: &secrets)
     }
 
-    private func encoding(_ node: ManifestNode?, allowed: [ParameterEncoding]) throws(ContractError) -> ParameterEncoding {
+    private func encoding(_ node: ManifestNode?, allowed: [RequestEncoding]) throws(ContractError) -> RequestEncoding {
         guard let node else { return allowed.contains(.url) ? .url : allowed[0] }
         let name = try node.string()
-        guard let encoding = ParameterEncoding(rawValue: name), allowed.contains(encoding) else {
+        guard let encoding = RequestEncoding(rawValue: name), allowed.contains(encoding) else {
             let names = allowed.map(\.rawValue)
             let hint = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
             throw node.error("unknown encoding '\(name)'\(hint); expected one of: \(names.joined(separator: ", "))")

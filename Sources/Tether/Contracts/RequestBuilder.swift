@@ -1,7 +1,8 @@
 import Foundation
 
-/// How a request carries parameters: Alamofire's `URLEncoding` destinations and `JSONEncoding`.
-public enum ParameterEncoding: String, Sendable, Equatable, CaseIterable {
+/// How a request carries parameters: Alamofire's `URLEncoding` destinations and `JSONEncoding`, as the file format
+/// names them. (Moya's own `ParameterEncoding` protocol, `URLEncoding` and `JSONEncoding` map onto it.)
+public enum RequestEncoding: String, Sendable, Equatable, CaseIterable {
     /// Alamofire's `URLEncoding.default`: the query for GET, HEAD and DELETE, a form body otherwise.
     case url
     /// `URLEncoding.queryString`: always the query.
@@ -21,11 +22,11 @@ public enum RequestTask: Sendable, Equatable {
     /// `requestJSONEncodable`: the value as a JSON body.
     case json(JSONValue)
     /// `requestParameters(parameters:encoding:)`.
-    case parameters(JSONValue, encoding: ParameterEncoding)
+    case parameters(JSONValue, encoding: RequestEncoding)
     /// `requestCompositeData(bodyData:urlParameters:)`.
     case compositeData(body: Data, urlParameters: JSONValue)
     /// `requestCompositeParameters(bodyParameters:bodyEncoding:urlParameters:)`.
-    case compositeParameters(body: JSONValue, bodyEncoding: ParameterEncoding, urlParameters: JSONValue)
+    case compositeParameters(body: JSONValue, bodyEncoding: RequestEncoding, urlParameters: JSONValue)
 }
 
 /// Builds the request Moya would send for a target: URL as `baseURL.appendingPathComponent(path)`, parameters encoded
@@ -49,7 +50,7 @@ public enum RequestBuilder {
         var contentType: String?
         let upper = method.uppercased()
 
-        func encode(_ parameters: JSONValue, _ encoding: ParameterEncoding) {
+        func encode(_ parameters: JSONValue, _ encoding: RequestEncoding) {
             switch encoding {
             case .json:
                 body = parameters.serialized()

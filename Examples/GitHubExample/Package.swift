@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// An app's API layer as Moya's documentation writes it, verified by Tether from `swift test`.
+let package = Package(
+    name: "GitHubExample",
+    dependencies: [.package(name: "Tether", path: "../..")],
+    targets: [
+        .target(name: "GitHubExample", dependencies: [.product(name: "Tether", package: "Tether")]),
+        .testTarget(
+            name: "GitHubExampleTests",
+            dependencies: [
+                "GitHubExample",
+                .product(name: "Tether", package: "Tether"),
+                .product(name: "TetherTesting", package: "Tether"),
+            ],
+            resources: [.copy("github.har")]
+        ),
+    ]
+)

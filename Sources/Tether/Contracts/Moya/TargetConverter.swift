@@ -1,0 +1,343 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One Swift target as a contract: the same `Contract` value a manifest gives, so rules, transport and reports are
+/// shared. An upload or download target is carried with the reason it is skipped.
+public struct TargetContract: Sendable, Equatable {
+    /// The contract (for a skipped target: its request without a body).
+    public var contract: Contract
+    /// Why the target cannot be checked against a service, or `nil` when it can.
+    public var skipReason: String?
+
+    /// - Parameters: as the properties.
+    public init(contract: Contract, skipReason: String? = nil) {
+        self.contract = contract
+        self.skipReason = skipReason
+    }
+}
+
+/// Turns Moya-shaped targets into contracts, as `MoyaProvider` turns them into requests: through an endpoint closure
+/// (Moya's default mapping unless given), then `RequestBuilder` for the task's parameters.
+public struct TargetConverter {
+    /// Maps a target to its endpoint.
+    public var endpointClosure: (any TargetType) -> Endpoint
+    /// Where to send requests instead of each target's `baseURL` (the same path below it).
+    public var baseURL: URL?
+    /// Headers added to every request, replacing a target's header of the same name.
+    public var headers: [String: String]
+
+    /// A converter using Moya's default endpoint mapping.
+    /// - Parameters:
+    ///   - baseURL: Where to send requests instead of each target's `baseURL`.
+    ///   - headers: Headers added to every request.
+    public init(baseURL: URL? = nil, headers: [String: String] = [:]) {
+        self.endpointClosure = { TargetConverter.defaultEndpoint(for: $0) }
+        self.baseURL = baseURL
+        self.headers = headers
+    }
+
+    /// A converter using your endpoint closure, as `MoyaProvider(endpointClosure:)` does.
+    ///
+    /// The closure applies to targets of type `Target`, and to `MultiTarget`s wrapping one; other targets get Moya's
+    /// default mapping.
+    /// - Parameters:
+    ///   - endpointClosure: Maps a target to its endpoint (its URL, headers, task and stubbed response).
+    ///   - baseURL: Where to send requests instead of each target's `baseURL`.
+    ///   - headers: Headers added to every request.
+    public init<Target: TargetType>(
+        endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, headers: [String: String] = [:]
+    ) {
+        self.endpointClosure = { target in
+            if let typed = target as? Target { return endpointClosure(typed) }
+            if let multi = target as? MultiTarget, let typed = multi.target as? Target { return endpointClosure(typed) }
+            return TargetConverter.defaultEndpoint(for: target)
+        }
+        self.baseURL = baseURL
+        self.headers = headers
+    }
+
+    /// Every target as a contract, in order; a target that cannot become one gives its error instead.
+    ///
+    /// Each contract's service is the target's type name (inside a `MultiTarget`, the wrapped type's) and its name
+    /// the enum case (`userRepositories`); where two targets of a service share a case, their full descriptions
+    /// (`userRepositories(name: "a")`) tell them apart.
+    /// - Parameter targets: The targets.
+    /// - Returns: One result per target.
+    public func contracts<Targets: Sequence>(for targets: Targets) -> [Result<TargetContract, ContractError>]
+    where Targets.Element: TargetType {
+        let list = Array(targets)
+        let names = Self.uniqueNames(for: list)
+        return zip(list, names).map { target, name in
+            Result { () throws(ContractError) in try contract(for: target, name: name) }
+        }
+    }
+
+    /// One target as a contract.
+    /// - Parameters:
+    ///   - target: The target.
+    ///   - name: Its name in reports; the enum case name by default.
+    /// - Returns: The contract, with a skip reason for uploads and downloads.
+    /// - Throws: `ContractError` naming the target: a `sampleData` that is not JSON while its content type says
+    ///   JSON, a body that cannot be encoded, an encoding Moya refuses, or a URL that is not http(s).
+    public func contract<Target: TargetType>(for target: Target, name: String? = nil) throws(ContractError)
+        -> TargetContract
+    {
+        let service = Self.serviceName(of: target)
+        let name = name ?? Self.caseName(of: target)
+        let label = "\(service).\(name)"
+        let endpoint = endpointClosure(target)
+        let targetBase = target.baseURL.absoluteString
+        let baseURL = baseURL?.absoluteString ?? targetBase
+        let url = Self.redirected(endpoint.url, from: targetBase, to: baseURL)
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
+            parsed.host != nil
+        else {
+            throw ContractError(file: label, "the endpoint's url '\(url)' is not an http or https URL")
+        }
+
+        var headerFields = endpoint.httpHeaderFields ?? [:]
+        for (headerName, value) in headers {
+            for existing in headerFields.keys where existing.caseInsensitiveCompare(headerName) == .orderedSame {
+                headerFields[existing] = nil
+            }
+            headerFields[headerName] = value
+        }
+        var requestHeaders = headerFields.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
+
+        let (sampleResponse, stubData) = Self.stub(endpoint.sampleResponseClosure())
+        let sampleData = try Self.stubBody(stubData, label: label, response: sampleResponse, headers: requestHeaders)
+        let converted = try Self.requestTask(endpoint.task, label: label)
+        if converted.isJSONData, !requestHeaders.contains(where: { Self.isContentType($0.name) }) {
+            requestHeaders.append(HTTPHeader("Content-Type", "application/json"))
+        }
+        let request = RequestBuilder.request(
+            method: endpoint.method.rawValue, baseURL: url, path: "", headers: requestHeaders,
+            task: converted.task ?? .plain)
+
+        let contract = Contract(
+            service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
+            sampleResponse: sampleResponse, validStatusCodes: target.validationType.validStatusCodes, source: label)
+        return TargetContract(contract: contract, skipReason: converted.skipReason)
+    }
+
+    // MARK: - Names
+
+    /// Moya's default mapping for a target of any type.
+    static func defaultEndpoint(for target: any TargetType) -> Endpoint {
+        func open<T: TargetType>(_ target: T) -> Endpoint { MoyaProvider<T>.defaultEndpointMapping(for: target) }
+        return open(target)
+    }
+
+    /// The target's type name; inside a `MultiTarget`, the wrapped target's.
+    static func serviceName(of target: any TargetType) -> String {
+        if let multi = target as? MultiTarget { return serviceName(of: multi.target) }
+        return String(describing: type(of: target))
+    }
+
+    /// The target's description (its enum case with any values); inside a `MultiTarget`, the wrapped target's.
+    static func fullName(of target: any TargetType) -> String {
+        if let multi = target as? MultiTarget { return fullName(of: multi.target) }
+        return String(describing: target)
+    }
+
+    /// `userRepositories` for `userRepositories(name: "octocat")`.
+    static func caseName(of target: any TargetType) -> String {
+        let full = fullName(of: target)
+        return full.firstIndex(of: "(").map { String(full[..<$0]) } ?? full
+    }
+
+    static func uniqueNames(for targets: [some TargetType]) -> [String] {
+        let keys = targets.map { (serviceName(of: $0), caseName(of: $0)) }
+        var counts: [String: Int] = [:]
+        for (service, name) in keys { counts["\(service)\u{0}\(name)", default: 0] += 1 }
+        var used: [String: Int] = [:]
+        return zip(targets, keys).map { target, key in
+            var name = counts["\(key.0)\u{0}\(key.1)", default: 0] > 1 ? fullName(of: target) : key.1
+            let usedKey = "\(key.0)\u{0}\(name)"
+            used[usedKey, default: 0] += 1
+            if let count = used[usedKey], count > 1 { name += " #\(count)" }
+            return name
+        }
+    }
+
+    // MARK: - URL
+
+    /// `url` with its `from` prefix replaced by `to`; a URL elsewhere keeps its path but goes to `to`'s origin, so an
+    /// override never lets a request reach another host.
+    static func redirected(_ url: String, from base: String, to override: String) -> String {
+        guard base != override else { return url }
+        if url.hasPrefix(base) {
+            let rest = String(url.dropFirst(base.count))
+            let head = override.hasSuffix("/") && rest.hasPrefix("/") ? String(override.dropLast()) : override
+            return head + rest
+        }
+        guard var components = URLComponents(string: url), let target = URLComponents(string: override) else {
+            return override
+        }
+        components.scheme = target.scheme
+        components.host = target.host
+        components.port = target.port
+        let prefix =
+            target.percentEncodedPath.hasSuffix("/")
+            ? String(target.percentEncodedPath.dropLast()) : target.percentEncodedPath
+        components.percentEncodedPath = prefix + components.percentEncodedPath
+        return components.string ?? override
+    }
+
+    static func isContentType(_ name: String) -> Bool {
+        name.caseInsensitiveCompare("Content-Type") == .orderedSame
+    }
+
+    // MARK: - Task
+
+    struct ConvertedTask {
+        /// `nil` for a skipped task.
+        var task: RequestTask?
+        /// The body is JSON bytes from an `Encodable`: `Content-Type: application/json` unless the target sets one.
+        var isJSONData = false
+        var skipReason: String?
+    }
+
+    static func requestTask(_ task: Task, label: String) throws(ContractError) -> ConvertedTask {
+        switch task {
+        case .requestPlain:
+            return ConvertedTask(task: .plain)
+        case .requestData(let data):
+            return ConvertedTask(task: .data(data))
+        case .requestJSONEncodable(let value):
+            // Keys sorted: a default JSONEncoder's key order changes from run to run, and a contract must not.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return ConvertedTask(task: .data(try encode(value, with: encoder, label: label)), isJSONData: true)
+        case .requestCustomJSONEncodable(let value, let encoder):
+            return ConvertedTask(task: .data(try encode(value, with: encoder, label: label)), isJSONData: true)
+        case .requestParameters(let parameters, let encoding):
+            return ConvertedTask(
+                task: .parameters(try json(parameters, label: label), encoding: encoding.requestEncoding))
+        case .requestCompositeData(let body, let urlParameters):
+            return ConvertedTask(task: .compositeData(body: body, urlParameters: try json(urlParameters, label: label)))
+        case .requestCompositeParameters(let bodyParameters, let bodyEncoding, let urlParameters):
+            let encoding = bodyEncoding.requestEncoding
+            guard encoding == .json || encoding == .httpBody else {
+                throw ContractError(
+                    file: label,
+                    "requestCompositeParameters: bodyEncoding must be JSONEncoding or URLEncoding.httpBody (Moya stops on "
+                        + "any other URLEncoding); put query parameters in urlParameters instead")
+            }
+            return ConvertedTask(
+                task: .compositeParameters(
+                    body: try json(bodyParameters, label: label), bodyEncoding: encoding,
+                    urlParameters: try json(urlParameters, label: label)))
+        case .uploadFile, .uploadMultipart, .uploadCompositeMultipart:
+            return ConvertedTask(
+                skipReason: "the task is an upload: Tether does not send uploads, so only the stub is kept")
+        case .downloadDestination, .downloadParameters:
+            return ConvertedTask(
+                skipReason: "the task is a download to a file: Tether does not download to files")
+        }
+    }
+
+    static func encode(_ value: any Encodable, with encoder: JSONEncoder, label: String) throws(ContractError) -> Data {
+        do {
+            return try encoder.encode(value)
+        } catch {
+            throw ContractError(file: label, "cannot encode the task's Encodable body as JSON: \(error)")
+        }
+    }
+
+    /// `[String: Any]` parameters as JSON: keys sorted (a dictionary has no stable order), values as
+    /// `JSONSerialization` and Alamofire's query encoding see them; anything else as its description.
+    static func json(_ parameters: [String: Any], label: String) throws(ContractError) -> JSONValue {
+        .object(parameters.keys.sorted().map { JSONMember($0, jsonValue(parameters[$0] as Any)) })
+    }
+
+    static func jsonValue(_ value: Any) -> JSONValue {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return .null }
+            return jsonValue(wrapped)
+        }
+        switch value {
+        case is NSNull: return .null
+        case let flag as Bool: return .bool(flag)
+        case let text as String: return .string(text)
+        case let text as Substring: return .string(String(text))
+        case let number as Int: return .integer(Int64(number))
+        case let number as Int8: return .integer(Int64(number))
+        case let number as Int16: return .integer(Int64(number))
+        case let number as Int32: return .integer(Int64(number))
+        case let number as Int64: return .integer(number)
+        case let number as UInt8: return .integer(Int64(number))
+        case let number as UInt16: return .integer(Int64(number))
+        case let number as UInt32: return .integer(Int64(number))
+        case let number as UInt:
+            return Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(UInt64(number))
+        case let number as UInt64: return Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(number)
+        case let number as Double: return .double(number)
+        case let number as Float: return .double(Double(number))
+        case let elements as [Any]: return .array(elements.map(jsonValue))
+        case let members as [String: Any]:
+            return .object(members.keys.sorted().map { JSONMember($0, jsonValue(members[$0] as Any)) })
+        default: return .string("\(value)")
+        }
+    }
+
+    // MARK: - Stub
+
+    static func stub(_ response: EndpointSampleResponse) -> (StubResponse, Data) {
+        switch response {
+        case .networkResponse(let statusCode, let data):
+            return (.network(statusCode: statusCode, headers: []), data)
+        case .response(let response, let data):
+            var headers: [HTTPHeader] = []
+            for (key, value) in response.allHeaderFields {
+                headers.append(HTTPHeader(String(describing: key), String(describing: value)))
+            }
+            headers.sort { $0.name < $1.name }
+            return (.network(statusCode: response.statusCode, headers: headers), data)
+        case .networkError(let error):
+            return (.networkError(code: error.code, description: error.localizedDescription), Data())
+        }
+    }
+
+    /// The file format's rule: empty (or only whitespace) is `.none`, JSON when it parses, text otherwise; but text
+    /// where the content type says JSON is an error.
+    static func stubBody(_ data: Data, label: String, response: StubResponse, headers: [HTTPHeader])
+        throws(ContractError)
+        -> StubBody
+    {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .none }
+        let parseError: JSONParseError
+        do {
+            return .json(try JSONValue.parse(data))
+        } catch {
+            parseError = error
+        }
+        var claims: [(String, String)] = []
+        if case .network(_, let stubHeaders) = response, let type = stubHeaders.first(where: { isContentType($0.name) })
+        {
+            claims.append(("the stubbed response's Content-Type", type.value))
+        }
+        // Accept is not a claim: it may list JSON while an endpoint answers text (GitHub's /zen).
+        for header in headers where isContentType(header.name) {
+            claims.append(("its \(header.name) header", header.value))
+        }
+        if let (what, value) = claims.first(where: { isJSONMediaType($0.1) }) {
+            throw ContractError(
+                file: label,
+                "sampleData is not valid JSON (\(parseError)), but \(what) says '\(value)': fix sampleData, or make the "
+                    + "content type say it is not JSON")
+        }
+        return .text(data)
+    }
+
+    /// `application/json`, `application/vnd.github+json`, …: every media range listed is JSON.
+    static func isJSONMediaType(_ value: String) -> Bool {
+        let types = value.split(separator: ",").map { ContractCheck.mediaType(String($0)) }
+        return !types.isEmpty && types.allSatisfy { $0 == "application/json" || $0.hasSuffix("+json") }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Moya's `TargetType`: one API endpoint of a service, usually a case of an enum.
+///
+/// Tether mirrors Moya's protocol (Moya cannot be built on Linux), so a target written for Moya compiles against
+/// Tether with at most an import change; on macOS an existing Moya target becomes a Tether one through a forwarding
+/// conformance (see the README, "Using your Moya targets").
+public protocol TargetType {
+    /// The target's base URL.
+    var baseURL: URL { get }
+    /// The path appended to `baseURL` (as `baseURL.appendingPathComponent(path)`), or empty for `baseURL` itself.
+    var path: String { get }
+    /// The HTTP method.
+    var method: Method { get }
+    /// The stubbed body: the contract the live body's structure must keep. `Data()` by default.
+    var sampleData: Data { get }
+    /// What the request sends besides its URL.
+    var task: Task { get }
+    /// The status codes the live service must answer with; `.none` by default.
+    var validationType: ValidationType { get }
+    /// The request's headers.
+    var headers: [String: String]? { get }
+}
+
+extension TargetType {
+    /// Moya's default: no stub body, so only the status is checked.
+    public var sampleData: Data { Data() }
+    /// Moya's default: no status validation beyond the stub's own status code.
+    public var validationType: ValidationType { .none }
+}
+
+extension URL {
+    /// Moya's `URL(target:)`: `baseURL` when `path` is empty, else `baseURL.appendingPathComponent(path)`.
+    /// - Parameter target: The target whose URL to build.
+    public init<Target: TargetType>(target: Target) {
+        let path = target.path
+        self = path.isEmpty ? target.baseURL : target.baseURL.appendingPathComponent(path)
+    }
+}
+
+/// Moya's `Method` (Alamofire's `HTTPMethod`): an HTTP method by name.
+public struct Method: RawRepresentable, Sendable, Equatable, Hashable {
+    /// `CONNECT`.
+    public static let connect = Method(rawValue: "CONNECT")
+    /// `DELETE`.
+    public static let delete = Method(rawValue: "DELETE")
+    /// `GET`.
+    public static let get = Method(rawValue: "GET")
+    /// `HEAD`.
+    public static let head = Method(rawValue: "HEAD")
+    /// `OPTIONS`.
+    public static let options = Method(rawValue: "OPTIONS")
+    /// `PATCH`.
+    public static let patch = Method(rawValue: "PATCH")
+    /// `POST`.
+    public static let post = Method(rawValue: "POST")
+    /// `PUT`.
+    public static let put = Method(rawValue: "PUT")
+    /// `QUERY`.
+    public static let query = Method(rawValue: "QUERY")
+    /// `TRACE`.
+    public static let trace = Method(rawValue: "TRACE")
+
+    /// The method's name as sent, e.g. `GET`.
+    public let rawValue: String
+
+    /// - Parameter rawValue: The method's name, e.g. `GET`.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+}
+
+/// Moya's `ValidationType`: the status codes a target accepts. When a target sets one, a live status outside it is a
+/// drift even where the stub's own status differs.
+public enum ValidationType: Sendable, Equatable {
+    /// No validation (Moya's default).
+    case none
+    /// 200-299.
+    case successCodes
+    /// 200-399.
+    case successAndRedirectCodes
+    /// Exactly these codes.
+    case customCodes([Int])
+
+    /// The accepted codes, empty for `.none` (as Moya's `statusCodes`).
+    public var statusCodes: [Int] {
+        switch self {
+        case .none: []
+        case .successCodes: ValidationCodes.success
+        case .successAndRedirectCodes: ValidationCodes.successAndRedirect
+        case .customCodes(let codes): codes
+        }
+    }
+
+    /// `Contract.validStatusCodes`: `nil` for `.none`.
+    var validStatusCodes: [Int]? {
+        self == .none ? nil : statusCodes
+    }
+}
+
+/// Moya's `MultiTarget`: any target behind one type, so targets of several services can be verified together.
+public enum MultiTarget: TargetType {
+    /// The wrapped target.
+    case target(any TargetType)
+
+    /// - Parameter target: The target to wrap.
+    public init(_ target: any TargetType) {
+        self = .target(target)
+    }
+
+    /// The wrapped target.
+    public var target: any TargetType {
+        switch self {
+        case .target(let target): target
+        }
+    }
+
+    public var baseURL: URL { target.baseURL }
+    public var path: String { target.path }
+    public var method: Method { target.method }
+    public var sampleData: Data { target.sampleData }
+    public var task: Task { target.task }
+    public var validationType: ValidationType { target.validationType }
+    public var headers: [String: String]? { target.headers }
+}

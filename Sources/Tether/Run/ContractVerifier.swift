@@ -1,0 +1,230 @@
+import Foundation
+
+/// Verifies Moya-shaped targets from Swift code: each target becomes a `Contract` (through `TargetConverter`), and the
+/// CLI's `Verifier` checks them, so the rules, transport and reports are the CLI's.
+///
+/// `verify` runs on the caller's actor (`nonisolated(nonsending)`), so a verifier owned by the main actor works, and the
+/// endpoint closure is called where Moya would call it; the requests themselves run on a thread of their own, so
+/// neither the caller's actor nor the cooperative pool is blocked.
+///
+/// ```swift
+/// let verifier = ContractVerifier(endpointClosure: customEndpointClosure,
+///                                 baseURL: URL(string: "http://127.0.0.1:8080"))
+/// let report = await verifier.verify(GitHub.allCases)
+/// try report.writeJUnit(to: "reports/junit.xml")
+/// ```
+public struct ContractVerifier {
+    /// How targets become contracts: the endpoint closure, the base URL override, added headers.
+    public var converter: TargetConverter
+    /// Strictness, and the transport's `jobs`, `timeout` and limits.
+    public var options: VerifyOptions
+    /// Sends the requests and times the run.
+    public var verifier: Verifier
+    /// A HAR file to replay on 127.0.0.1 for the run (`--mock`): every request goes to that server instead.
+    public var mockHAR: String?
+
+    /// A verifier using Moya's default endpoint mapping.
+    /// - Parameters:
+    ///   - baseURL: Where to send requests instead of each target's `baseURL` (`--base-url`).
+    ///   - isStrict: Keys the live body has and the stub lacks are drifts (`--strict`).
+    ///   - jobs: Requests in flight at once (`--jobs`).
+    ///   - timeout: Seconds per request, start to last byte (`--timeout`).
+    ///   - headers: Headers added to every request, e.g. a token.
+    ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
+    ///   - verifier: The pipeline; its transport is libcurl by default.
+    public init(
+        baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8, timeout: Double = 30,
+        headers: [String: String] = [:], mockHAR: String? = nil, verifier: Verifier = Verifier()
+    ) {
+        self.mockHAR = mockHAR
+        self.converter = TargetConverter(baseURL: baseURL, headers: headers)
+        self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
+        self.verifier = verifier
+    }
+
+    /// A verifier using your endpoint closure, as `MoyaProvider(endpointClosure:)` does: its URL, headers, task and
+    /// stubbed response (`sampleResponseClosure`) are what is verified.
+    /// - Parameters:
+    ///   - endpointClosure: Maps a target to its endpoint; applies to targets of its type (also inside `MultiTarget`).
+    ///   - baseURL: Where to send requests instead of each target's `baseURL` (`--base-url`).
+    ///   - isStrict: Keys the live body has and the stub lacks are drifts (`--strict`).
+    ///   - jobs: Requests in flight at once (`--jobs`).
+    ///   - timeout: Seconds per request, start to last byte (`--timeout`).
+    ///   - headers: Headers added to every request, e.g. a token.
+    ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
+    ///   - verifier: The pipeline; its transport is libcurl by default.
+    public init<Target: TargetType>(
+        endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8,
+        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil, verifier: Verifier = Verifier()
+    ) {
+        self.mockHAR = mockHAR
+        self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
+        self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
+        self.verifier = verifier
+    }
+
+    /// Verifies every target against the live service (or `baseURL`).
+    ///
+    /// A target that cannot become a contract (e.g. text `sampleData` where its content type says JSON) is an
+    /// `.error` result naming the target and is listed in `contractErrors`; the other targets are still verified.
+    /// Uploads, downloads and `networkError` stubs are skipped with the reason. No targets: the report says nothing
+    /// was checked and is not a pass.
+    /// - Parameter targets: Any sequence of targets, e.g. `GitHub.allCases` or `[MultiTarget]`.
+    /// - Returns: The report, in target order.
+    nonisolated(nonsending) public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
+    where Targets.Element: TargetType {
+        await perform(Array(targets), verifier: verifier).report
+    }
+
+    /// Verifies one target and also decodes its live body with the app's model and decoder (the decode check).
+    ///
+    /// A `DecodingError` becomes a drift at its coding path (`$.items[3].price`) with the decoder's reason. The body
+    /// is decoded only when the live status is the stub's (another status answers another case).
+    /// - Parameters:
+    ///   - target: The target.
+    ///   - model: The type the app decodes this target's body into, e.g. `[Repository].self`.
+    ///   - decoder: The app's decoder, with its date, key and data strategies.
+    /// - Returns: The report of this one target.
+    nonisolated(nonsending) public func verify<Target: TargetType, Model: Decodable>(
+        _ target: Target, decodes model: Model.Type, using decoder: JSONDecoder = JSONDecoder()
+    ) async -> ContractReport {
+        let recorder = ResponseRecorder(base: verifier.transport)
+        var recording = verifier
+        recording.transport = recorder
+        let (contractReport, isSent) = await perform([target], verifier: recording)
+        guard isSent else { return contractReport }
+        var report = contractReport.run
+        let errors = contractReport.contractErrors
+        // Only a sent target with a response has a body to decode: skipped and broken targets are never sent.
+        if let index = report.results.indices.first {
+            var result = report.results[index]
+            if case .network(let statusCode, _) = result.contract.sampleResponse, let live = recorder.responses.first,
+                case .success(let response) = live
+            {
+                if response.statusCode == statusCode {
+                    result.findings += DecodeCheck.findings(decoding: model, from: response.body, using: decoder)
+                } else {
+                    result.findings.append(
+                        Finding(.note, "body", "not decoded as \(Model.self): the status differs from the stub's"))
+                }
+                if result.findings.contains(where: \.isDrift) { result.outcome = .drifted }
+                report.results[index] = result
+            }
+        }
+        return ContractReport(run: report, contractErrors: errors)
+    }
+
+    // MARK: - Steps
+
+    /// Where each target's result comes from: the run (by contract index), or a result made here.
+    private enum Planned {
+        case sent(Int, Contract)
+        case made(ContractResult)
+    }
+
+    /// Starts the mock server if asked, converts, runs, merges. `isSent` is false when the mock could not start.
+    nonisolated(nonsending) private func perform<Target: TargetType>(_ targets: [Target], verifier: Verifier) async -> (
+        report: ContractReport, isSent: Bool
+    ) {
+        var converter = converter
+        var server: MockServer?
+        if let mockHAR {
+            do {
+                let mock = try MockServer(replaying: try HARArchive.load(contentsOf: mockHAR))
+                converter.baseURL = URL(string: mock.baseURL)
+                server = mock
+            } catch {
+                let (_, plan, errors) = prepare(targets, converter: converter)
+                let message = "cannot replay \(mockHAR): \(error)"
+                let results = plan.map { planned in
+                    switch planned {
+                    case .sent(_, let contract): ContractResult(contract: contract, outcome: .error(message))
+                    case .made(let result): result
+                    }
+                }
+                let run = RunReport(
+                    results: results, startedAt: verifier.now(), duration: 0, hostname: verifier.hostname)
+                return (ContractReport(run: run, contractErrors: errors), false)
+            }
+        }
+        let (contracts, plan, errors) = prepare(targets, converter: converter)
+        let run = await Self.run(contracts, options: options, verifier: verifier)
+        withExtendedLifetime(server) {}
+        return (ContractReport(run: merged(run, plan: plan), contractErrors: errors), true)
+    }
+
+    private func prepare<Target: TargetType>(_ targets: [Target], converter: TargetConverter) -> (
+        [Contract], [Planned], [ContractError]
+    ) {
+        var contracts: [Contract] = []
+        var plan: [Planned] = []
+        var errors: [ContractError] = []
+        let names = TargetConverter.uniqueNames(for: targets)
+        for (target, name) in zip(targets, names) {
+            do {
+                let converted = try converter.contract(for: target, name: name)
+                if let reason = converted.skipReason {
+                    plan.append(.made(ContractResult(contract: converted.contract, outcome: .skipped(reason))))
+                } else {
+                    plan.append(.sent(contracts.count, converted.contract))
+                    contracts.append(converted.contract)
+                }
+            } catch {
+                errors.append(error)
+                let service = TargetConverter.serviceName(of: target)
+                let request = HTTPRequest(method: target.method.rawValue, url: URL(target: target).absoluteString)
+                let contract = Contract(
+                    service: service, name: name, baseURL: target.baseURL.absoluteString, request: request,
+                    sampleData: .none, source: error.file)
+                plan.append(.made(ContractResult(contract: contract, outcome: .error(error.description))))
+            }
+        }
+        return (contracts, plan, errors)
+    }
+
+    private func merged(_ run: RunReport, plan: [Planned]) -> RunReport {
+        var report = run
+        report.results = plan.map { planned in
+            switch planned {
+            case .sent(let index, _): run.results[index]
+            case .made(let result): result
+            }
+        }
+        return report
+    }
+
+    /// Runs the blocking pipeline on a thread of its own, so that the cooperative pool is never blocked.
+    nonisolated(nonsending) private static func run(_ contracts: [Contract], options: VerifyOptions, verifier: Verifier)
+        async -> RunReport
+    {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: verifier.run(contracts, options: options))
+            }
+            thread.name = "tether-verify"
+            thread.start()
+        }
+    }
+}
+
+/// A transport that keeps what its base transport answered, for checks that need the live body (the decode check).
+final class ResponseRecorder: HTTPTransport, @unchecked Sendable {
+    private let base: any HTTPTransport
+    private let lock = NSLock()
+    private var recorded: [Result<HTTPResponse, TransportError>] = []
+
+    init(base: any HTTPTransport) {
+        self.base = base
+    }
+
+    /// Every response so far, in request order.
+    var responses: [Result<HTTPResponse, TransportError>] {
+        lock.withLock { recorded }
+    }
+
+    func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>] {
+        let results = base.send(requests, options: options)
+        lock.withLock { recorded += results }
+        return results
+    }
+}
