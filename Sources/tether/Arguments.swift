@@ -134,13 +134,17 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(U
     case "verify": return try parseVerify(rest)
     case "mock": return try parseMock(rest)
     default:
-        let hint = closestMatch(to: first, in: ["verify", "mock", "help", "--help", "--version"]).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint =
+            closestMatch(to: first, in: ["verify", "mock", "help", "--help", "--version"]).map {
+                " (did you mean '\($0)'?)"
+            } ?? ""
         throw UsageError("unknown command '\(first)'\(hint); run 'tether --help'")
     }
 }
 
 private let verifyOptions = [
-    "--base-url", "--mock", "--filter", "--strict", "--jobs", "--timeout", "--connect-timeout", "--max-body", "--insecure", "--cacert",
+    "--base-url", "--mock", "--filter", "--strict", "--jobs", "--timeout", "--connect-timeout", "--max-body",
+    "--insecure", "--cacert",
     "--junit", "--color", "--no-color", "--help",
 ]
 
@@ -164,19 +168,24 @@ private struct OptionReader {
 
     mutating func value() throws(UsageError) -> String {
         if let inlineValue { return inlineValue }
-        guard let value = rest.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(name) needs a value; run 'tether verify --help'") }
+        guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+            throw UsageError("\(name) needs a value; run 'tether verify --help'")
+        }
         return value
     }
 
     mutating func number(in range: ClosedRange<Double>) throws(UsageError) -> Double {
         let text = try value()
         guard let number = Double(text), range.contains(number) else {
-            throw UsageError("\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'")
+            throw UsageError(
+                "\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'")
         }
         return number
     }
 
-    private func format(_ number: Double) -> String { number == number.rounded() ? String(Int(number)) : String(number) }
+    private func format(_ number: Double) -> String {
+        number == number.rounded() ? String(Int(number)) : String(number)
+    }
 }
 
 private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -191,7 +200,8 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
         case "--help", "-h": return .help(Help.verify)
         case "--base-url":
             let value = try reader.value()
-            if let equals = value.firstIndex(of: "="), !value[..<equals].contains("/"), !value[..<equals].contains(":") {
+            if let equals = value.firstIndex(of: "="), !value[..<equals].contains("/"), !value[..<equals].contains(":")
+            {
                 let service = String(value[..<equals])
                 let url = String(value[value.index(after: equals)...])
                 try checkURL(url, option: argument)
@@ -210,7 +220,9 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
         case "--insecure": result.options.transport.isInsecure = true
         case "--cacert":
             let path = try reader.value()
-            guard FileManager.default.isReadableFile(atPath: path) else { throw UsageError("--cacert: cannot read '\(path)'") }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw UsageError("--cacert: cannot read '\(path)'")
+            }
             result.options.transport.caCertificatePath = path
         case "--junit": result.junitPath = try reader.value()
         case "--color", "--colour": result.colour = true
@@ -234,10 +246,13 @@ private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         case "--port": port = Int(try reader.number(in: 0...65535))
         default:
             if argument.hasPrefix("-") {
-                let hint = closestMatch(to: argument, in: ["--port", "--help"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint =
+                    closestMatch(to: argument, in: ["--port", "--help"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown option '\(argument)'\(hint); run 'tether mock --help'")
             }
-            guard path == nil else { throw UsageError("tether mock serves one HAR file; got '\(path ?? "")' and '\(argument)'") }
+            guard path == nil else {
+                throw UsageError("tether mock serves one HAR file; got '\(path ?? "")' and '\(argument)'")
+            }
             path = argument
         }
     }
@@ -246,8 +261,11 @@ private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
 }
 
 private func checkURL(_ text: String, option: String) throws(UsageError) {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-        throw UsageError("\(option): '\(text)' is not an http or https URL (write --base-url URL or --base-url SERVICE=URL)")
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        url.host != nil
+    else {
+        throw UsageError(
+            "\(option): '\(text)' is not an http or https URL (write --base-url URL or --base-url SERVICE=URL)")
     }
 }
 

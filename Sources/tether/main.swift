@@ -3,7 +3,6 @@ import Tether
 
 // The thin executable: parse the arguments, call the library, map the outcome to an exit code.
 
-
 func fail(_ message: String, code: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("tether: error: \(message)\n".utf8))
     exit(code)
@@ -45,14 +44,17 @@ case .verify(let arguments):
     }
     let contracts: [Contract]
     do {
-        contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: arguments.paths)
+        contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(
+            paths: arguments.paths)
     } catch {
         fail("\(error)")
     }
     let selected = contracts.filter(arguments.filter.matches)
     guard !selected.isEmpty else {
         if contracts.isEmpty { fail("no targets in \(arguments.paths.joined(separator: ", ")): nothing to verify") }
-        fail("--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of the \(contracts.count) targets (patterns match Service.target or target, with * and ?)")
+        fail(
+            "--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of the \(contracts.count) targets (patterns match Service.target or target, with * and ?)"
+        )
     }
     let report = Verifier().run(selected, options: arguments.options)
     withExtendedLifetime(server) {}

@@ -1,9 +1,25 @@
 import Testing
+
 @testable import Tether
 
 @Test func exitCodeFollowsOutcomes() {
-    let contract = Contract(service: "S", name: "t", baseURL: "http://127.0.0.1", request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
-    #expect(RunReport(results: [ContractResult(contract: contract, outcome: .passed)], startedAt: .now, duration: 0, hostname: "h").exitCode == 0)
-    #expect(RunReport(results: [ContractResult(contract: contract, outcome: .error("x"))], startedAt: .now, duration: 0, hostname: "h").exitCode == 3)
-    #expect(RunReport(results: [ContractResult(contract: contract, outcome: .error("x")), ContractResult(contract: contract, outcome: .drifted)], startedAt: .now, duration: 0, hostname: "h").exitCode == 1)
+    let contract = Contract(
+        service: "S", name: "t", baseURL: "http://127.0.0.1",
+        request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
+    #expect(
+        RunReport(
+            results: [ContractResult(contract: contract, outcome: .passed)], startedAt: .now, duration: 0, hostname: "h"
+        ).exitCode == 0)
+    #expect(
+        RunReport(
+            results: [ContractResult(contract: contract, outcome: .error("x"))], startedAt: .now, duration: 0,
+            hostname: "h"
+        ).exitCode == 3)
+    #expect(
+        RunReport(
+            results: [
+                ContractResult(contract: contract, outcome: .error("x")),
+                ContractResult(contract: contract, outcome: .drifted),
+            ], startedAt: .now, duration: 0, hostname: "h"
+        ).exitCode == 1)
 }

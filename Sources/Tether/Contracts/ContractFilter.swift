@@ -20,8 +20,10 @@ public struct ContractFilter: Sendable, Equatable {
 
     /// Iterative glob matching with one backtrack point (linear for `*` patterns; no recursion).
     static func glob(_ pattern: [Character], matches text: [Character]) -> Bool {
-        var p = 0, t = 0
-        var star = -1, resume = 0
+        var p = 0
+        var t = 0
+        var star = -1
+        var resume = 0
         while t < text.count {
             if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
                 p += 1

@@ -24,7 +24,10 @@ public struct ManifestLoader: Sendable {
     /// - Parameters:
     ///   - environment: The variables `${VAR}` expands from; the process environment by default.
     ///   - baseURLOverrides: `--base-url` values.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, baseURLOverrides: BaseURLOverrides = BaseURLOverrides()) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        baseURLOverrides: BaseURLOverrides = BaseURLOverrides()
+    ) {
         self.environment = environment
         self.baseURLOverrides = baseURLOverrides
     }
@@ -44,7 +47,9 @@ public struct ManifestLoader: Sendable {
                 for file in try jsonFiles(in: path) {
                     // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
                     // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
-                    guard let data = FileManager.default.contents(atPath: file) else { throw ContractError(file: file, "cannot read the file") }
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        throw ContractError(file: file, "cannot read the file")
+                    }
                     let mentionsTargets = data.range(of: Data("\"targets\"".utf8)) != nil
                     guard mentionsTargets else { continue }
                     let root = try parse(data, file: file)
@@ -62,13 +67,18 @@ public struct ManifestLoader: Sendable {
             }
         }
         guard manifestCount > 0 else {
-            throw ContractError(file: paths.joined(separator: ", "), "no contract manifest found (a manifest is a *.json file with a \"targets\" array)")
+            throw ContractError(
+                file: paths.joined(separator: ", "),
+                "no contract manifest found (a manifest is a *.json file with a \"targets\" array)")
         }
         try checkUnique(contracts)
         let services = Set(contracts.map(\.service))
         for name in baseURLOverrides.byService.keys.sorted() where !services.contains(name) {
             let hint = closestMatch(to: name, in: Array(services)).map { " (did you mean '\($0)'?)" } ?? ""
-            throw ContractError(file: "--base-url", "no contract file declares a service named '\(name)'\(hint); services: \(services.sorted().joined(separator: ", "))")
+            throw ContractError(
+                file: "--base-url",
+                "no contract file declares a service named '\(name)'\(hint); services: \(services.sorted().joined(separator: ", "))"
+            )
         }
         return contracts
     }
@@ -85,7 +95,9 @@ public struct ManifestLoader: Sendable {
     }
 
     private func parseFile(_ path: String) throws(ContractError) -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ContractError(file: path, "cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ContractError(file: path, "cannot read the file")
+        }
         return try parse(data, file: path)
     }
 
@@ -102,7 +114,10 @@ public struct ManifestLoader: Sendable {
         for contract in contracts {
             let key = "\(contract.service)\u{0}\(contract.name)"
             if let first = seen[key] {
-                throw ContractError(file: contract.source, "target '\(contract.name)' of service '\(contract.service)' is declared twice (also in \(first)); target names must be unique within a service")
+                throw ContractError(
+                    file: contract.source,
+                    "target '\(contract.name)' of service '\(contract.service)' is declared twice (also in \(first)); target names must be unique within a service"
+                )
             }
             seen[key] = contract.source
         }
@@ -111,12 +126,17 @@ public struct ManifestLoader: Sendable {
     // MARK: - One manifest
 
     private static let manifestKeys = ["service", "baseURL", "headers", "targets", "description"]
-    private static let targetKeys = ["name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse", "validationType"]
+    private static let targetKeys = [
+        "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
+        "validationType",
+    ]
 
     private func manifest(_ root: JSONValue, file: String) throws(ContractError) -> [Contract] {
         let node = ManifestNode(value: root, file: file, location: "")
         let keys = try node.members(allowed: Self.manifestKeys)
-        guard let serviceNode = keys["service"] else { throw node.error("missing key \"service\" (the service's name, e.g. \"GitHub\")") }
+        guard let serviceNode = keys["service"] else {
+            throw node.error("missing key \"service\" (the service's name, e.g. \"GitHub\")")
+        }
         let service = try serviceNode.string()
         guard !service.isEmpty else { throw serviceNode.error("must not be empty") }
         guard let targetsNode = keys["targets"] else { throw node.error("missing key \"targets\"") }
@@ -132,7 +152,9 @@ public struct ManifestLoader: Sendable {
             guard let baseURLNode else { throw node.error("missing key \"baseURL\" (or pass --base-url)") }
             baseURL = try expand(try baseURLNode.string(), at: baseURLNode, secrets: &serviceSecrets)
         }
-        guard let parsed = URL(string: baseURL), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
+        guard let parsed = URL(string: baseURL), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), parsed.host != nil
+        else {
             throw (baseURLNode ?? node).error("baseURL '\(baseURL)' is not an http or https URL")
         }
 
@@ -141,26 +163,36 @@ public struct ManifestLoader: Sendable {
         for targetNode in targets {
             var secrets = serviceSecrets
             contracts.append(
-                try target(targetNode, service: service, baseURL: baseURL, serviceHeaders: serviceHeaders, folder: folder, secrets: &secrets))
+                try target(
+                    targetNode, service: service, baseURL: baseURL, serviceHeaders: serviceHeaders, folder: folder,
+                    secrets: &secrets))
         }
         return contracts
     }
 
     private func target(
-        _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)], folder: String,
+        _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
+        folder: String,
         secrets: inout [String]
     ) throws(ContractError) -> Contract {
         let keys = try node.members(allowed: Self.targetKeys)
-        guard let nameNode = keys["name"] else { throw node.error("missing key \"name\" (the target's name, e.g. \"userRepositories\")") }
+        guard let nameNode = keys["name"] else {
+            throw node.error("missing key \"name\" (the target's name, e.g. \"userRepositories\")")
+        }
         let name = try nameNode.string()
         guard !name.isEmpty else { throw nameNode.error("must not be empty") }
 
-        let method = try keys["method"].map { (m) throws(ContractError) -> String in
-            let text = try m.string().uppercased()
-            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { throw m.error("'\(text)' is not an HTTP method") }
-            return text
-        } ?? "GET"
-        let path = try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) } ?? ""
+        let method =
+            try keys["method"].map { (m) throws(ContractError) -> String in
+                let text = try m.string().uppercased()
+                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+                    throw m.error("'\(text)' is not an HTTP method")
+                }
+                return text
+            } ?? "GET"
+        let path =
+            try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) }
+            ?? ""
 
         var query: [(String, String)] = []
         if let queryNode = keys["query"] {
@@ -184,13 +216,18 @@ public struct ManifestLoader: Sendable {
         }
 
         let task = try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
-        let request = RequestBuilder.request(method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
-        let sampleData = try keys["sampleData"].map { (s) throws(ContractError) in try stubBody(s, folder: folder) } ?? .none
-        let sampleResponse = try keys["sampleResponse"].map { (s) throws(ContractError) in try stubResponse(s) } ?? .network(statusCode: 200, headers: [])
+        let request = RequestBuilder.request(
+            method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
+        let sampleData =
+            try keys["sampleData"].map { (s) throws(ContractError) in try stubBody(s, folder: folder) } ?? .none
+        let sampleResponse =
+            try keys["sampleResponse"].map { (s) throws(ContractError) in try stubResponse(s) }
+            ?? .network(statusCode: 200, headers: [])
         let validCodes = try keys["validationType"].flatMap { (v) throws(ContractError) in try validationCodes(v) }
 
         return Contract(
-            service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData, sampleResponse: sampleResponse,
+            service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
+            sampleResponse: sampleResponse,
             validStatusCodes: validCodes, source: node.file, secrets: secrets)
     }
 
@@ -204,7 +241,9 @@ public struct ManifestLoader: Sendable {
                 entries.append((name, nil, valueNode))
             } else {
                 let value = try valueNode.string()
-                guard !value.contains(where: { $0 == "\r" || $0 == "\n" }) else { throw valueNode.error("a header value must not contain a line break") }
+                guard !value.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                    throw valueNode.error("a header value must not contain a line break")
+                }
                 entries.append((name, value, valueNode))
             }
         }
@@ -213,7 +252,10 @@ public struct ManifestLoader: Sendable {
 
     // MARK: - task
 
-    private static let taskCases = ["requestPlain", "requestData", "requestJSONEncodable", "requestParameters", "requestCompositeData", "requestCompositeParameters"]
+    private static let taskCases = [
+        "requestPlain", "requestData", "requestJSONEncodable", "requestParameters", "requestCompositeData",
+        "requestCompositeParameters",
+    ]
 
     private func requestTask(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> RequestTask {
         let (name, value) = try node.oneOf(Self.taskCases)
@@ -223,7 +265,9 @@ public struct ManifestLoader: Sendable {
         }
         switch name {
         case "requestPlain":
-            if let value, value.value != .null, value.value != .object([]) { throw value.error("requestPlain takes no value") }
+            if let value, value.value != .null, value.value != .object([]) {
+                throw value.error("requestPlain takes no value")
+            }
             return .plain
         case "requestData":
             return .data(try bytes(try required(), secrets: &secrets))
@@ -232,23 +276,34 @@ public struct ManifestLoader: Sendable {
         case "requestParameters":
             let keys = try required().members(allowed: ["parameters", "encoding"])
             guard let parameters = keys["parameters"] else { throw try required().error("missing key \"parameters\"") }
-            return .parameters(try parameterObject(parameters, secrets: &secrets), encoding: try encoding(keys["encoding"], allowed: RequestEncoding.allCases))
+            return .parameters(
+                try parameterObject(parameters, secrets: &secrets),
+                encoding: try encoding(keys["encoding"], allowed: RequestEncoding.allCases))
         case "requestCompositeData":
             let keys = try required().members(allowed: ["bodyData", "urlParameters"])
             guard let body = keys["bodyData"] else { throw try required().error("missing key \"bodyData\"") }
-            let url = try keys["urlParameters"].map { (u) throws(ContractError) in try parameterObject(u, secrets: &secrets) } ?? .object([])
+            let url =
+                try keys["urlParameters"].map { (u) throws(ContractError) in try parameterObject(u, secrets: &secrets) }
+                ?? .object([])
             return .compositeData(body: try bytes(body, secrets: &secrets), urlParameters: url)
         default:  // requestCompositeParameters
             let keys = try required().members(allowed: ["bodyParameters", "bodyEncoding", "urlParameters"])
-            guard let body = keys["bodyParameters"] else { throw try required().error("missing key \"bodyParameters\"") }
-            let url = try keys["urlParameters"].map { (u) throws(ContractError) in try parameterObject(u, secrets: &secrets) } ?? .object([])
+            guard let body = keys["bodyParameters"] else {
+                throw try required().error("missing key \"bodyParameters\"")
+            }
+            let url =
+                try keys["urlParameters"].map { (u) throws(ContractError) in try parameterObject(u, secrets: &secrets) }
+                ?? .object([])
             let bodyEncoding = try encoding(keys["bodyEncoding"], allowed: [.json, .httpBody, .url])
-            return .compositeParameters(body: try parameterObject(body, secrets: &secrets), bodyEncoding: bodyEncoding, urlParameters: url)
+            return .compositeParameters(
+                body: try parameterObject(body, secrets: &secrets), bodyEncoding: bodyEncoding, urlParameters: url)
         }
     }
 
     private func parameterObject(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> JSONValue {
-        guard case .object = node.value else { throw node.error("expected an object of parameters, got \(node.value.typeName)") }
+        guard case .object = node.value else {
+            throw node.error("expected an object of parameters, got \(node.value.typeName)")
+        }
         return try expandJSON(node, secrets: &secrets)
     }
 
@@ -266,9 +321,13 @@ public struct ManifestLoader: Sendable {
     /// `{"text": "..."}` or `{"base64": "..."}` as bytes.
     private func bytes(_ node: ManifestNode, secrets: inout [String]) throws(ContractError) -> Data {
         let keys = try node.members(allowed: ["text", "base64"])
-        if let text = keys["text"], keys.count == 1 { return Data(try expand(try text.string(), at: text, secrets: &secrets).utf8) }
+        if let text = keys["text"], keys.count == 1 {
+            return Data(try expand(try text.string(), at: text, secrets: &secrets).utf8)
+        }
         if let encoded = keys["base64"], keys.count == 1 {
-            guard let data = Data(base64Encoded: try encoded.string(), options: .ignoreUnknownCharacters) else { throw encoded.error("not valid base64") }
+            guard let data = Data(base64Encoded: try encoded.string(), options: .ignoreUnknownCharacters) else {
+                throw encoded.error("not valid base64")
+            }
             return data
         }
         throw node.error("expected exactly one of: text, base64")
@@ -278,7 +337,9 @@ public struct ManifestLoader: Sendable {
 
     private func stubBody(_ node: ManifestNode, folder: String) throws(ContractError) -> StubBody {
         let keys = try node.members(allowed: ["file", "json", "text", "base64"])
-        guard keys.count == 1, let (kind, value) = keys.first else { throw node.error("expected exactly one of: file, json, text, base64") }
+        guard keys.count == 1, let (kind, value) = keys.first else {
+            throw node.error("expected exactly one of: file, json, text, base64")
+        }
         switch kind {
         case "json":
             return .json(value.value)
@@ -286,7 +347,9 @@ public struct ManifestLoader: Sendable {
             let text = try value.string()
             return text.isEmpty ? .none : .text(Data(text.utf8))
         case "base64":
-            guard let data = Data(base64Encoded: try value.string(), options: .ignoreUnknownCharacters) else { throw value.error("not valid base64") }
+            guard let data = Data(base64Encoded: try value.string(), options: .ignoreUnknownCharacters) else {
+                throw value.error("not valid base64")
+            }
             return data.isEmpty ? .none : .text(data)
         default:  // file
             let relative = try value.string()
@@ -319,15 +382,20 @@ public struct ManifestLoader: Sendable {
             guard let status = keys["statusCode"] else { throw value.error("missing key \"statusCode\"") }
             var headers: [HTTPHeader] = []
             if let headersNode = keys["headers"] {
-                for (headerName, valueNode) in try headersNode.freeMembers() { headers.append(HTTPHeader(headerName, try valueNode.string())) }
+                for (headerName, valueNode) in try headersNode.freeMembers() {
+                    headers.append(HTTPHeader(headerName, try valueNode.string()))
+                }
             }
             return .network(statusCode: try status.integer(in: 100...599), headers: headers)
         default:
             let keys = try value.members(allowed: ["code", "description", "domain"])
-            let code = try keys["code"].map { (c) throws(ContractError) -> Int in
-                guard case .integer(let number) = c.value else { throw c.error("expected an integer, got \(c.value.typeName)") }
-                return Int(number)
-            } ?? 0
+            let code =
+                try keys["code"].map { (c) throws(ContractError) -> Int in
+                    guard case .integer(let number) = c.value else {
+                        throw c.error("expected an integer, got \(c.value.typeName)")
+                    }
+                    return Int(number)
+                } ?? 0
             let description = try keys["description"]?.string() ?? ""
             return .networkError(code: code, description: description)
         }
@@ -368,8 +436,11 @@ public struct ManifestLoader: Sendable {
             let expression = rest[start.upperBound..<end]
             let parts = expression.split(separator: ":-", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
-            guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw node.error("'${\(expression)}' is not a variable reference; write ${NAME} (or $${ for a literal ${)")
+            guard let first = name.first, first.isLetter || first == "_",
+                name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            else {
+                throw node.error(
+                    "'${\(expression)}' is not a variable reference; write ${NAME} (or $${ for a literal ${)")
             }
             if let value = environment[name], !(parts.count == 2 && value.isEmpty) {
                 if value.count >= 6 { secrets.append(value) }
@@ -393,7 +464,9 @@ public struct ManifestLoader: Sendable {
             return .array(elements)
         case .object:
             var members: [JSONMember] = []
-            for (key, child) in try node.freeMembers() { members.append(JSONMember(key, try expandJSON(child, secrets: &secrets))) }
+            for (key, child) in try node.freeMembers() {
+                members.append(JSONMember(key, try expandJSON(child, secrets: &secrets)))
+            }
             return .object(members)
         default: return node.value
         }

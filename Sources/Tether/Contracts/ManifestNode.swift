@@ -10,7 +10,8 @@ struct ManifestNode {
     static func isIdentifier(_ key: String) -> Bool {
         var isFirst = true
         for byte in key.utf8 {
-            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+            let isLetter =
+                (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
             let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
             guard isLetter || (!isFirst && isDigit) else { return false }
             isFirst = false
@@ -37,7 +38,9 @@ struct ManifestNode {
         for member in members {
             let node = child(member.key, member.value)
             guard allowed.contains(member.key) else {
-                let hint = closestMatch(to: member.key, in: allowed).map { " (did you mean '\($0)'?)" } ?? " (expected one of: \(allowed.joined(separator: ", ")))"
+                let hint =
+                    closestMatch(to: member.key, in: allowed).map { " (did you mean '\($0)'?)" }
+                    ?? " (expected one of: \(allowed.joined(separator: ", ")))"
                 throw node.error("unknown key\(hint)")
             }
             guard result[member.key] == nil else { throw node.error("key appears twice") }
@@ -59,7 +62,9 @@ struct ManifestNode {
 
     func integer(in range: ClosedRange<Int>) throws(ContractError) -> Int {
         guard case .integer(let number) = value else { throw error("expected an integer, got \(value.typeName)") }
-        guard range.contains(Int(number)) else { throw error("\(number) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        guard range.contains(Int(number)) else {
+            throw error("\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
         return Int(number)
     }
 

@@ -83,7 +83,9 @@ public enum RequestBuilder {
             url += (url.contains("?") ? "&" : "?") + queryParts.joined(separator: "&")
         }
         var allHeaders = headers
-        if let contentType, !allHeaders.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+        if let contentType,
+            !allHeaders.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame })
+        {
             allHeaders.append(HTTPHeader("Content-Type", contentType))
         }
         return HTTPRequest(method: upper, url: url, headers: allHeaders, body: body)

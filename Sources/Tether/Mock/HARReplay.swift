@@ -53,7 +53,8 @@ public struct HARReplay: Sendable {
             JSONMember("path", .string(request.path)),
             JSONMember("query", .string(request.query)),
         ])
-        return MockResponse(status: 404, headers: [HTTPHeader("Content-Type", "application/json")], body: body.serialized())
+        return MockResponse(
+            status: 404, headers: [HTTPHeader("Content-Type", "application/json")], body: body.serialized())
     }
 }
 

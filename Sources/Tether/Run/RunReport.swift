@@ -52,7 +52,8 @@ public struct RunReport: Sendable, Equatable {
     /// Every value that must be shown as `<redacted>` in any text.
     public var secrets: [String]
 
-    public init(results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = []) {
+    public init(results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = [])
+    {
         self.results = results
         self.startedAt = startedAt
         self.duration = duration

@@ -37,19 +37,24 @@ public struct Verifier: Sendable {
     public func run(_ contracts: [Contract], options: VerifyOptions = VerifyOptions()) -> RunReport {
         let startedAt = now()
         let clockStart = DispatchTime.now()
-        let sendable = contracts.indices.filter { if case .network = contracts[$0].sampleResponse { true } else { false } }
+        let sendable = contracts.indices.filter {
+            if case .network = contracts[$0].sampleResponse { true } else { false }
+        }
         let responses = transport.send(sendable.map { contracts[$0].request }, options: options.transport)
         var byIndex: [Int: Result<HTTPResponse, TransportError>] = [:]
         for (index, response) in zip(sendable, responses) { byIndex[index] = response }
 
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let results = contracts.indices.map { index in
-            Self.result(contract: contracts[index], response: byIndex[index], isStrict: options.isStrict, parser: parser)
+            Self.result(
+                contract: contracts[index], response: byIndex[index], isStrict: options.isStrict, parser: parser)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var secrets: [String] = []
         for contract in contracts { secrets += contract.secrets }
-        return RunReport(results: results, startedAt: startedAt, duration: seconds, hostname: hostname, secrets: Array(Set(secrets)).sorted())
+        return RunReport(
+            results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
+            secrets: Array(Set(secrets)).sorted())
     }
 
     static func result(
@@ -57,7 +62,10 @@ public struct Verifier: Sendable {
     ) -> ContractResult {
         if case .networkError(let code, let description) = contract.sampleResponse {
             let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
-            return ContractResult(contract: contract, outcome: .skipped("the stub is a networkError (\(what)): there is no response to check against a service"))
+            return ContractResult(
+                contract: contract,
+                outcome: .skipped(
+                    "the stub is a networkError (\(what)): there is no response to check against a service"))
         }
         switch response {
         case .none:
@@ -65,9 +73,12 @@ public struct Verifier: Sendable {
         case .failure(let error):
             return ContractResult(contract: contract, outcome: .error(error.description), duration: error.duration)
         case .success(let live):
-            let findings = ContractCheck.findings(contract: contract, response: live, isStrict: isStrict, parser: parser)
+            let findings = ContractCheck.findings(
+                contract: contract, response: live, isStrict: isStrict, parser: parser)
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
-            return ContractResult(contract: contract, outcome: outcome, findings: findings, liveStatusCode: live.statusCode, liveURL: live.url, duration: live.duration)
+            return ContractResult(
+                contract: contract, outcome: outcome, findings: findings, liveStatusCode: live.statusCode,
+                liveURL: live.url, duration: live.duration)
         }
     }
 }

@@ -158,7 +158,8 @@ private final class Transfer {
 
     static func make(index: Int, request: HTTPRequest, options: TransportOptions) -> Result<Transfer, TransportError> {
         guard let easy = curl_easy_init() else {
-            return .failure(TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
+            return .failure(
+                TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
         }
         let transfer = Transfer(easy: easy, request: request, maxBodyBytes: options.maxBodyBytes)
         if let message = transfer.configure(options: options) {
@@ -180,7 +181,8 @@ private final class Transfer {
             tether_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
             tether_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
             tether_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
-            tether_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.connectTimeout, options.timeout) * 1000)),
+            tether_curl_setopt_long(
+                easy, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.connectTimeout, options.timeout) * 1000)),
             tether_curl_setopt_string(easy, CURLOPT_USERAGENT, CurlTransport.userAgent),
             tether_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
             tether_curl_setopt_write(easy, CURLOPT_WRITEFUNCTION, transferWriteBody),
@@ -205,13 +207,15 @@ private final class Transfer {
             codes.append(
                 body.withUnsafeBytes { bytes in
                     // COPYPOSTFIELDS copies now, so the body need not outlive this call; an empty body still needs a pointer.
-                    tether_curl_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
+                    tether_curl_setopt_ptr(
+                        easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
                 })
         }
         // No "Expect: 100-continue" round trip for larger bodies; the caller's headers come after, so they win.
         headerList = curl_slist_append(headerList, "Expect:")
         for header in request.headers {
-            headerList = curl_slist_append(headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+            headerList = curl_slist_append(
+                headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
         }
         codes.append(tether_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
         if let failed = codes.first(where: { $0 != CURLE_OK }) {

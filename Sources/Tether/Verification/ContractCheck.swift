@@ -8,7 +8,9 @@ public enum ContractCheck {
     ///   - response: What the service answered.
     ///   - isStrict: Keys the live body has and the stub lacks become drifts instead of notes.
     ///   - parser: A parser to reuse across many checks (it keeps its buffers); a fresh one when `nil`.
-    public static func findings(contract: Contract, response: HTTPResponse, isStrict: Bool = false, parser: JSONParser? = nil) -> [Finding] {
+    public static func findings(
+        contract: Contract, response: HTTPResponse, isStrict: Bool = false, parser: JSONParser? = nil
+    ) -> [Finding] {
         guard case .network(let statusCode, let headers) = contract.sampleResponse else { return [] }
         var findings: [Finding] = []
         let statusHolds = response.statusCode == statusCode
@@ -16,17 +18,25 @@ public enum ContractCheck {
             findings.append(Finding(.drift, "status", "expected \(statusCode), got \(response.statusCode)"))
         }
         if let valid = contract.validStatusCodes, !valid.contains(response.statusCode) {
-            findings.append(Finding(.drift, "status", "\(response.statusCode) is outside the target's validationType (\(describe(codes: valid)))"))
+            findings.append(
+                Finding(
+                    .drift, "status",
+                    "\(response.statusCode) is outside the target's validationType (\(describe(codes: valid)))"))
         }
         findings += headerFindings(expected: headers, response: response)
         guard statusHolds else {
             if contract.sampleData != .none {
-                findings.append(Finding(.note, "body", "not compared: the status differs, so the body answers another case than the stub"))
+                findings.append(
+                    Finding(
+                        .note, "body",
+                        "not compared: the status differs, so the body answers another case than the stub"))
             }
             return findings
         }
         if contract.request.method == "HEAD" {
-            if contract.sampleData != .none { findings.append(Finding(.note, "body", "not compared: a HEAD response has no body")) }
+            if contract.sampleData != .none {
+                findings.append(Finding(.note, "body", "not compared: a HEAD response has no body"))
+            }
             return findings
         }
         findings += bodyFindings(stub: contract.sampleData, live: response.body, isStrict: isStrict, parser: parser)
@@ -51,20 +61,31 @@ public enum ContractCheck {
 
     /// `application/json; charset=utf-8` → `application/json`.
     static func mediaType(_ value: String) -> String {
-        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces).lowercased()
+        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
+            .lowercased()
     }
 
     static func bodyFindings(stub: StubBody, live: Data, isStrict: Bool, parser: JSONParser? = nil) -> [Finding] {
         switch stub {
         case .none:
-            return [Finding(.note, "body", "not checked: the stub has no body (sampleData is empty), so only the status was checked")]
+            return [
+                Finding(
+                    .note, "body",
+                    "not checked: the stub has no body (sampleData is empty), so only the status was checked")
+            ]
         case .json(let value):
             guard let parser else { return StructureDiff.findings(stub: value, live: live, strict: isStrict) }
             return JSONShape(stub: value).findings(live: live, strict: isStrict, parser: parser)
         case .text:
-            if live.isEmpty { return [Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")] }
+            if live.isEmpty {
+                return [Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")]
+            }
             if (try? (parser.map { try $0.validate(live) } ?? JSONValue.validate(live))) != nil {
-                return [Finding(.drift, "body", "expected a body that is not JSON (the stub is text), got JSON: \(excerpt(live))")]
+                return [
+                    Finding(
+                        .drift, "body",
+                        "expected a body that is not JSON (the stub is text), got JSON: \(excerpt(live))")
+                ]
             }
             return []
         }

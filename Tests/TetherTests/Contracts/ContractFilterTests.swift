@@ -1,9 +1,12 @@
 import Testing
+
 @testable import Tether
 
 @Suite struct ContractFilterTests {
     private func contract(_ service: String, _ name: String) -> Contract {
-        Contract(service: service, name: name, baseURL: "http://127.0.0.1", request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
+        Contract(
+            service: service, name: name, baseURL: "http://127.0.0.1",
+            request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
     }
 
     @Test(arguments: [

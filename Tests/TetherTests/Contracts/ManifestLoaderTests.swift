@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 /// A folder of manifest and sample files for one test, removed when the test ends.
@@ -10,7 +11,8 @@ final class ContractFolder {
         path = NSTemporaryDirectory() + "tether-contracts-" + UUID().uuidString
         for (name, text) in files {
             let file = (path as NSString).appendingPathComponent(name)
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         }
     }
@@ -20,7 +22,10 @@ final class ContractFolder {
     func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 }
 
-private func load(_ manifest: String, files: [String: String] = [:], environment: [String: String] = [:], overrides: BaseURLOverrides = .init()) throws -> [Contract] {
+private func load(
+    _ manifest: String, files: [String: String] = [:], environment: [String: String] = [:],
+    overrides: BaseURLOverrides = .init()
+) throws -> [Contract] {
     var all = files
     all["api.json"] = manifest
     let folder = try ContractFolder(all)
@@ -28,7 +33,9 @@ private func load(_ manifest: String, files: [String: String] = [:], environment
 }
 
 /// The error a manifest gives, as the user reads it, with the temporary folder's path taken out.
-private func loadError(_ manifest: String, files: [String: String] = [:], environment: [String: String] = [:]) throws -> String {
+private func loadError(_ manifest: String, files: [String: String] = [:], environment: [String: String] = [:]) throws
+    -> String
+{
     var all = files
     all["api.json"] = manifest
     let folder = try ContractFolder(all)
@@ -72,7 +79,10 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         let repos = contracts[0]
         #expect(repos.service == "GitHub")
         #expect(repos.request.url == "https://api.github.com/users/octocat/repos?per_page=2")
-        #expect(repos.request.headers == [HTTPHeader("Accept", "application/json"), HTTPHeader("Authorization", "Bearer ghp_secret123")])
+        #expect(
+            repos.request.headers == [
+                HTTPHeader("Accept", "application/json"), HTTPHeader("Authorization", "Bearer ghp_secret123"),
+            ])
         #expect(repos.sampleData == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])))
         #expect(repos.sampleResponse == .network(statusCode: 200, headers: []))
         #expect(repos.secrets == ["ghp_secret123"])
@@ -81,8 +91,12 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         #expect(contracts[2].request.method == "POST")
         #expect(contracts[2].request.body.map { String(decoding: $0, as: UTF8.self) } == #"{"title":"Found a bug"}"#)
         #expect(contracts[2].request.headers.last == HTTPHeader("Content-Type", "application/json"))
-        #expect(contracts[2].sampleResponse == .network(statusCode: 201, headers: [HTTPHeader("Content-Type", "application/json")]))
-        #expect(contracts[3].sampleResponse == .networkError(code: -1009, description: "The Internet connection appears to be offline."))
+        #expect(
+            contracts[2].sampleResponse
+                == .network(statusCode: 201, headers: [HTTPHeader("Content-Type", "application/json")]))
+        #expect(
+            contracts[3].sampleResponse
+                == .networkError(code: -1009, description: "The Internet connection appears to be offline."))
         #expect(contracts[3].sampleData == .none)
     }
 
@@ -91,9 +105,13 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         let all = try load(manifest, overrides: BaseURLOverrides(all: "http://127.0.0.1:9"))
         #expect(all[0].request.url == "http://127.0.0.1:9/x%20y")
         #expect(all[0].baseURL == "http://127.0.0.1:9")
-        let one = try load(manifest, overrides: BaseURLOverrides(all: "http://127.0.0.1:9", byService: ["S": "http://127.0.0.1:8/v1/"]))
+        let one = try load(
+            manifest, overrides: BaseURLOverrides(all: "http://127.0.0.1:9", byService: ["S": "http://127.0.0.1:8/v1/"])
+        )
         #expect(one[0].request.url == "http://127.0.0.1:8/v1/x%20y")
-        #expect(throws: ContractError.self) { try load(manifest, overrides: BaseURLOverrides(byService: ["T": "http://127.0.0.1:8"])) }
+        #expect(throws: ContractError.self) {
+            try load(manifest, overrides: BaseURLOverrides(byService: ["T": "http://127.0.0.1:8"]))
+        }
     }
 
     @Test func sampleFilesThatAreNotJSONBecomeTextStubs() throws {
@@ -121,34 +139,62 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
     }
 
     @Test(arguments: [
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleDta": {"json": 1}}]}"#,
-         "api.json: targets[0].sampleDta: unknown key (did you mean 'sampleData'?)"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}, {"name": "a"}]}"#,
-         "api.json: target 'a' of service 'S' is declared twice"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${TOKEN}"}]}"#,
-         "api.json: targets[0].path: environment variable TOKEN is not set"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "missing.json"}}]}"#,
-         "api.json: targets[0].sampleData.file: cannot read sample file 'missing.json'"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "broken.json"}}]}"#,
-         "api.json: targets[0].sampleData.file: sample file 'broken.json' is not valid JSON"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleResponse": {"networkResponse": {"statusCode": 1000}}}]}"#,
-         "api.json: targets[0].sampleResponse.networkResponse.statusCode: 1000 is out of range 100...599"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "task": {"requestParameters": {"parameters": {}, "encoding": "jsn"}}}]}"#,
-         "api.json: targets[0].task.requestParameters.encoding: unknown encoding 'jsn' (did you mean 'json'?)"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "task": "requestPlian"}]}"#,
-         "api.json: targets[0].task: unknown case 'requestPlian' (did you mean 'requestPlain'?)"),
-        (#"{"service": "S", "baseURL": "ftp://x.test", "targets": []}"#,
-         "api.json: baseURL: baseURL 'ftp://x.test' is not an http or https URL"),
-        (#"{"baseURL": "https://x.test", "targets": []}"#,
-         "api.json: missing key \"service\""),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": 5}]}"#,
-         "api.json: targets[0].name: expected a string, got integer"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "headers": {"X": "a\nb"}}]}"#,
-         "api.json: targets[0].headers.X: a header value must not contain a line break"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${oops"}]}"#,
-         "api.json: targets[0].path: '${' without a closing '}'"),
-        (#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a",}]}"#,
-         "api.json: not valid JSON"),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleDta": {"json": 1}}]}"#,
+            "api.json: targets[0].sampleDta: unknown key (did you mean 'sampleData'?)"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}, {"name": "a"}]}"#,
+            "api.json: target 'a' of service 'S' is declared twice"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${TOKEN}"}]}"#,
+            "api.json: targets[0].path: environment variable TOKEN is not set"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "missing.json"}}]}"#,
+            "api.json: targets[0].sampleData.file: cannot read sample file 'missing.json'"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "broken.json"}}]}"#,
+            "api.json: targets[0].sampleData.file: sample file 'broken.json' is not valid JSON"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleResponse": {"networkResponse": {"statusCode": 1000}}}]}"#,
+            "api.json: targets[0].sampleResponse.networkResponse.statusCode: 1000 is out of range 100...599"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "task": {"requestParameters": {"parameters": {}, "encoding": "jsn"}}}]}"#,
+            "api.json: targets[0].task.requestParameters.encoding: unknown encoding 'jsn' (did you mean 'json'?)"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "task": "requestPlian"}]}"#,
+            "api.json: targets[0].task: unknown case 'requestPlian' (did you mean 'requestPlain'?)"
+        ),
+        (
+            #"{"service": "S", "baseURL": "ftp://x.test", "targets": []}"#,
+            "api.json: baseURL: baseURL 'ftp://x.test' is not an http or https URL"
+        ),
+        (
+            #"{"baseURL": "https://x.test", "targets": []}"#,
+            "api.json: missing key \"service\""
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": 5}]}"#,
+            "api.json: targets[0].name: expected a string, got integer"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "headers": {"X": "a\nb"}}]}"#,
+            "api.json: targets[0].headers.X: a header value must not contain a line break"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${oops"}]}"#,
+            "api.json: targets[0].path: '${' without a closing '}'"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a",}]}"#,
+            "api.json: not valid JSON"
+        ),
     ])
     func brokenManifestsNameFileAndLocation(manifest: String, expected: String) throws {
         let message = try loadError(manifest, files: ["broken.json": "{\"a\": "])
@@ -158,14 +204,27 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
     @Test func aFolderWithoutManifestsIsAnError() throws {
         let folder = try ContractFolder(["samples/a.json": "[1]"])
         #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.path]) }
-        #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.file("samples/a.json")]) }
-        #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.file("nowhere")]) }
+        #expect(throws: ContractError.self) {
+            try ManifestLoader(environment: [:]).load(paths: [folder.file("samples/a.json")])
+        }
+        #expect(throws: ContractError.self) {
+            try ManifestLoader(environment: [:]).load(paths: [folder.file("nowhere")])
+        }
     }
 
     @Test func theShippedExampleLoads() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let contracts = try ManifestLoader(environment: [:]).load(paths: [root.appendingPathComponent("contracts").path])
-        #expect(contracts.contains { $0.name == "userRepositories" && $0.sampleData == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])) })
-        #expect(contracts.contains { $0.name == "unauthorized" && $0.sampleResponse == .network(statusCode: 401, headers: []) })
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let contracts = try ManifestLoader(environment: [:]).load(paths: [root.appendingPathComponent("contracts").path]
+        )
+        #expect(
+            contracts.contains {
+                $0.name == "userRepositories"
+                    && $0.sampleData == .json(.array([.object([JSONMember("name", .string("Repo Name"))])]))
+            })
+        #expect(
+            contracts.contains {
+                $0.name == "unauthorized" && $0.sampleResponse == .network(statusCode: 401, headers: [])
+            })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 private func object(_ members: (String, JSONValue)...) -> JSONValue { .object(members.map { JSONMember($0.0, $0.1) }) }
@@ -16,13 +17,17 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
         ("https://x.test", "/what?", "https://x.test/what%3F"),
     ])
     func urlIsBaseURLAppendingPath(base: String, path: String, expected: String) {
-        #expect(RequestBuilder.request(method: "get", baseURL: base, path: path, headers: [], task: .plain).url == expected)
+        #expect(
+            RequestBuilder.request(method: "get", baseURL: base, path: path, headers: [], task: .plain).url == expected)
     }
 
     @Test func urlEncodingSortsKeysAndEscapesLikeAlamofire() {
-        let parameters = object(("q", .string("x y&z=1")), ("ids", .array([.integer(1), .integer(2)])), ("flag", .bool(true)),
-                                ("user", object(("name", .string("n/a?")))), ("pi", .double(3.5)))
-        let get = RequestBuilder.request(method: "GET", baseURL: "https://x.test", path: "/s", headers: [], task: .parameters(parameters, encoding: .url))
+        let parameters = object(
+            ("q", .string("x y&z=1")), ("ids", .array([.integer(1), .integer(2)])), ("flag", .bool(true)),
+            ("user", object(("name", .string("n/a?")))), ("pi", .double(3.5)))
+        let get = RequestBuilder.request(
+            method: "GET", baseURL: "https://x.test", path: "/s", headers: [],
+            task: .parameters(parameters, encoding: .url))
         #expect(get.url == "https://x.test/s?flag=1&ids%5B%5D=1&ids%5B%5D=2&pi=3.5&q=x%20y%26z%3D1&user%5Bname%5D=n/a?")
         #expect(get.body == nil)
         #expect(get.headers.isEmpty)
@@ -31,42 +36,59 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
     @Test func urlEncodingIsMethodDependent() {
         let parameters = object(("b", .string("2")), ("a", .string("1")))
         for method in ["GET", "HEAD", "DELETE"] {
-            let request = RequestBuilder.request(method: method, baseURL: "https://x.test", path: "/", headers: [], task: .parameters(parameters, encoding: .url))
+            let request = RequestBuilder.request(
+                method: method, baseURL: "https://x.test", path: "/", headers: [],
+                task: .parameters(parameters, encoding: .url))
             #expect(request.url == "https://x.test/?a=1&b=2")
         }
-        let post = RequestBuilder.request(method: "post", baseURL: "https://x.test", path: "/", headers: [], task: .parameters(parameters, encoding: .url))
+        let post = RequestBuilder.request(
+            method: "post", baseURL: "https://x.test", path: "/", headers: [],
+            task: .parameters(parameters, encoding: .url))
         #expect(post.method == "POST")
         #expect(post.url == "https://x.test/")
         #expect(text(post.body) == "a=1&b=2")
         #expect(post.headers == [HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")])
-        let query = RequestBuilder.request(method: "POST", baseURL: "https://x.test", path: "/", headers: [], task: .parameters(parameters, encoding: .queryString))
+        let query = RequestBuilder.request(
+            method: "POST", baseURL: "https://x.test", path: "/", headers: [],
+            task: .parameters(parameters, encoding: .queryString))
         #expect(query.url == "https://x.test/?a=1&b=2")
         #expect(query.body == nil)
-        let body = RequestBuilder.request(method: "GET", baseURL: "https://x.test", path: "/", headers: [], task: .parameters(parameters, encoding: .httpBody))
+        let body = RequestBuilder.request(
+            method: "GET", baseURL: "https://x.test", path: "/", headers: [],
+            task: .parameters(parameters, encoding: .httpBody))
         #expect(text(body.body) == "a=1&b=2")
     }
 
     @Test func jsonBodiesKeepOrderAndSetContentTypeUnlessGiven() {
         let value = object(("title", .string("Found a bug")), ("labels", .array([.string("bug")])))
-        let request = RequestBuilder.request(method: "POST", baseURL: "https://x.test", path: "/i", headers: [HTTPHeader("Accept", "*/*")], task: .json(value))
+        let request = RequestBuilder.request(
+            method: "POST", baseURL: "https://x.test", path: "/i", headers: [HTTPHeader("Accept", "*/*")],
+            task: .json(value))
         #expect(text(request.body) == #"{"title":"Found a bug","labels":["bug"]}"#)
         #expect(request.headers == [HTTPHeader("Accept", "*/*"), HTTPHeader("Content-Type", "application/json")])
-        let custom = RequestBuilder.request(method: "POST", baseURL: "https://x.test", path: "/i", headers: [HTTPHeader("content-type", "application/vnd.api+json")], task: .parameters(value, encoding: .json))
+        let custom = RequestBuilder.request(
+            method: "POST", baseURL: "https://x.test", path: "/i",
+            headers: [HTTPHeader("content-type", "application/vnd.api+json")], task: .parameters(value, encoding: .json)
+        )
         #expect(custom.headers == [HTTPHeader("content-type", "application/vnd.api+json")])
     }
 
     @Test func compositeTasksSplitBodyAndQuery() {
         let composite = RequestBuilder.request(
             method: "PUT", baseURL: "https://x.test", path: "/c", query: [("v", "1")], headers: [],
-            task: .compositeParameters(body: object(("a", .integer(1))), bodyEncoding: .json, urlParameters: object(("page", .integer(2)))))
+            task: .compositeParameters(
+                body: object(("a", .integer(1))), bodyEncoding: .json, urlParameters: object(("page", .integer(2)))))
         #expect(composite.url == "https://x.test/c?v=1&page=2")
         #expect(text(composite.body) == #"{"a":1}"#)
         let formBody = RequestBuilder.request(
             method: "GET", baseURL: "https://x.test", path: "/c", headers: [],
-            task: .compositeParameters(body: object(("a", .integer(1))), bodyEncoding: .url, urlParameters: object(("p", .integer(2)))))
+            task: .compositeParameters(
+                body: object(("a", .integer(1))), bodyEncoding: .url, urlParameters: object(("p", .integer(2)))))
         #expect(formBody.url == "https://x.test/c?p=2")
         #expect(text(formBody.body) == "a=1")
-        let data = RequestBuilder.request(method: "POST", baseURL: "https://x.test", path: "/d", headers: [], task: .compositeData(body: Data([0, 1]), urlParameters: object(("k", .string("v w")))))
+        let data = RequestBuilder.request(
+            method: "POST", baseURL: "https://x.test", path: "/d", headers: [],
+            task: .compositeData(body: Data([0, 1]), urlParameters: object(("k", .string("v w")))))
         #expect(data.url == "https://x.test/d?k=v%20w")
         #expect(data.body == Data([0, 1]))
         #expect(data.headers.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 private func manifest(_ baseURL: String, _ targets: String) -> String {
@@ -11,11 +12,22 @@ private func manifest(_ baseURL: String, _ targets: String) -> String {
     static func server() throws -> MockServer {
         try MockServer { request in
             switch request.path {
-            case "/latin1": return MockResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xE9, 0x22, 0x7D]))
-            case "/deep": return MockResponse(status: 200, body: Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8))
-            case "/html": return MockResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/html")], body: Data("<html>\u{1B}[31m\u{0}\u{7} ]]> & oops</html>".utf8))
+            case "/latin1":
+                return MockResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", "application/json")],
+                    body: Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xE9, 0x22, 0x7D]))
+            case "/deep":
+                return MockResponse(
+                    status: 200,
+                    body: Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8))
+            case "/html":
+                return MockResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", "text/html")],
+                    body: Data("<html>\u{1B}[31m\u{0}\u{7} ]]> & oops</html>".utf8))
             case "/big": return MockResponse(status: 200, body: Data(count: 3_000_000))
-            case "/huge": return .json("[" + Array(repeating: #"{"id": 1, "name": "x"}"#, count: 200_000).joined(separator: ",") + "]")
+            case "/huge":
+                return .json(
+                    "[" + Array(repeating: #"{"id": 1, "name": "x"}"#, count: 200_000).joined(separator: ",") + "]")
             default: return .json("{}", status: 404)
             }
         }
@@ -23,16 +35,22 @@ private func manifest(_ baseURL: String, _ targets: String) -> String {
 
     @Test func bodiesThatAreNotUTF8OrNotJSONOrTooDeepAreDriftsWithClearMessages() throws {
         let server = try Self.server()
-        let folder = try ContractFolder(["edge.json": manifest(server.baseURL, """
-            {"name": "latin1", "path": "/latin1", "sampleData": {"json": {"a": "x"}}},
-            {"name": "deep", "path": "/deep", "sampleData": {"json": [[1]]}},
-            {"name": "html", "path": "/html", "sampleData": {"json": {"a": "x"}}},
-            {"name": "huge", "path": "/huge", "sampleData": {"json": [{"id": 1, "name": "x"}]}}
-            """)])
+        let folder = try ContractFolder([
+            "edge.json": manifest(
+                server.baseURL,
+                """
+                {"name": "latin1", "path": "/latin1", "sampleData": {"json": {"a": "x"}}},
+                {"name": "deep", "path": "/deep", "sampleData": {"json": [[1]]}},
+                {"name": "html", "path": "/html", "sampleData": {"json": {"a": "x"}}},
+                {"name": "huge", "path": "/huge", "sampleData": {"json": [{"id": 1, "name": "x"}]}}
+                """)
+        ])
         let run = try TetherBinary.run(["verify", folder.path, "--no-color"])
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("DRIFT Edge.latin1"))
-        #expect(run.stdout.contains("body: expected a JSON body, got bytes that are not UTF-8 (at byte 6)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("body: expected a JSON body, got bytes that are not UTF-8 (at byte 6)"), "\(run.stdout)"
+        )
         #expect(run.stdout.contains("DRIFT Edge.deep"))
         #expect(run.stdout.contains("nested deeper than"), "\(run.stdout)")
         #expect(run.stdout.contains("DRIFT Edge.html"))
@@ -51,7 +69,9 @@ private func manifest(_ baseURL: String, _ targets: String) -> String {
 
     @Test func aBodyOverMaxBodyIsAnErrorAndExitsThree() throws {
         let server = try Self.server()
-        let folder = try ContractFolder(["edge.json": manifest(server.baseURL, #"{"name": "big", "path": "/big", "sampleData": {"text": "x"}}"#)])
+        let folder = try ContractFolder([
+            "edge.json": manifest(server.baseURL, #"{"name": "big", "path": "/big", "sampleData": {"text": "x"}}"#)
+        ])
         let run = try TetherBinary.run(["verify", folder.path, "--max-body", "1M", "--no-color"])
         #expect(run.exitCode == 3)
         #expect(run.stdout.contains("ERROR Edge.big"))
@@ -65,8 +85,11 @@ private func manifest(_ baseURL: String, _ targets: String) -> String {
         defer { hang.stop() }
         let good = try Self.server()
         let folder = try ContractFolder([
-            "hang.json": #"{"service": "Slow", "baseURL": "\#(hang.baseURL)", "targets": [{"name": "slow", "path": "/slow"}]}"#,
-            "good.json": manifest(good.baseURL, #"{"name": "missing", "path": "/nothing", "sampleResponse": {"networkResponse": {"statusCode": 404}}}"#),
+            "hang.json":
+                #"{"service": "Slow", "baseURL": "\#(hang.baseURL)", "targets": [{"name": "slow", "path": "/slow"}]}"#,
+            "good.json": manifest(
+                good.baseURL,
+                #"{"name": "missing", "path": "/nothing", "sampleResponse": {"networkResponse": {"statusCode": 404}}}"#),
         ])
         let start = Date()
         let run = try TetherBinary.run(["verify", folder.path, "--timeout", "1", "--no-color"])
@@ -89,7 +112,9 @@ private func manifest(_ baseURL: String, _ targets: String) -> String {
     }
 
     @Test func aMissingOrBrokenHARIsAUsageErrorNamingTheFile() throws {
-        let folder = try ContractFolder(["edge.json": manifest("http://127.0.0.1:9", #"{"name": "a"}"#), "broken.har": #"{"log": {}}"#])
+        let folder = try ContractFolder([
+            "edge.json": manifest("http://127.0.0.1:9", #"{"name": "a"}"#), "broken.har": #"{"log": {}}"#,
+        ])
         let missing = try TetherBinary.run(["verify", folder.path, "--mock", folder.file("nowhere.har")])
         #expect(missing.exitCode == 2)
         #expect(missing.stderr.contains("nowhere.har"), "\(missing.stderr)")
@@ -100,7 +125,12 @@ private func manifest(_ baseURL: String, _ targets: String) -> String {
 
     @Test func anUnwritableReportPathIsAnErrorNamingIt() throws {
         let server = try Self.server()
-        let folder = try ContractFolder(["edge.json": manifest(server.baseURL, #"{"name": "a", "path": "/nothing", "sampleResponse": {"networkResponse": {"statusCode": 404}}}"#), "file": "x"])
+        let folder = try ContractFolder([
+            "edge.json": manifest(
+                server.baseURL,
+                #"{"name": "a", "path": "/nothing", "sampleResponse": {"networkResponse": {"statusCode": 404}}}"#),
+            "file": "x",
+        ])
         let run = try TetherBinary.run(["verify", folder.file("edge.json"), "--junit", folder.file("file/junit.xml")])
         #expect(run.exitCode == 2)
         #expect(run.stderr.contains("file/junit.xml"), "\(run.stderr)")

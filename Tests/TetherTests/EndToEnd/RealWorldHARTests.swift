@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 /// Replays real api.github.com traffic (recorded by public projects, ../shared/fixtures/realworld) and verifies stubs
@@ -11,12 +12,15 @@ struct RealWorldHARTests {
     static let expected: [String: String] = [
         "zen": "PASS", "user": "DRIFT", "userRepositories": "DRIFT", "unknownUser": "PASS", "badCredentials": "PASS",
         "searchUsers": "DRIFT", "searchCode": "DRIFT", "repository": "PASS", "labels": "PASS", "deleteLabel": "PASS",
-        "createIssue": "PASS", "paginateIssues": "PASS", "branchProtection": "DRIFT", "searchIssues": "PASS", "notRecorded": "DRIFT",
+        "createIssue": "PASS", "paginateIssues": "PASS", "branchProtection": "DRIFT", "searchIssues": "PASS",
+        "notRecorded": "DRIFT",
     ]
 
     /// Console lines without timings, so two runs can be compared line for line.
     static func stable(_ output: String) -> [String] {
-        output.split(separator: "\n").filter { !$0.hasPrefix("JUnit report:") }.map { String($0.replacing(/\s+\d+\.\d{3}s/, with: "")) }
+        output.split(separator: "\n").filter { !$0.hasPrefix("JUnit report:") }.map {
+            String($0.replacing(/\s+\d+\.\d{3}s/, with: ""))
+        }
     }
 
     static func outcomes(_ output: String) -> [String: String] {
@@ -29,7 +33,9 @@ struct RealWorldHARTests {
     }
 
     @Test func stubsAreCheckedAgainstRecordedGitHubResponses() throws {
-        let run = try TetherBinary.run(["verify", Self.manifest, "--mock", FixturePaths.realWorld("github.har"), "--no-color"])
+        let run = try TetherBinary.run([
+            "verify", Self.manifest, "--mock", FixturePaths.realWorld("github.har"), "--no-color",
+        ])
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(Self.outcomes(run.stdout) == Self.expected, "\(run.stdout)")
         for finding in [
@@ -52,8 +58,12 @@ struct RealWorldHARTests {
     }
 
     @Test func aQuirkyExportGivesExactlyTheSameOutcomes() throws {
-        let clean = try TetherBinary.run(["verify", Self.manifest, "--mock", FixturePaths.realWorld("github.har"), "--no-color"])
-        let quirky = try TetherBinary.run(["verify", Self.manifest, "--mock", FixturePaths.realWorld("github-quirks.har"), "--no-color"])
+        let clean = try TetherBinary.run([
+            "verify", Self.manifest, "--mock", FixturePaths.realWorld("github.har"), "--no-color",
+        ])
+        let quirky = try TetherBinary.run([
+            "verify", Self.manifest, "--mock", FixturePaths.realWorld("github-quirks.har"), "--no-color",
+        ])
         #expect(quirky.exitCode == clean.exitCode)
         #expect(Self.stable(quirky.stdout) == Self.stable(clean.stdout))
     }

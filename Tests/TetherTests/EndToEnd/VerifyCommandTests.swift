@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 /// Requests a handler saw, shared with the server's threads.
@@ -24,9 +25,14 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
             switch request.path {
             case "/items":
                 let price = drift ? #""12.50""# : "12.5"
-                return .json(#"[{"id": 1, "name": "Mug", "price": \#(price), "tags": ["kitchen"]}, {"id": 2, "name": "Pen", "price": 1.25, "tags": []}]"#)
-            case "/items/1": return .json(#"{"id": 1, "name": "Mug", "price": 12.5, "discontinued": false, "extra": "x"}"#)
-            case "/text": return MockResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Data("hello".utf8))
+                return .json(
+                    #"[{"id": 1, "name": "Mug", "price": \#(price), "tags": ["kitchen"]}, {"id": 2, "name": "Pen", "price": 1.25, "tags": []}]"#
+                )
+            case "/items/1":
+                return .json(#"{"id": 1, "name": "Mug", "price": 12.5, "discontinued": false, "extra": "x"}"#)
+            case "/text":
+                return MockResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Data("hello".utf8))
             default: return .json(#"{"message": "not found"}"#, status: 404)
             }
         }
@@ -66,7 +72,9 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         // --strict: a key the stub lacks is a drift.
         #expect(run.stdout.contains("DRIFT Shop.item"))
         #expect(run.stdout.contains("$.extra"))
-        #expect(run.stdout.contains("2 passed, 2 failed, 0 errors, 1 skipped") || run.stdout.contains("1 passed, 2 failed, 0 errors, 1 skipped"))
+        #expect(
+            run.stdout.contains("2 passed, 2 failed, 0 errors, 1 skipped")
+                || run.stdout.contains("1 passed, 2 failed, 0 errors, 1 skipped"))
         let junit = try #require(run.junit)
         #expect(junit.contains(#"type="drift""#))
         #expect(junit.contains("GET \(server.baseURL)/items"))
@@ -92,17 +100,23 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     @Test func aBrokenContractExitsTwoAndSendsNothing() throws {
         let seen = SeenRequests()
         let server = try Self.shop(seen)
-        let targets = #"{"name": "items", "path": "/items"}, {"name": "typo", "path": "/items", "sampleDta": {"json": []}}"#
+        let targets =
+            #"{"name": "items", "path": "/items"}, {"name": "typo", "path": "/items", "sampleDta": {"json": []}}"#
         let folder = try ContractFolder(["shop.json": manifest(baseURL: server.baseURL, targets: targets)])
         let run = try TetherBinary.run(["verify", folder.path])
         #expect(run.exitCode == 2)
-        #expect(run.stderr.contains("shop.json: targets[1].sampleDta: unknown key (did you mean 'sampleData'?)"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("shop.json: targets[1].sampleDta: unknown key (did you mean 'sampleData'?)"),
+            "\(run.stderr)")
         #expect(seen.all.isEmpty)
         #expect(run.junit == nil)
     }
 
     @Test func anUnsetVariableExitsTwoNamingIt() throws {
-        let folder = try ContractFolder(["shop.json": manifest(baseURL: "http://127.0.0.1:9", targets: #"{"name": "a", "headers": {"X-Key": "${SHOP_KEY}"}}"#)])
+        let folder = try ContractFolder([
+            "shop.json": manifest(
+                baseURL: "http://127.0.0.1:9", targets: #"{"name": "a", "headers": {"X-Key": "${SHOP_KEY}"}}"#)
+        ])
         let run = try TetherBinary.run(["verify", folder.path])
         #expect(run.exitCode == 2)
         #expect(run.stderr.contains("environment variable SHOP_KEY is not set"))
@@ -135,11 +149,15 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     }
 
     @Test func refusedConnectionsExitThreeWithCurlsText() throws {
-        let folder = try ContractFolder(["shop.json": manifest(baseURL: "http://127.0.0.1:1", targets: #"{"name": "a", "path": "/a"}"#)])
+        let folder = try ContractFolder([
+            "shop.json": manifest(baseURL: "http://127.0.0.1:1", targets: #"{"name": "a", "path": "/a"}"#)
+        ])
         let run = try TetherBinary.run(["verify", folder.path])
         #expect(run.exitCode == 3)
         #expect(run.stdout.contains("ERROR Shop.a"))
-        #expect(run.stdout.contains("Couldn't connect to server") || run.stdout.contains("Connection refused"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("Couldn't connect to server") || run.stdout.contains("Connection refused"),
+            "\(run.stdout)")
         #expect(run.stdout.contains("0 passed, 0 failed, 1 errors, 0 skipped"))
         #expect(try #require(run.junit).contains(#"<error message="#))
     }
@@ -149,10 +167,15 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         let server = try MockServer { request in
             .json(#"{"error": "bad key \#(request.query) for \#(request.header("Authorization") ?? "")"}"#, status: 403)
         }
-        let folder = try ContractFolder(["shop.json": manifest(
-            baseURL: server.baseURL, targets: #"{"name": "a", "path": "/a", "query": {"api_key": "${SHOP_KEY}"}, "sampleData": {"text": "x"}}"#,
-            headers: #"{"Authorization": "Basic dXNlcjpwYXNz"}"#)])
-        let run = try TetherBinary.run(["verify", folder.path, "--timeout", "5"], environment: ["SHOP_KEY": "sk_live_12345"])
+        let folder = try ContractFolder([
+            "shop.json": manifest(
+                baseURL: server.baseURL,
+                targets:
+                    #"{"name": "a", "path": "/a", "query": {"api_key": "${SHOP_KEY}"}, "sampleData": {"text": "x"}}"#,
+                headers: #"{"Authorization": "Basic dXNlcjpwYXNz"}"#)
+        ])
+        let run = try TetherBinary.run(
+            ["verify", folder.path, "--timeout", "5"], environment: ["SHOP_KEY": "sk_live_12345"])
         #expect(run.exitCode == 1)
         for text in [run.stdout, run.stderr, run.junit ?? ""] {
             #expect(!text.contains("sk_live_12345"))
@@ -164,7 +187,10 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     @Test func theShippedExampleHoldsOfflineAgainstItsHAR() throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
-        let run = try TetherBinary.run(["verify", root.appendingPathComponent("contracts").path, "--mock", root.appendingPathComponent("contracts/github.har").path])
+        let run = try TetherBinary.run([
+            "verify", root.appendingPathComponent("contracts").path, "--mock",
+            root.appendingPathComponent("contracts/github.har").path,
+        ])
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("PASS  GitHub.userRepositories"))
         #expect(run.stdout.contains("PASS  GitHub.unauthorized"))

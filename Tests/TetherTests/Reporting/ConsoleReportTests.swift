@@ -99,14 +99,18 @@ import Testing
 
 @Suite struct ConsoleNoteCollapsingTests {
     @Test func aTargetShowsThreeNotesAndCountsTheRest() {
-        let contract = Contract(service: "S", name: "t", baseURL: "http://127.0.0.1", request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
+        let contract = Contract(
+            service: "S", name: "t", baseURL: "http://127.0.0.1",
+            request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
         let notes = (1...5).map { Finding(.note, "$.k\($0)", "key not in stub (string)") }
         let result = ContractResult(contract: contract, outcome: .passed, findings: notes)
         let text = ConsoleReport.line(for: result, colour: false, redactor: Redactor(secrets: []))
         #expect(text.contains("note: $.k3: key not in stub (string)"))
         #expect(!text.contains("$.k4"))
         #expect(text.hasSuffix("note: … and 2 more notes (all of them are in the JUnit report)"))
-        let drifted = ContractResult(contract: contract, outcome: .drifted, findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes.prefix(3))
+        let drifted = ContractResult(
+            contract: contract, outcome: .drifted,
+            findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes.prefix(3))
         #expect(!ConsoleReport.line(for: drifted, colour: false, redactor: Redactor(secrets: [])).contains("more note"))
     }
 }

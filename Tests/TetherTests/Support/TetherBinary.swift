@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 /// What one run of the built `tether` binary did.
@@ -15,7 +16,9 @@ struct TetherRun {
 /// Runs the `tether` executable that `swift build` put beside the test bundle, the way a user or CI runs it.
 enum TetherBinary {
     static let path: String = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tether").path
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "tether"
+        ).path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
@@ -26,13 +29,17 @@ enum TetherBinary {
     ///   - arguments: After `tether`; `--junit` is added (a fresh temporary file) unless given.
     ///   - environment: The whole environment of the process (nothing is inherited but PATH).
     ///   - deadline: Seconds before the process is killed and the test fails.
-    static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60) throws -> TetherRun {
+    static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60) throws
+        -> TetherRun
+    {
         let scratch = NSTemporaryDirectory() + "tether-e2e-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let junitPath = scratch + "/reports/junit.xml"
         var all = arguments
-        if arguments.first == "verify" && !arguments.contains(where: { $0.hasPrefix("--junit") }) { all += ["--junit", junitPath] }
+        if arguments.first == "verify" && !arguments.contains(where: { $0.hasPrefix("--junit") }) {
+            all += ["--junit", junitPath]
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -40,7 +47,8 @@ enum TetherBinary {
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         process.environment = env
-        let outPath = scratch + "/stdout", errPath = scratch + "/stderr"
+        let outPath = scratch + "/stdout"
+        let errPath = scratch + "/stderr"
         FileManager.default.createFile(atPath: outPath, contents: nil)
         FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
@@ -95,6 +103,9 @@ enum JUnitValidator {
         try process.run()
         process.waitUntilExit()
         try out.close()
-        return (process.terminationStatus, String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self))
+        return (
+            process.terminationStatus,
+            String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        )
     }
 }

@@ -136,7 +136,8 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
         #expect(contract.baseURL == "http://127.0.0.1:8080/mock")
         #expect(contract.request.url == "http://127.0.0.1:8080/mock/users/octocat/repos?sort=pushed")
 
-        let slash = try TargetConverter(baseURL: literalURL("http://127.0.0.1:8080/")).contract(for: GitHub.zen).contract
+        let slash = try TargetConverter(baseURL: literalURL("http://127.0.0.1:8080/")).contract(for: GitHub.zen)
+            .contract
         #expect(slash.request.url == "http://127.0.0.1:8080/zen")
 
         let elsewhere = { (target: GitHub) -> Endpoint in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
 /// The real libcurl against real servers on 127.0.0.1.
@@ -10,7 +11,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-c"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -46,7 +48,11 @@ import Testing
         }
         let body = Data(String(repeating: "x", count: 5000).utf8)
         let results = transport.send(
-            [HTTPRequest(method: "PATCH", url: "\(server.baseURL)/p?a=1", headers: [HTTPHeader("X-Trace", "abc"), HTTPHeader("Content-Type", "application/json")], body: body)],
+            [
+                HTTPRequest(
+                    method: "PATCH", url: "\(server.baseURL)/p?a=1",
+                    headers: [HTTPHeader("X-Trace", "abc"), HTTPHeader("Content-Type", "application/json")], body: body)
+            ],
             options: TransportOptions())
         #expect(try results[0].get().statusCode == 201)
         let request = try #require(seen.all.first)
@@ -64,11 +70,16 @@ import Testing
         let server = try MockServer { request in
             switch request.path {
             case "/old": return MockResponse(status: 301, headers: [HTTPHeader("Location", "/new")])
-            case "/new": return MockResponse(status: 200, headers: [HTTPHeader("Content-Encoding", "gzip"), HTTPHeader("Content-Type", "application/json")], body: compressed)
+            case "/new":
+                return MockResponse(
+                    status: 200,
+                    headers: [HTTPHeader("Content-Encoding", "gzip"), HTTPHeader("Content-Type", "application/json")],
+                    body: compressed)
             default: return MockResponse(status: 404)
             }
         }
-        let response = try transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/old")], options: TransportOptions())[0].get()
+        let response = try transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/old")], options: TransportOptions())[0].get()
         #expect(response.statusCode == 200)
         #expect(response.url == "\(server.baseURL)/new")
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"zipped": true}"#)
@@ -78,8 +89,13 @@ import Testing
 
     @Test func aBodyOverTheCapIsAnErrorNamingTheCap() throws {
         let server = try MockServer { _ in MockResponse(status: 200, body: Data(count: 100_000)) }
-        let result = transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/big")], options: TransportOptions(maxBodyBytes: 10_000))[0]
-        guard case .failure(let error) = result else { Issue.record("expected an error, got \(result)"); return }
+        let result = transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/big")], options: TransportOptions(maxBodyBytes: 10_000))[
+                0]
+        guard case .failure(let error) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
         #expect(error.message == "response body larger than 10000 bytes (raise --max-body to accept it)")
         #expect(error.url == "\(server.baseURL)/big")
     }
@@ -88,9 +104,13 @@ import Testing
         let server = try MisbehavingServer(mode: .hang)
         defer { server.stop() }
         let start = Date()
-        let result = transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/slow")], options: TransportOptions(timeout: 0.5))[0]
+        let result = transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/slow")], options: TransportOptions(timeout: 0.5))[0]
         #expect(Date().timeIntervalSince(start) < 5)
-        guard case .failure(let error) = result else { Issue.record("expected a timeout, got \(result)"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected a timeout, got \(result)")
+            return
+        }
         #expect(error.message.contains("timed out"), "\(error.message)")
         #expect(error.code == 28)
     }
@@ -99,8 +119,12 @@ import Testing
     func aServerThatDropsTheConnectionIsAnError(mode: MisbehavingServer.Mode) throws {
         let server = try MisbehavingServer(mode: mode)
         defer { server.stop() }
-        let result = transport.send([HTTPRequest(method: "GET", url: "\(server.baseURL)/x")], options: TransportOptions(timeout: 5))[0]
-        guard case .failure(let error) = result else { Issue.record("expected an error, got \(result)"); return }
+        let result = transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/x")], options: TransportOptions(timeout: 5))[0]
+        guard case .failure(let error) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
         #expect(!error.message.isEmpty)
         #expect([52, 56].contains(error.code), "\(error.code): \(error.message)")
     }
@@ -108,7 +132,10 @@ import Testing
     @Test func oneFailureNeverStopsTheOthers() throws {
         let server = try MockServer { _ in .json("[]") }
         let results = transport.send(
-            [HTTPRequest(method: "GET", url: "http://127.0.0.1:1/refused"), HTTPRequest(method: "GET", url: "\(server.baseURL)/ok"), HTTPRequest(method: "GET", url: "notaurl://x")],
+            [
+                HTTPRequest(method: "GET", url: "http://127.0.0.1:1/refused"),
+                HTTPRequest(method: "GET", url: "\(server.baseURL)/ok"), HTTPRequest(method: "GET", url: "notaurl://x"),
+            ],
             options: TransportOptions())
         #expect((try? results[0].get()) == nil)
         #expect(try results[1].get().statusCode == 200)
@@ -121,8 +148,12 @@ import Testing
         // https to a plain-HTTP server on loopback: the TLS handshake fails, as it does against a misconfigured host.
         let server = try MockServer { _ in .json("{}") }
         let url = server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/tls"
-        let result = CurlTransport().send([HTTPRequest(method: "GET", url: url)], options: TransportOptions(timeout: 5))[0]
-        guard case .failure(let error) = result else { Issue.record("expected a TLS error, got \(result)"); return }
+        let result = CurlTransport().send(
+            [HTTPRequest(method: "GET", url: url)], options: TransportOptions(timeout: 5))[0]
+        guard case .failure(let error) = result else {
+            Issue.record("expected a TLS error, got \(result)")
+            return
+        }
         #expect(error.code == 35, "\(error.code): \(error.message)")
         #expect(error.message.contains("SSL") || error.message.contains("TLS"), "\(error.message)")
         #expect(error.url == url)

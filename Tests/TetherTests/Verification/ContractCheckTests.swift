@@ -1,10 +1,17 @@
 import Foundation
 import Testing
+
 @testable import Tether
 
-private func contract(_ sampleData: StubBody = .none, status: Int = 200, headers: [HTTPHeader] = [], method: String = "GET", valid: [Int]? = nil) -> Contract {
-    Contract(service: "S", name: "t", baseURL: "http://127.0.0.1", request: HTTPRequest(method: method, url: "http://127.0.0.1/t"),
-             sampleData: sampleData, sampleResponse: .network(statusCode: status, headers: headers), validStatusCodes: valid, source: "test")
+private func contract(
+    _ sampleData: StubBody = .none, status: Int = 200, headers: [HTTPHeader] = [], method: String = "GET",
+    valid: [Int]? = nil
+) -> Contract {
+    Contract(
+        service: "S", name: "t", baseURL: "http://127.0.0.1",
+        request: HTTPRequest(method: method, url: "http://127.0.0.1/t"),
+        sampleData: sampleData, sampleResponse: .network(statusCode: status, headers: headers), validStatusCodes: valid,
+        source: "test")
 }
 
 private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader] = []) -> HTTPResponse {
@@ -13,61 +20,103 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
 
 @Suite struct ContractCheckTests {
     @Test func statusMustEqualTheStubs() {
-        #expect(ContractCheck.findings(contract: contract(status: 401), response: live(401)) .filter(\.isDrift).isEmpty)
-        #expect(ContractCheck.findings(contract: contract(), response: live(404)) .filter(\.isDrift) == [Finding(.drift, "status", "expected 200, got 404")])
+        #expect(ContractCheck.findings(contract: contract(status: 401), response: live(401)).filter(\.isDrift).isEmpty)
+        #expect(
+            ContractCheck.findings(contract: contract(), response: live(404)).filter(\.isDrift) == [
+                Finding(.drift, "status", "expected 200, got 404")
+            ])
     }
 
     @Test func aDifferentStatusLeavesTheBodyUncomparedWithANote() {
         let findings = ContractCheck.findings(contract: contract(.json(.array([]))), response: live(500, "oops"))
-        #expect(findings == [Finding(.drift, "status", "expected 200, got 500"),
-                             Finding(.note, "body", "not compared: the status differs, so the body answers another case than the stub")])
+        #expect(
+            findings == [
+                Finding(.drift, "status", "expected 200, got 500"),
+                Finding(
+                    .note, "body", "not compared: the status differs, so the body answers another case than the stub"),
+            ])
     }
 
     @Test func validationTypeFailsStatusesOutsideIt() {
-        let findings = ContractCheck.findings(contract: contract(status: 404, valid: ValidationCodes.success), response: live(404))
-        #expect(findings.filter(\.isDrift) == [Finding(.drift, "status", "404 is outside the target's validationType (successCodes, 200-299)")])
+        let findings = ContractCheck.findings(
+            contract: contract(status: 404, valid: ValidationCodes.success), response: live(404))
+        #expect(
+            findings.filter(\.isDrift) == [
+                Finding(.drift, "status", "404 is outside the target's validationType (successCodes, 200-299)")
+            ])
         let both = ContractCheck.findings(contract: contract(status: 200, valid: [200, 304]), response: live(500))
         #expect(both.filter(\.isDrift).count == 2)
     }
 
     @Test func stubbedHeadersMustBePresentAndEqual() {
         let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Version", "2")]
-        let holds = ContractCheck.findings(contract: contract(status: 201, headers: headers), response: live(201, headers: [HTTPHeader("content-type", "Application/JSON; charset=utf-8"), HTTPHeader("x-version", "2")]))
+        let holds = ContractCheck.findings(
+            contract: contract(status: 201, headers: headers),
+            response: live(
+                201,
+                headers: [HTTPHeader("content-type", "Application/JSON; charset=utf-8"), HTTPHeader("x-version", "2")]))
         #expect(holds.filter(\.isDrift).isEmpty)
-        let drifts = ContractCheck.findings(contract: contract(status: 201, headers: headers), response: live(201, headers: [HTTPHeader("Content-Type", "text/html")]))
-        #expect(drifts.filter(\.isDrift) == [
-            Finding(.drift, "header Content-Type", "expected \"application/json\", got \"text/html\""),
-            Finding(.drift, "header X-Version", "missing (expected \"2\")"),
-        ])
+        let drifts = ContractCheck.findings(
+            contract: contract(status: 201, headers: headers),
+            response: live(201, headers: [HTTPHeader("Content-Type", "text/html")]))
+        #expect(
+            drifts.filter(\.isDrift) == [
+                Finding(.drift, "header Content-Type", "expected \"application/json\", got \"text/html\""),
+                Finding(.drift, "header X-Version", "missing (expected \"2\")"),
+            ])
     }
 
     @Test func textStubsWantANonEmptyNonJSONBody() {
         let stub = StubBody.text(Data("Half measures are as bad as nothing at all.".utf8))
-        #expect(ContractCheck.findings(contract: contract(stub), response: live(200, "Non-blocking is better than blocking.")).isEmpty)
-        #expect(ContractCheck.findings(contract: contract(stub), response: live(200, "")) == [Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")])
-        #expect(ContractCheck.findings(contract: contract(stub), response: live(200, #"{"zen": "x"}"#)) == [Finding(.drift, "body", #"expected a body that is not JSON (the stub is text), got JSON: {"zen": "x"}"#)])
+        #expect(
+            ContractCheck.findings(
+                contract: contract(stub), response: live(200, "Non-blocking is better than blocking.")
+            ).isEmpty)
+        #expect(
+            ContractCheck.findings(contract: contract(stub), response: live(200, "")) == [
+                Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")
+            ])
+        #expect(
+            ContractCheck.findings(contract: contract(stub), response: live(200, #"{"zen": "x"}"#)) == [
+                Finding(.drift, "body", #"expected a body that is not JSON (the stub is text), got JSON: {"zen": "x"}"#)
+            ])
     }
 
     @Test func anEmptyStubChecksOnlyTheStatusAndSaysSo() {
-        #expect(ContractCheck.findings(contract: contract(.none), response: live(200, "[1]")) == [Finding(.note, "body", "not checked: the stub has no body (sampleData is empty), so only the status was checked")])
+        #expect(
+            ContractCheck.findings(contract: contract(.none), response: live(200, "[1]")) == [
+                Finding(
+                    .note, "body",
+                    "not checked: the stub has no body (sampleData is empty), so only the status was checked")
+            ])
     }
 
     @Test func jsonStubsGoThroughTheStructureDiff() {
         let stub = StubBody.json(.object([JSONMember("name", .string("Repo Name"))]))
-        #expect(ContractCheck.findings(contract: contract(stub), response: live(200, #"{"name": "tether"}"#)).filter(\.isDrift).isEmpty)
-        #expect(!ContractCheck.findings(contract: contract(stub), response: live(200, "<html>")).filter(\.isDrift).isEmpty)
+        #expect(
+            ContractCheck.findings(contract: contract(stub), response: live(200, #"{"name": "tether"}"#)).filter(
+                \.isDrift
+            ).isEmpty)
+        #expect(
+            !ContractCheck.findings(contract: contract(stub), response: live(200, "<html>")).filter(\.isDrift).isEmpty)
         #expect(!ContractCheck.findings(contract: contract(stub), response: live(200, "[]")).filter(\.isDrift).isEmpty)
     }
 
     @Test func headRequestsHaveNoBodyToCompare() {
-        let findings = ContractCheck.findings(contract: contract(.json(.array([])), method: "HEAD"), response: live(200))
+        let findings = ContractCheck.findings(
+            contract: contract(.json(.array([])), method: "HEAD"), response: live(200))
         #expect(findings == [Finding(.note, "body", "not compared: a HEAD response has no body")])
     }
 
     @Test func networkErrorStubsAreSkippedWithTheStubbedError() {
         var skipped = contract()
-        skipped.sampleResponse = .networkError(code: -1009, description: "The Internet connection appears to be offline.")
+        skipped.sampleResponse = .networkError(
+            code: -1009, description: "The Internet connection appears to be offline.")
         let result = Verifier.result(contract: skipped, response: nil, isStrict: false)
-        #expect(result.outcome == .skipped("the stub is a networkError (code -1009: The Internet connection appears to be offline.): there is no response to check against a service"))
+        #expect(
+            result.outcome
+                == .skipped(
+                    "the stub is a networkError (code -1009: The Internet connection appears to be offline.): there is no response to check against a service"
+                ))
     }
 }
