@@ -60,7 +60,7 @@ enum TetherBinary {
         let start = Date()
         while process.isRunning && Date().timeIntervalSince(start) < deadline { usleep(10_000) }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of a test thread
             process.waitUntilExit()
             Issue.record("tether \(all.joined(separator: " ")) did not finish within \(deadline) s")
         }
