@@ -84,7 +84,7 @@ public enum ContractCheck {
                 return [
                     Finding(
                         .drift, "body",
-                        "expected a body that is not JSON (the stub is text), got JSON: \(excerpt(live))")
+                        "expected a body that is not JSON (the stub is text), got JSON: \(Finding.textExcerpt(live))")
                 ]
             }
             return []
@@ -95,12 +95,5 @@ public enum ContractCheck {
         if codes == ValidationCodes.success { return "successCodes, 200-299" }
         if codes == ValidationCodes.successAndRedirect { return "successAndRedirectCodes, 200-399" }
         return "customCodes " + codes.map(String.init).joined(separator: ", ")
-    }
-
-    /// The first characters of a body, on one line, for messages.
-    static func excerpt(_ data: Data, limit: Int = 60) -> String {
-        let text = String(decoding: data.prefix(limit * 4), as: UTF8.self)
-            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
-        return text.count > limit ? String(text.prefix(limit)) + "…" : text
     }
 }

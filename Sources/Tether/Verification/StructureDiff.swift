@@ -85,8 +85,8 @@ extension Finding {
         }
     }
 
-    /// The first characters of a body as one line of text, at most 60 characters.
-    private static func textExcerpt(_ body: Data) -> String {
+    /// The first characters of a body as one line of text, at most 60 characters (every body rule uses it).
+    static func textExcerpt(_ body: Data) -> String {
         let head = String(decoding: body.prefix(240), as: UTF8.self)
         let oneLine = head.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         return oneLine.count <= 60 && body.count <= 240 ? oneLine : oneLine.prefix(60) + "…"
