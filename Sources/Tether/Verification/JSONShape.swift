@@ -89,21 +89,13 @@ public struct JSONShape: Sendable, Equatable {
         }
         if !objects.isEmpty {
             // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
-            var names: [String] = []
-            var valuesByName: [String: [JSONValue]] = [:]
-            for members in objects {
-                var seenHere = Set<String>()
-                for member in members where seenHere.insert(member.key).inserted {
-                    if valuesByName[member.key] == nil { names.append(member.key) }
-                    valuesByName[member.key, default: []].append(member.value)
-                }
-            }
+            let (names, valuesByName) = Self.groupedMembers(objects)
             // Reserve this node's key range first so that it stays contiguous while children add theirs.
             let firstKey = keys.count
             node.firstKey = Int32(firstKey)
             node.keyCount = Int32(names.count)
             for (offset, name) in names.enumerated() {
-                let isRequired = valuesByName[name]?.count == objects.count
+                let isRequired = valuesByName[offset].count == objects.count
                 let bytes = Array(name.utf8)
                 keys.append(
                     Key(
@@ -120,11 +112,43 @@ public struct JSONShape: Sendable, Equatable {
                 }
             }
             for (offset, name) in names.enumerated() {
-                keys[firstKey + offset].node = compile(valuesByName[name] ?? [], depth: depth + 1)
+                keys[firstKey + offset].node = compile(valuesByName[offset], depth: depth + 1)
             }
         }
         nodes[Int(index)] = node
         return index
+    }
+
+    /// The keys of the stub objects at one position in first-seen order, each with the values the objects give it
+    /// (the first one where an object repeats a key). Stub objects are small, so a linear search finds a key; a
+    /// dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
+    private static func groupedMembers(_ objects: [[JSONMember]]) -> (names: [String], values: [[JSONValue]]) {
+        var names: [String] = []
+        var values: [[JSONValue]] = []
+        var indexByName: [String: Int] = [:]
+        for members in objects {
+            var seenHere = [Bool](repeating: false, count: names.count)
+            for member in members {
+                let found: Int?
+                if names.count > 32 {
+                    if indexByName.isEmpty { for (offset, name) in names.enumerated() { indexByName[name] = offset } }
+                    found = indexByName[member.key]
+                } else {
+                    found = names.firstIndex(of: member.key)
+                }
+                if let found {
+                    guard !seenHere[found] else { continue }
+                    seenHere[found] = true
+                    values[found].append(member.value)
+                } else {
+                    seenHere.append(true)
+                    if !indexByName.isEmpty { indexByName[member.key] = names.count }
+                    names.append(member.key)
+                    values.append([member.value])
+                }
+            }
+        }
+        return (names, values)
     }
 
     /// The stub's type at `node` in words: `string`, `integer`, `number`, `string or boolean`, `null`.

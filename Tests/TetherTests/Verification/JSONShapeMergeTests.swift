@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@testable import Tether
+
+/// The merge of stub array elements, for narrow objects (linear key search) and wide ones (over 32 keys).
+@Suite struct JSONShapeMergeTests {
+    private func object(_ keys: [String]) -> JSONValue { .object(keys.map { JSONMember($0, .integer(1)) }) }
+
+    @Test(arguments: [3, 40])
+    func aKeyMissingFromSomeStubElementsIsOptionalAndOneInAllIsRequired(width: Int) {
+        let keys = (0..<width).map { "k\($0)" }
+        let stub = JSONValue.array([object(keys), object(Array(keys.dropLast()))])
+        let liveWithoutLast = "[" + String(decoding: object(Array(keys.dropLast())).serialized(), as: UTF8.self) + "]"
+        #expect(StructureDiff.findings(stub: stub, live: Data(liveWithoutLast.utf8)).filter(\.isDrift).isEmpty)
+        let liveWithoutFirst = "[" + String(decoding: object(Array(keys.dropFirst())).serialized(), as: UTF8.self) + "]"
+        let drifts = StructureDiff.findings(stub: stub, live: Data(liveWithoutFirst.utf8)).filter(\.isDrift)
+        #expect(drifts.map(\.path) == ["$[0].k0"])
+    }
+
+    @Test func aKeyRepeatedInOneStubObjectCountsOnce() {
+        let stub = JSONValue.array([
+            .object([JSONMember("a", .integer(1)), JSONMember("a", .string("x"))]),
+            .object([JSONMember("a", .integer(2))]),
+        ])
+        // Required (in both elements), typed by the first occurrence only: an integer.
+        #expect(StructureDiff.findings(stub: stub, live: Data(#"[{"a": 5}]"#.utf8)).filter(\.isDrift).isEmpty)
+        #expect(
+            StructureDiff.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
+    }
+}
