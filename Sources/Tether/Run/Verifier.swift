@@ -40,14 +40,14 @@ public struct Verifier: Sendable {
         let sendable = contracts.indices.filter {
             if case .network = contracts[$0].sampleResponse { true } else { false }
         }
-        let responses = transport.send(sendable.map { contracts[$0].request }, options: options.transport)
-        var byIndex: [Int: Result<HTTPResponse, TransportError>] = [:]
-        for (index, response) in zip(sendable, responses) { byIndex[index] = response }
-
+        // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
+        // others are in flight, and its body is dropped once checked.
+        var results = contracts.map { Self.result(contract: $0, response: nil, isStrict: options.isStrict) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
-        let results = contracts.indices.map { index in
-            Self.result(
-                contract: contracts[index], response: byIndex[index], isStrict: options.isStrict, parser: parser)
+        transport.send(sendable.map { contracts[$0].request }, options: options.transport) { position, response in
+            let index = sendable[position]
+            results[index] = Self.result(
+                contract: contracts[index], response: response, isStrict: options.isStrict, parser: parser)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var secrets: [String] = []

@@ -34,6 +34,22 @@ public struct TransportOptions: Sendable, Equatable {
 public protocol HTTPTransport: Sendable {
     /// Sends every request (in parallel, as the options allow) and returns one result per request, in the same order.
     func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>]
+
+    /// Sends every request and hands each result over as soon as it is complete (in completion order, with the
+    /// request's index), so the caller can work on it while the others are in flight and then drop its body.
+    func send(
+        _ requests: [HTTPRequest], options: TransportOptions,
+        onResult: (Int, Result<HTTPResponse, TransportError>) -> Void)
+}
+
+extension HTTPTransport {
+    /// For transports that only answer in bulk: every result once all are complete.
+    public func send(
+        _ requests: [HTTPRequest], options: TransportOptions,
+        onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        for (index, result) in send(requests, options: options).enumerated() { onResult(index, result) }
+    }
 }
 
 /// The real transport: libcurl's multi interface, keep-alive, HTTP/2 where offered, compressed bodies decoded.
@@ -44,43 +60,58 @@ public struct CurlTransport: HTTPTransport {
     public init() {}
 
     public func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>] {
-        _ = curlGlobalInit
         var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        send(requests, options: options) { index, result in results[index] = result }
+        return results.enumerated().map { index, result in
+            result ?? .failure(TransportError(message: "no result (internal error)", url: requests[index].url))
+        }
+    }
+
+    public func send(
+        _ requests: [HTTPRequest], options: TransportOptions,
+        onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        _ = curlGlobalInit
         guard let multi = CurlMulti(maxConnections: max(1, options.jobs)) else {
-            let failure = TransportError(message: "could not start libcurl (curl_multi_init failed)", url: "")
-            return requests.map { .failure(TransportError(message: failure.message, url: $0.url)) }
+            for (index, request) in requests.enumerated() {
+                onResult(
+                    index,
+                    .failure(
+                        TransportError(message: "could not start libcurl (curl_multi_init failed)", url: request.url)))
+            }
+            return
         }
         var next = 0
         var running: [Int: Transfer] = [:]  // keyed by request index
+        var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
         let jobs = max(1, options.jobs)
         while next < requests.count || !running.isEmpty {
             while running.count < jobs && next < requests.count {
                 let index = next
                 next += 1
-                switch Transfer.make(index: index, request: requests[index], options: options) {
+                switch Transfer.make(request: requests[index], options: options, reusing: idle.popLast()) {
                 case .success(let transfer):
                     if let error = multi.add(transfer) {
-                        results[index] = .failure(TransportError(message: error, url: requests[index].url))
+                        onResult(index, .failure(TransportError(message: error, url: requests[index].url)))
                     } else {
                         running[index] = transfer
                     }
                 case .failure(let error):
-                    results[index] = .failure(error)
+                    onResult(index, .failure(error))
                 }
             }
             multi.perform()
             let finished = multi.finished()
             for (handle, code) in finished {
-                guard let (index, transfer) = running.first(where: { $0.value.easy == handle }) else { continue }
+                guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
                 running[index] = nil
                 multi.remove(transfer)
-                results[index] = transfer.result(code: code)
+                let result = transfer.result(code: code)
+                idle.append(transfer.easy.reset())
+                onResult(index, result)
             }
             // Wait for the network only when no slot came free: a free slot is filled first, at once.
             if finished.isEmpty && !running.isEmpty { multi.wait(milliseconds: 100) }
-        }
-        return results.enumerated().map { index, result in
-            result ?? .failure(TransportError(message: "no result (internal error)", url: requests[index].url))
         }
     }
 }
@@ -103,11 +134,11 @@ private final class CurlMulti {
     deinit { curl_multi_cleanup(handle) }
 
     func add(_ transfer: Transfer) -> String? {
-        let code = curl_multi_add_handle(handle, transfer.easy)
+        let code = curl_multi_add_handle(handle, transfer.easy.handle)
         return code == CURLM_OK ? nil : String(cString: curl_multi_strerror(code))
     }
 
-    func remove(_ transfer: Transfer) { curl_multi_remove_handle(handle, transfer.easy) }
+    func remove(_ transfer: Transfer) { curl_multi_remove_handle(handle, transfer.easy.handle) }
 
     func perform() {
         var running: Int32 = 0
@@ -132,9 +163,28 @@ private final class CurlMulti {
     }
 }
 
-/// Owns one easy handle, its header list, error buffer, and the response as it arrives.
+/// Owns one easy handle. Handles are reused from one request to the next (reset in between), as libcurl advises.
+private final class CurlEasy {
+    let handle: UnsafeMutableRawPointer
+
+    init?() {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    /// Forgets every option (and so every pointer into a finished transfer), keeping connections and buffers.
+    func reset() -> CurlEasy {
+        curl_easy_reset(handle)
+        return self
+    }
+}
+
+/// One request on an easy handle: its header list, error buffer, and the response as it arrives.
 private final class Transfer {
-    let easy: UnsafeMutableRawPointer
+    let easy: CurlEasy
+    private var handle: UnsafeMutableRawPointer { easy.handle }
     let request: HTTPRequest
     let maxBodyBytes: Int
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -143,7 +193,7 @@ private final class Transfer {
     var headers: [HTTPHeader] = []
     var isBodyTooLarge = false
 
-    private init(easy: UnsafeMutableRawPointer, request: HTTPRequest, maxBodyBytes: Int) {
+    private init(easy: CurlEasy, request: HTTPRequest, maxBodyBytes: Int) {
         self.easy = easy
         self.request = request
         self.maxBodyBytes = maxBodyBytes
@@ -151,13 +201,14 @@ private final class Transfer {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
-    static func make(index: Int, request: HTTPRequest, options: TransportOptions) -> Result<Transfer, TransportError> {
-        guard let easy = curl_easy_init() else {
+    static func make(request: HTTPRequest, options: TransportOptions, reusing idle: CurlEasy?) -> Result<
+        Transfer, TransportError
+    > {
+        guard let easy = idle ?? CurlEasy() else {
             return .failure(
                 TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
         }
@@ -172,43 +223,43 @@ private final class Transfer {
     private func configure(options: TransportOptions) -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
         var codes: [CURLcode] = [
-            tether_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer),
-            tether_curl_setopt_string(easy, CURLOPT_URL, request.url),
-            tether_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
-            tether_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
-            tether_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 20),
-            tether_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
-            tether_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
-            tether_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
-            tether_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
+            tether_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer),
+            tether_curl_setopt_string(handle, CURLOPT_URL, request.url),
+            tether_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
+            tether_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1),
+            tether_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 20),
+            tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
+            tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
+            tether_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1),
+            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
             tether_curl_setopt_long(
-                easy, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.connectTimeout, options.timeout) * 1000)),
-            tether_curl_setopt_string(easy, CURLOPT_USERAGENT, CurlTransport.userAgent),
-            tether_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
-            tether_curl_setopt_write(easy, CURLOPT_WRITEFUNCTION, transferWriteBody),
-            tether_curl_setopt_ptr(easy, CURLOPT_WRITEDATA, context),
-            tether_curl_setopt_write(easy, CURLOPT_HEADERFUNCTION, transferWriteHeader),
-            tether_curl_setopt_ptr(easy, CURLOPT_HEADERDATA, context),
+                handle, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.connectTimeout, options.timeout) * 1000)),
+            tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
+            tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
+            tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),
+            tether_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context),
+            tether_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, transferWriteHeader),
+            tether_curl_setopt_ptr(handle, CURLOPT_HEADERDATA, context),
         ]
         if options.isInsecure {
-            codes.append(tether_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0))
-            codes.append(tether_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0))
+            codes.append(tether_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
+            codes.append(tether_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
         }
         if let path = options.caCertificatePath {
-            codes.append(tether_curl_setopt_string(easy, CURLOPT_CAINFO, path))
+            codes.append(tether_curl_setopt_string(handle, CURLOPT_CAINFO, path))
         }
         switch request.method.uppercased() {
         case "GET": break
-        case "HEAD": codes.append(tether_curl_setopt_long(easy, CURLOPT_NOBODY, 1))
-        default: codes.append(tether_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method))
+        case "HEAD": codes.append(tether_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
+        default: codes.append(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         }
         if let body = request.body {
-            codes.append(tether_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            codes.append(tether_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             codes.append(
                 body.withUnsafeBytes { bytes in
                     // COPYPOSTFIELDS copies now, so the body need not outlive this call; an empty body still needs a pointer.
                     tether_curl_setopt_ptr(
-                        easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
+                        handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
                 })
         }
         // No "Expect: 100-continue" round trip for larger bodies; the caller's headers come after, so they win.
@@ -217,7 +268,7 @@ private final class Transfer {
             headerList = curl_slist_append(
                 headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
         }
-        codes.append(tether_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        codes.append(tether_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
         if let failed = codes.first(where: { $0 != CURLE_OK }) {
             return "libcurl refused an option: \(String(cString: curl_easy_strerror(failed)))"
         }
@@ -228,7 +279,7 @@ private final class Transfer {
         if body.isEmpty {
             // Reserve the announced length once, so a large body is not copied at every doubling of its buffer.
             var length: curl_off_t = -1
-            if tether_curl_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length > 0 {
+            if tether_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length > 0 {
                 body.reserveCapacity(Int(min(length, curl_off_t(maxBodyBytes))))
             }
         }
@@ -263,7 +314,7 @@ private final class Transfer {
 
     func result(code: CURLcode) -> Result<HTTPResponse, TransportError> {
         var total: Double = 0
-        _ = tether_curl_getinfo_double(easy, CURLINFO_TOTAL_TIME, &total)
+        _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &total)
         if isBodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(
                 TransportError(
@@ -276,9 +327,9 @@ private final class Transfer {
             return .failure(TransportError(message: text, url: request.url, code: Int(code.rawValue), duration: total))
         }
         var status = 0
-        _ = tether_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        _ = tether_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>?
-        _ = tether_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        _ = tether_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         let url = effective.map { String(cString: $0) } ?? request.url
         return .success(HTTPResponse(statusCode: status, headers: headers, body: body, url: url, duration: total))
     }
