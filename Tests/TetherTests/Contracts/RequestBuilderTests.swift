@@ -94,3 +94,18 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
         #expect(data.headers.isEmpty)
     }
 }
+
+@Suite struct PercentEncodingTests {
+    /// Our byte-level encoder gives exactly what Foundation gives for the same sets.
+    @Test func matchesFoundationForPathAndQuerySets() {
+        var query = CharacterSet.urlQueryAllowed
+        query.remove(charactersIn: ":#[]@!$&'()*+,;=")
+        let ascii = String((1..<128).map { Character(Unicode.Scalar(UInt8($0))) })
+        for text in [ascii, "a b/ü?x=1&y=%20", "😀 emoji", "", "plain-text_~.", "line\nbreak\ttab"] {
+            #expect(RequestBuilder.escape(text) == text.addingPercentEncoding(withAllowedCharacters: query))
+            #expect(
+                RequestBuilder.joined(baseURL: "http://h", path: "/" + text)
+                    == "http://h" + ("/" + text).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)
+        }
+    }
+}
