@@ -56,17 +56,19 @@ case .verify(let arguments):
             "--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of the \(contracts.count) targets (patterns match Service.target or target, with * and ?)"
         )
     }
-    let report = Verifier().run(selected, options: arguments.options)
-    withExtendedLifetime(server) {}
     let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     let colour = arguments.colour ?? (isatty(STDOUT_FILENO) == 1 && !noColour)
+    var console = ConsoleReport.Stream(contracts: selected, colour: colour)
+    let report = Verifier().run(selected, options: arguments.options) { index, result in
+        print(console.add(result, at: index), terminator: "")
+    }
+    withExtendedLifetime(server) {}
+    print(ConsoleReport.totalsLine(for: report.results, colour: colour))
     do {
         try JUnitReport.write(report, to: arguments.junitPath)
     } catch {
-        print(ConsoleReport.render(report, colour: colour), terminator: "")
         fail("\(error)")
     }
-    print(ConsoleReport.render(report, colour: colour), terminator: "")
     print("JUnit report: \(arguments.junitPath)")
     exit(report.exitCode)
 }

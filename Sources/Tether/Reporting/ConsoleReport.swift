@@ -25,6 +25,35 @@ public enum ConsoleReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Turns results that arrive in any order into console text in contract order, as soon as each one's turn
+    /// comes: the console shows progress, and its output stays the same from run to run.
+    public struct Stream {
+        private let colour: Bool
+        private let redactor: Redactor
+        private var next = 0
+        private var waiting: [Int: ContractResult] = [:]
+
+        /// - Parameters:
+        ///   - contracts: Every contract of the run, for the redactor.
+        ///   - colour: Whether to add ANSI colours.
+        public init(contracts: [Contract], colour: Bool) {
+            self.colour = colour
+            self.redactor = Redactor(contracts: contracts)
+        }
+
+        /// Takes the result of contract `index`; returns the text now ready to print (possibly empty), each
+        /// result's lines ending with a newline.
+        public mutating func add(_ result: ContractResult, at index: Int) -> String {
+            waiting[index] = result
+            var text = ""
+            while let ready = waiting.removeValue(forKey: next) {
+                text += ConsoleReport.line(for: ready, colour: colour, redactor: redactor) + "\n"
+                next += 1
+            }
+            return text
+        }
+    }
+
     /// One result's lines, without a trailing newline, so the CLI can stream results as they finish.
     ///
     /// The first line is the status word, `Service.target`, the time, and for an error or a skip the reason. Under a

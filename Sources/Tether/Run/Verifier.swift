@@ -33,21 +33,30 @@ public struct Verifier: Sendable {
     }
 
     /// Sends every checkable contract's request and checks each answer.
+    /// - Parameters:
+    ///   - contracts: What to verify.
+    ///   - options: Rules and transport.
+    ///   - onResult: Called once per contract with its index and result as soon as it is known (skipped ones first,
+    ///     the others as their responses arrive), so a console can show progress.
     /// - Returns: One result per contract, in contract order.
-    public func run(_ contracts: [Contract], options: VerifyOptions = VerifyOptions()) -> RunReport {
+    public func run(
+        _ contracts: [Contract], options: VerifyOptions = VerifyOptions(),
+        onResult: (Int, ContractResult) -> Void = { _, _ in }
+    ) -> RunReport {
         let startedAt = now()
         let clockStart = DispatchTime.now()
-        let sendable = contracts.indices.filter {
-            if case .network = contracts[$0].sampleResponse { true } else { false }
-        }
+        let isSent = contracts.map { if case .network = $0.sampleResponse { true } else { false } }
+        let sendable = contracts.indices.filter { isSent[$0] }
         // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
         // others are in flight, and its body is dropped once checked.
         var results = contracts.map { Self.result(contract: $0, response: nil, isStrict: options.isStrict) }
+        for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         transport.send(sendable.map { contracts[$0].request }, options: options.transport) { position, response in
             let index = sendable[position]
             results[index] = Self.result(
                 contract: contracts[index], response: response, isStrict: options.isStrict, parser: parser)
+            onResult(index, results[index])
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var secrets: [String] = []

@@ -114,3 +114,19 @@ import Testing
         #expect(!ConsoleReport.line(for: drifted, colour: false, redactor: Redactor(secrets: [])).contains("more note"))
     }
 }
+
+@Suite struct ConsoleStreamTests {
+    @Test func resultsArrivingOutOfOrderArePrintedInContractOrder() {
+        let contracts = (0..<3).map {
+            Contract(
+                service: "S", name: "t\($0)", baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/\($0)"), sampleData: .none, source: "x")
+        }
+        var stream = ConsoleReport.Stream(contracts: contracts, colour: false)
+        #expect(stream.add(ContractResult(contract: contracts[2], outcome: .passed), at: 2) == "")
+        #expect(stream.add(ContractResult(contract: contracts[1], outcome: .passed), at: 1) == "")
+        let text = stream.add(ContractResult(contract: contracts[0], outcome: .passed), at: 0)
+        #expect(
+            text.split(separator: "\n").map { $0.split(separator: " ").dropFirst().first } == ["S.t0", "S.t1", "S.t2"])
+    }
+}
