@@ -25,7 +25,11 @@ case .mock(let harPath, let port):
     do {
         let archive = try HARArchive.load(contentsOf: harPath)
         let server = try MockServer(replaying: archive, port: port)
-        print("serving \(archive.entries.count) recorded responses from \(harPath) on \(server.baseURL) (Ctrl-C stops)")
+        // Written at once, not through stdio's buffer: a script reads the URL from a pipe while the server runs.
+        FileHandle.standardOutput.write(
+            Data(
+                "serving \(archive.entries.count) recorded responses from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n"
+                    .utf8))
         while true { sleep(3600) }
     } catch {
         fail("\(error)")
