@@ -126,6 +126,16 @@ public enum RequestBuilder {
         }
     }
 
+    /// Every way a value can appear in a request this builder makes: as given, in a path, in a query or form body.
+    /// The redactor hides all of them, so a secret never shows in a report in an encoded form it did not think of.
+    public static func encodedForms(of value: String) -> [String] {
+        var forms = [value]
+        for form in [escape(value), percentEncoded(value, keeping: pathAllowed)] where !forms.contains(form) {
+            forms.append(form)
+        }
+        return forms
+    }
+
     /// RFC 3986 query escaping as Alamofire does it: `?` and `/` stay, every other delimiter is encoded.
     static func escape(_ text: String) -> String { percentEncoded(text, keeping: queryAllowed) }
 

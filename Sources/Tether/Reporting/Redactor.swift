@@ -20,16 +20,17 @@ public struct Redactor: Sendable, Equatable {
     /// `startsPattern[b]` is true when some pattern begins with byte `b`: the scan's fast path.
     private let startsPattern: [Bool]
 
-    /// A redactor that replaces every occurrence of each of `secrets` (and its percent-encoded forms).
+    /// A redactor that replaces every occurrence of each of `secrets` (and every form a request puts it in: the
+    /// query, path and form-body encodings of `RequestBuilder`, and fully percent-encoded).
     ///
     /// Longer secrets are replaced first, so a secret containing another is redacted whole. Empty strings are ignored.
     /// - Parameter secrets: the exact values to hide, whatever their length.
     public init(secrets: [String]) {
         var unique = Set<[UInt8]>()
         for secret in secrets where !secret.isEmpty {
-            unique.insert(Array(secret.utf8))
-            for allowed in [CharacterSet.alphanumerics, .urlQueryAllowed, .urlPathAllowed] {
-                if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed), encoded != secret {
+            for form in RequestBuilder.encodedForms(of: secret) { unique.insert(Array(form.utf8)) }
+            for allowed in [CharacterSet.alphanumerics, .urlQueryAllowed] {  // Foundation's encoders, as URLComponents
+                if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed) {
                     unique.insert(Array(encoded.utf8))
                 }
             }

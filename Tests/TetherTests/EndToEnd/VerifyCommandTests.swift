@@ -213,3 +213,21 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         #expect(none.stderr.contains("--filter nothing* matches none of the 6 targets"), "\(none.stderr)")
     }
 }
+
+@Suite struct EncodedSecretTests {
+    /// A key with `+`, `=` and `/` is percent-encoded in the query; the encoded form is hidden too.
+    @Test func aSecretIsRedactedInTheFormTheQueryEncodesIt() throws {
+        let folder = try ContractFolder([
+            "s.json":
+                #"{"service": "S", "baseURL": "http://127.0.0.1:1", "targets": [{"name": "a", "path": "/x/${API_KEY}", "query": {"key": "${API_KEY}"}}]}"#
+        ])
+        let run = try TetherBinary.run(
+            ["verify", folder.path, "--no-color"], environment: ["API_KEY": "abc/def+ghi=:@;"])
+        #expect(run.exitCode == 3)
+        for text in [run.stdout, run.junit ?? ""] {
+            #expect(!text.contains("abc/def"), "\(text)")
+            #expect(!text.contains("def%2Bghi"), "\(text)")
+            #expect(text.contains("key=<redacted>") || text.contains("key=&lt;redacted&gt;"), "\(text)")
+        }
+    }
+}
