@@ -248,12 +248,19 @@ private final class Transfer {
         if let path = options.caCertificatePath {
             codes.append(tether_curl_setopt_string(handle, CURLOPT_CAINFO, path))
         }
-        switch request.method.uppercased() {
-        case "GET": break
+        // A body makes libcurl send POST, so every other method with a body is named explicitly (a GET with a body
+        // stays a GET). POST itself is left to libcurl, so that a 301, 302 or 303 continues as GET, as URLSession does.
+        let method = request.method.uppercased()
+        let body = request.body ?? (method == "POST" ? Data() : nil)
+        switch method {
+        case "GET", "POST": break
         case "HEAD": codes.append(tether_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
         default: codes.append(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         }
-        if let body = request.body {
+        if body != nil && (method == "GET" || method == "HEAD") {
+            codes.append(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))
+        }
+        if let body {
             codes.append(tether_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             codes.append(
                 body.withUnsafeBytes { bytes in

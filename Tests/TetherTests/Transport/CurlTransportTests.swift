@@ -159,3 +159,39 @@ import Testing
         #expect(error.url == url)
     }
 }
+
+@Suite struct CurlTransportMethodTests {
+    @Test(arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+    func theMethodIsSentAsGivenWithOrWithoutABody(method: String) throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return .json("{}")
+        }
+        let results = CurlTransport().send(
+            [
+                HTTPRequest(method: method, url: "\(server.baseURL)/with", body: Data(#"{"a":1}"#.utf8)),
+                HTTPRequest(method: method, url: "\(server.baseURL)/without"),
+            ], options: TransportOptions())
+        #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 })
+        let byPath = Dictionary(uniqueKeysWithValues: seen.all.map { ($0.path, $0) })
+        #expect(byPath["/with"]?.method == method)
+        #expect(byPath["/with"]?.body == Data(#"{"a":1}"#.utf8))
+        #expect(byPath["/without"]?.method == method)
+    }
+
+    @Test func aPOSTRedirectedWith303ContinuesAsGETAsURLSessionDoes() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return request.path == "/go"
+                ? MockResponse(status: 303, headers: [HTTPHeader("Location", "/done")]) : .json("{}")
+        }
+        let response = try CurlTransport().send(
+            [HTTPRequest(method: "POST", url: "\(server.baseURL)/go", body: Data("x=1".utf8))],
+            options: TransportOptions()
+        )[0].get()
+        #expect(response.statusCode == 200)
+        #expect(seen.all.map { "\($0.method) \($0.path)" } == ["POST /go", "GET /done"])
+    }
+}
