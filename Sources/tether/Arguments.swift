@@ -134,10 +134,7 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(U
     case "verify": return try parseVerify(rest)
     case "mock": return try parseMock(rest)
     default:
-        let hint =
-            closestMatch(to: first, in: ["verify", "mock", "help", "--help", "--version"]).map {
-                " (did you mean '\($0)'?)"
-            } ?? ""
+        let hint = didYouMean(first, in: ["verify", "mock", "help", "--help", "--version"])
         throw UsageError("unknown command '\(first)'\(hint); run 'tether --help'")
     }
 }
@@ -228,7 +225,7 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
         case "--color", "--colour": result.colour = true
         case "--no-color", "--no-colour": result.colour = false
         default:
-            let hint = closestMatch(to: argument, in: verifyOptions).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = didYouMean(argument, in: verifyOptions)
             throw UsageError("unknown option '\(argument)'\(hint); run 'tether verify --help'")
         }
     }
@@ -246,8 +243,7 @@ private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         case "--port": port = Int(try reader.number(in: 0...65535))
         default:
             if argument.hasPrefix("-") {
-                let hint =
-                    closestMatch(to: argument, in: ["--port", "--help"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = didYouMean(argument, in: ["--port", "--help"])
                 throw UsageError("unknown option '\(argument)'\(hint); run 'tether mock --help'")
             }
             guard path == nil else {
@@ -261,9 +257,7 @@ private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
 }
 
 private func checkURL(_ text: String, option: String) throws(UsageError) {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-        url.host != nil
-    else {
+    guard HTTPRequest.isHTTPURL(text) else {
         throw UsageError(
             "\(option): '\(text)' is not an http or https URL (write --base-url URL or --base-url SERVICE=URL)")
     }

@@ -78,3 +78,38 @@ public struct Contract: Sendable, Equatable {
         self.secrets = secrets
     }
 }
+
+extension HTTPHeader {
+    /// Whether this header is called `name` (header names compare case-insensitively).
+    public func isNamed(_ name: String) -> Bool { self.name.caseInsensitiveCompare(name) == .orderedSame }
+
+    /// Whether this header carries a credential (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`):
+    /// its value is a secret whatever its length, and is never printed.
+    public var isCredential: Bool {
+        ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name.lowercased())
+    }
+
+    /// Whether a header value could split a request: a line break or NUL in it would start another header.
+    static func isSafeValue(_ value: String) -> Bool { !value.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 } }
+}
+
+extension StubBody {
+    /// The one rule for sample bytes, from files and from Swift targets alike: empty or only white space is no body,
+    /// JSON when it parses, text otherwise (with the parse error, for callers where text is not acceptable).
+    static func classify(_ data: Data) -> (body: StubBody, parseError: JSONParseError?) {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return (.none, nil) }
+        do {
+            return (.json(try JSONValue.parse(data)), nil)
+        } catch {
+            return (.text(data), error)
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// Whether `text` is an absolute http or https URL with a host: what a base URL must be.
+    public static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && url.host != nil
+    }
+}

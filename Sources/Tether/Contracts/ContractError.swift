@@ -41,3 +41,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
     }
     return previous[b.count]
 }
+
+/// ` (did you mean 'sampleData'?)` when one of `candidates` is close to `word`, else the empty string.
+public func didYouMean(_ word: String, in candidates: [String]) -> String {
+    closestMatch(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+}

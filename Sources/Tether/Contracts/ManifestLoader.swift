@@ -74,7 +74,7 @@ public struct ManifestLoader: Sendable {
         try checkUnique(contracts)
         let services = Set(contracts.map(\.service))
         for name in baseURLOverrides.byService.keys.sorted() where !services.contains(name) {
-            let hint = closestMatch(to: name, in: Array(services)).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = didYouMean(name, in: Array(services))
             throw ContractError(
                 file: "--base-url",
                 "no contract file declares a service named '\(name)'\(hint); services: \(services.sorted().joined(separator: ", "))"
@@ -152,15 +152,24 @@ public struct ManifestLoader: Sendable {
             guard let baseURLNode else { throw node.error("missing key \"baseURL\" (or pass --base-url)") }
             baseURL = try expand(try baseURLNode.string(), at: baseURLNode, secrets: &serviceSecrets)
         }
-        guard let parsed = URL(string: baseURL), let scheme = parsed.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), parsed.host != nil
-        else {
-            throw (baseURLNode ?? node).error("baseURL '\(baseURL)' is not an http or https URL")
+        guard HTTPRequest.isHTTPURL(baseURL) else {
+            // Quoted as written, not as expanded: an expanded value may hold a secret.
+            let written = baseURLOverrides.url(for: service) ?? (try? baseURLNode?.string()) ?? baseURL
+            throw (baseURLNode ?? node).error("baseURL '\(written)' is not an http or https URL")
         }
 
         let folder = (file as NSString).deletingLastPathComponent
         var contracts: [Contract] = []
+        var firstLocation: [String: String] = [:]  // target name → where it was first declared in this file
         for targetNode in targets {
+            if case .string(let name)? = targetNode.value["name"] {
+                if let first = firstLocation[name] {
+                    throw targetNode.child("name", .string(name)).error(
+                        "target '\(name)' is declared twice in service '\(service)' (first at \(first)); target names must be unique within a service"
+                    )
+                }
+                firstLocation[name] = targetNode.location
+            }
             var secrets = serviceSecrets
             contracts.append(
                 try target(
@@ -205,14 +214,20 @@ public struct ManifestLoader: Sendable {
         var merged: [(String, String?, ManifestNode)] = serviceHeaders
         if let headersNode = keys["headers"] {
             for entry in try headerEntries(headersNode) {
-                merged.removeAll { $0.0.caseInsensitiveCompare(entry.0) == .orderedSame }
+                merged.removeAll { HTTPHeader($0.0, "").isNamed(entry.0) }
                 merged.append(entry)
             }
         }
         var headers: [HTTPHeader] = []
         for (headerName, value, valueNode) in merged {
             guard let value else { continue }
-            headers.append(HTTPHeader(headerName, try expand(value, at: valueNode, secrets: &secrets)))
+            let expanded = try expand(value, at: valueNode, secrets: &secrets)
+            guard HTTPHeader.isSafeValue(expanded) else {
+                throw valueNode.error(
+                    "the value, once its variables are expanded, holds a line break or NUL (it would split the request)"
+                )
+            }
+            headers.append(HTTPHeader(headerName, expanded))
         }
 
         let task = try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
@@ -241,7 +256,7 @@ public struct ManifestLoader: Sendable {
                 entries.append((name, nil, valueNode))
             } else {
                 let value = try valueNode.string()
-                guard !value.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                guard HTTPHeader.isSafeValue(value) else {
                     throw valueNode.error("a header value must not contain a line break")
                 }
                 entries.append((name, value, valueNode))
@@ -312,7 +327,7 @@ public struct ManifestLoader: Sendable {
         let name = try node.string()
         guard let encoding = RequestEncoding(rawValue: name), allowed.contains(encoding) else {
             let names = allowed.map(\.rawValue)
-            let hint = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = didYouMean(name, in: names)
             throw node.error("unknown encoding '\(name)'\(hint); expected one of: \(names.joined(separator: ", "))")
         }
         return encoding
@@ -325,7 +340,7 @@ public struct ManifestLoader: Sendable {
             return Data(try expand(try text.string(), at: text, secrets: &secrets).utf8)
         }
         if let encoded = keys["base64"], keys.count == 1 {
-            guard let data = Data(base64Encoded: try encoded.string(), options: .ignoreUnknownCharacters) else {
+            guard let data = Self.base64(try encoded.string()) else {
                 throw encoded.error("not valid base64")
             }
             return data
@@ -347,7 +362,7 @@ public struct ManifestLoader: Sendable {
             let text = try value.string()
             return text.isEmpty ? .none : .text(Data(text.utf8))
         case "base64":
-            guard let data = Data(base64Encoded: try value.string(), options: .ignoreUnknownCharacters) else {
+            guard let data = Self.base64(try value.string()) else {
                 throw value.error("not valid base64")
             }
             return data.isEmpty ? .none : .text(data)
@@ -357,15 +372,12 @@ public struct ManifestLoader: Sendable {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw value.error("cannot read sample file '\(relative)' (looked for \(path))")
             }
-            if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .none }
-            do {
-                return .json(try JSONValue.parse(data))
-            } catch {
-                if relative.lowercased().hasSuffix(".json") {
-                    throw value.error("sample file '\(relative)' is not valid JSON: \(error)")
-                }
-                return .text(data)
+            let (body, parseError) = StubBody.classify(data)
+            if relative.lowercased().hasSuffix(".json") && (parseError != nil || body == .none) {
+                let reason = parseError.map { "\($0)" } ?? "it is empty (leave sampleData out for Moya's Data())"
+                throw value.error("sample file '\(relative)' is not valid JSON: \(reason)")
             }
+            return body
         }
     }
 
@@ -413,6 +425,12 @@ public struct ManifestLoader: Sendable {
             for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
             return codes
         }
+    }
+
+    /// Standard base64, white space (line wrapping) allowed, anything else an error: a typo must never turn into
+    /// an empty stub that checks nothing.
+    static func base64(_ text: String) -> Data? {
+        Data(base64Encoded: text.filter { !$0.isWhitespace })
     }
 
     // MARK: - ${VAR}

@@ -5,28 +5,14 @@ struct ManifestNode {
     /// `targets[2].sampleData`; empty at the root.
     let location: String
 
-    /// `userRepositories` is written `.userRepositories` in a location; `a b` is written `["a b"]`. ASCII on purpose:
-    /// it runs for every key of every manifest, and Unicode letter tests were a tenth of loading 2,000 targets.
-    static func isIdentifier(_ key: String) -> Bool {
-        var isFirst = true
-        for byte in key.utf8 {
-            let isLetter =
-                (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
-            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            guard isLetter || (!isFirst && isDigit) else { return false }
-            isFirst = false
-        }
-        return !isFirst
-    }
-
     func error(_ message: String) -> ContractError {
         ContractError(file: file, location: location, message)
     }
 
     func child(_ key: String, _ value: JSONValue) -> ManifestNode {
-        let isIdentifier = ManifestNode.isIdentifier(key)
-        let step = isIdentifier ? key : "[\"\(key)\"]"
-        let path = location.isEmpty ? step : (isIdentifier ? "\(location).\(step)" : "\(location)\(step)")
+        var path = location
+        JSONPath.appendKey(key, to: &path)
+        if location.isEmpty && path.hasPrefix(".") { path.removeFirst() }  // `service`, not `.service`, at the root
         return ManifestNode(value: value, file: file, location: path)
     }
 
@@ -38,9 +24,8 @@ struct ManifestNode {
         for member in members {
             let node = child(member.key, member.value)
             guard allowed.contains(member.key) else {
-                let hint =
-                    closestMatch(to: member.key, in: allowed).map { " (did you mean '\($0)'?)" }
-                    ?? " (expected one of: \(allowed.joined(separator: ", ")))"
+                let suggestion = didYouMean(member.key, in: allowed)
+                let hint = suggestion.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : suggestion
                 throw node.error("unknown key\(hint)")
             }
             guard result[member.key] == nil else { throw node.error("key appears twice") }
@@ -78,7 +63,7 @@ struct ManifestNode {
     func oneOf(_ cases: [String]) throws(ContractError) -> (String, ManifestNode?) {
         if case .string(let name) = value {
             guard cases.contains(name) else {
-                let hint = closestMatch(to: name, in: cases).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = didYouMean(name, in: cases)
                 throw error("unknown case '\(name)'\(hint); expected one of: \(cases.joined(separator: ", "))")
             }
             return (name, nil)

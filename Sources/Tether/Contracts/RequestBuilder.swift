@@ -84,7 +84,7 @@ public enum RequestBuilder {
         }
         var allHeaders = headers
         if let contentType,
-            !allHeaders.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame })
+            !allHeaders.contains(where: { $0.isNamed("Content-Type") })
         {
             allHeaders.append(HTTPHeader("Content-Type", contentType))
         }

@@ -77,10 +77,9 @@ public struct Redactor: Sendable, Equatable {
     public static func sensitiveHeaderValues(_ headers: [HTTPHeader]) -> [String] {
         var values: [String] = []
         for header in headers {
-            let name = header.name.lowercased()
             let value = header.value.trimmingCharacters(in: .whitespaces)
-            guard !value.isEmpty else { continue }
-            switch name {
+            guard header.isCredential, !value.isEmpty else { continue }
+            switch header.name.lowercased() {
             case "authorization", "proxy-authorization":
                 values.append(value)
                 if let space = value.firstIndex(of: " ") {

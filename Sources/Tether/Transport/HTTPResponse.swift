@@ -21,7 +21,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The first header named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.isNamed(name) }?.value
     }
 }
 

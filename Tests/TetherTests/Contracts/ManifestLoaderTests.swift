@@ -116,8 +116,8 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
 
     @Test func sampleFilesThatAreNotJSONBecomeTextStubs() throws {
         let contracts = try load(
-            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "zen.txt"}}, {"name": "b", "sampleData": {"file": "obj.txt"}}, {"name": "c", "sampleData": {"file": "empty.json"}}, {"name": "d", "sampleData": {"base64": "aGk="}}, {"name": "e", "sampleData": {"text": ""}}]}"#,
-            files: ["zen.txt": "Keep it logically awesome.", "obj.txt": #"{"a": 1}"#, "empty.json": ""])
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "zen.txt"}}, {"name": "b", "sampleData": {"file": "obj.txt"}}, {"name": "c", "sampleData": {"file": "empty.txt"}}, {"name": "d", "sampleData": {"base64": "aGk="}}, {"name": "e", "sampleData": {"text": ""}}]}"#,
+            files: ["zen.txt": "Keep it logically awesome.", "obj.txt": #"{"a": 1}"#, "empty.txt": " \n"])
         #expect(contracts[0].sampleData == .text(Data("Keep it logically awesome.".utf8)))
         #expect(contracts[1].sampleData == .json(.object([JSONMember("a", .integer(1))])))
         #expect(contracts[2].sampleData == .none)
@@ -145,7 +145,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         ),
         (
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}, {"name": "a"}]}"#,
-            "api.json: target 'a' of service 'S' is declared twice"
+            "api.json: targets[1].name: target 'a' is declared twice in service 'S' (first at targets[0])"
         ),
         (
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "path": "/${TOKEN}"}]}"#,
@@ -199,6 +199,35 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
     func brokenManifestsNameFileAndLocation(manifest: String, expected: String) throws {
         let message = try loadError(manifest, files: ["broken.json": "{\"a\": "])
         #expect(message.hasPrefix(expected), "got: \(message)")
+    }
+
+    @Test func reviewedEdgeCasesAreContractErrors() throws {
+        // An empty *.json sample is not valid JSON (leave sampleData out for Data()).
+        #expect(
+            try loadError(
+                #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "e.json"}}]}"#,
+                files: ["e.json": "  \n"]
+            ).hasPrefix(
+                "api.json: targets[0].sampleData.file: sample file 'e.json' is not valid JSON: it is empty"))
+        // Malformed base64 is an error, never an empty stub that checks nothing.
+        #expect(
+            try loadError(
+                #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"base64": "!!!!"}}]}"#
+            )
+                == "api.json: targets[0].sampleData.base64: not valid base64")
+        // A variable cannot smuggle a line break into a header.
+        #expect(
+            try loadError(
+                #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "headers": {"X-Token": "${TOK}"}}]}"#,
+                environment: ["TOK": "abc\r\nX-Injected: yes"]
+            ).hasPrefix(
+                "api.json: targets[0].headers[\"X-Token\"]: the value, once its variables are expanded, holds a line break"
+            ))
+        // A bad base URL is quoted as written, not with the secret its variable holds.
+        let message = try loadError(
+            #"{"service": "S", "baseURL": "${BASE}", "targets": []}"#,
+            environment: ["BASE": "api.test/?token=TOPSECRET99"])
+        #expect(message == "api.json: baseURL: baseURL '${BASE}' is not an http or https URL")
     }
 
     @Test func aFolderWithoutManifestsIsAnError() throws {

@@ -120,3 +120,24 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
                 ))
     }
 }
+
+@Suite struct HeaderRuleTests {
+    private func response(_ headers: [HTTPHeader]) -> HTTPResponse {
+        HTTPResponse(statusCode: 200, headers: headers, url: "http://127.0.0.1/")
+    }
+
+    @Test func aRepeatedHeaderHoldsWhenAnyOfItsValuesDoes() {
+        let live = response([HTTPHeader("Link", "<a>; rel=\"prev\""), HTTPHeader("link", "<b>; rel=\"next\"")])
+        #expect(
+            ContractCheck.headerFindings(expected: [HTTPHeader("Link", "<b>; rel=\"next\"")], response: live).isEmpty)
+    }
+
+    @Test func credentialValuesAreNeverPutIntoAMessage() {
+        let live = response([HTTPHeader("Set-Cookie", "session=SERVERSECRET123")])
+        let findings = ContractCheck.headerFindings(expected: [HTTPHeader("Set-Cookie", "session=x")], response: live)
+        #expect(findings == [Finding(.drift, "header Set-Cookie", "expected <redacted>, got <redacted>")])
+        let missing = ContractCheck.headerFindings(
+            expected: [HTTPHeader("Authorization", "Bearer t")], response: response([]))
+        #expect(missing == [Finding(.drift, "header Authorization", "missing (expected <redacted>)")])
+    }
+}

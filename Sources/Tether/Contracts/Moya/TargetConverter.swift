@@ -92,10 +92,7 @@ public struct TargetConverter {
         let targetBase = target.baseURL.absoluteString
         let baseURL = baseURL?.absoluteString ?? targetBase
         let url = Self.redirected(endpoint.url, from: targetBase, to: baseURL)
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-            ["http", "https"].contains(scheme),
-            parsed.host != nil
-        else {
+        guard HTTPRequest.isHTTPURL(url) else {
             throw ContractError(file: label, "the endpoint's url '\(url)' is not an http or https URL")
         }
 
@@ -107,6 +104,10 @@ public struct TargetConverter {
             headerFields[headerName] = value
         }
         var requestHeaders = headerFields.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
+        if let unsafe = requestHeaders.first(where: { !HTTPHeader.isSafeValue($0.value) }) {
+            throw ContractError(
+                file: label, "header \(unsafe.name) holds a line break or NUL (it would split the request)")
+        }
 
         let (sampleResponse, stubData) = Self.stub(endpoint.sampleResponseClosure())
         let sampleData = try Self.stubBody(stubData, label: label, response: sampleResponse, headers: requestHeaders)
@@ -188,9 +189,7 @@ public struct TargetConverter {
         return components.string ?? override
     }
 
-    static func isContentType(_ name: String) -> Bool {
-        name.caseInsensitiveCompare("Content-Type") == .orderedSame
-    }
+    static func isContentType(_ name: String) -> Bool { HTTPHeader(name, "").isNamed("Content-Type") }
 
     // MARK: - Task
 
@@ -310,13 +309,8 @@ public struct TargetConverter {
         throws(ContractError)
         -> StubBody
     {
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .none }
-        let parseError: JSONParseError
-        do {
-            return .json(try JSONValue.parse(data))
-        } catch {
-            parseError = error
-        }
+        let (body, error) = StubBody.classify(data)
+        guard let parseError = error else { return body }
         var claims: [(String, String)] = []
         if case .network(_, let stubHeaders) = response, let type = stubHeaders.first(where: { isContentType($0.name) })
         {
