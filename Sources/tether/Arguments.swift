@@ -84,7 +84,7 @@ enum Help {
 
         OUTPUT
           --junit FILE              where to write the JUnit XML report (default reports/junit.xml)
-          --color, --no-color       force colour on or off (default: on for a terminal, off with NO_COLOR)
+          --color, --no-color       force colour on or off (default: on for a terminal); NO_COLOR always wins
 
         CONTRACTS (contracts/github.json)
           {

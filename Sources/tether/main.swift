@@ -61,7 +61,7 @@ case .verify(let arguments):
         )
     }
     let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-    let colour = arguments.colour ?? (isatty(STDOUT_FILENO) == 1 && !noColour)
+    let colour = !noColour && (arguments.colour ?? (isatty(STDOUT_FILENO) == 1))  // NO_COLOR wins, even over --color
     var console = ConsoleReport.Stream(contracts: selected, colour: colour)
     let report = Verifier().run(selected, options: arguments.options) { index, result in
         print(console.add(result, at: index), terminator: "")

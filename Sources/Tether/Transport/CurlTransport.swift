@@ -5,7 +5,7 @@ import Foundation
 public struct TransportOptions: Sendable, Equatable {
     /// Requests in flight at once (`--jobs`).
     public var jobs: Int
-    /// Seconds one request may take, start to last byte (`--timeout`).
+    /// Seconds one request may take, start to last byte (`--timeout`); zero or less, or infinite, for no limit.
     public var timeout: Double
     /// Seconds to establish a connection.
     public var connectTimeout: Double
@@ -114,6 +114,13 @@ public struct CurlTransport: HTTPTransport {
             if finished.isEmpty && !running.isEmpty { multi.wait(milliseconds: 100) }
         }
     }
+}
+
+/// Seconds as libcurl's milliseconds. Zero, negative, infinite or NaN (the Swift API takes any `Double`) mean no
+/// limit, libcurl's 0; huge values are clamped to what it takes.
+private func milliseconds(_ seconds: Double) -> Int {
+    guard seconds.isFinite, seconds > 0 else { return 0 }
+    return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
 }
 
 private let curlGlobalInit: Void = {
@@ -231,9 +238,9 @@ private final class Transfer {
             tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
             tether_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1),
-            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
+            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(options.timeout)),
             tether_curl_setopt_long(
-                handle, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.connectTimeout, options.timeout) * 1000)),
+                handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(min(options.connectTimeout, options.timeout))),
             tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
             tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
             tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),

@@ -231,3 +231,16 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         }
     }
 }
+
+@Suite struct ColourTests {
+    @Test func noColorWinsEvenOverColor() throws {
+        let folder = try ContractFolder([
+            "s.json": #"{"service": "S", "baseURL": "http://127.0.0.1:1", "targets": [{"name": "a"}]}"#
+        ])
+        let forced = try TetherBinary.run(["verify", folder.path, "--color"])
+        #expect(forced.stdout.contains("\u{1B}["))
+        let refused = try TetherBinary.run(["verify", folder.path, "--color"], environment: ["NO_COLOR": "1"])
+        #expect(!refused.stdout.contains("\u{1B}["))
+        #expect(refused.stdout.contains("ERROR S.a"))
+    }
+}

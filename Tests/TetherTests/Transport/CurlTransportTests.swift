@@ -195,3 +195,15 @@ import Testing
         #expect(seen.all.map { "\($0.method) \($0.path)" } == ["POST /go", "GET /done"])
     }
 }
+
+@Suite struct CurlTransportTimeoutTests {
+    /// The Swift API takes any Double: infinite, huge or NaN timeouts must not trap.
+    @Test(arguments: [Double.infinity, 1e300, Double.nan, 0])
+    func anyTimeoutValueIsAccepted(timeout: Double) throws {
+        let server = try MockServer { _ in .json("{}") }
+        let result = CurlTransport().send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/t")],
+            options: TransportOptions(timeout: timeout, connectTimeout: timeout))[0]
+        #expect((try? result.get().statusCode) == 200, "\(result)")
+    }
+}
