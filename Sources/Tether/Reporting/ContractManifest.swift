@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// try ContractManifest(service: "GitHub", targets: GitHub.allCases).write(to: "contracts")
 /// ```
-/// writes `contracts/github.json` and `contracts/samples/<target>.json` (or `.txt` for text stubs). Loading them
+/// writes `contracts/github.json` and `contracts/samples/github/<target>.json` (or `.txt` for text stubs). Loading them
 /// with `ManifestLoader` gives back the same contracts (the same requests, stubs and status rules).
 public struct ContractManifest: Sendable, Equatable {
     /// The service name: the JUnit suite, and the manifest's file name (lower-cased).
@@ -192,7 +192,7 @@ public struct ContractManifest: Sendable, Equatable {
         String(text).removingPercentEncoding ?? String(text)
     }
 
-    /// `samples/<name>.json` (pretty JSON) or `samples/<name>.txt`; no file for an empty stub.
+    /// `samples/<service>/<name>.json` (pretty JSON) or `.txt`; no file for an empty stub.
     private static func sampleFile(_ contract: Contract, taken: inout Set<String>) -> (String, Data)? {
         let (data, fileExtension): (Data, String)
         switch contract.sampleData {
@@ -200,7 +200,8 @@ public struct ContractManifest: Sendable, Equatable {
         case .json(let value): (data, fileExtension) = (value.serialized(pretty: true), "json")
         case .text(let bytes): (data, fileExtension) = (bytes, "txt")
         }
-        let stem = "samples/" + fileName(contract.name)
+        // Under the service's own folder: two services exported into one contracts folder never share a file.
+        let stem = "samples/" + fileName(contract.service.lowercased()) + "/" + fileName(contract.name)
         var file = "\(stem).\(fileExtension)"
         var counter = 2
         while taken.contains(file.lowercased()) {

@@ -121,14 +121,16 @@ private func temporaryFolder() -> String {
         #expect(manifest.contains(#""requestJSONEncodable": {"#))
         #expect(manifest.contains(#""title": "Found a bug in $${HOME}""#))
         #expect(manifest.contains(#""q": "a b&$${x}""#))
-        #expect(manifest.contains(#""sampleData": {"#) && manifest.contains(#""file": "samples/userProfile.json""#))
+        #expect(
+            manifest.contains(#""sampleData": {"#)
+                && manifest.contains(#""file": "samples/githubapi/userProfile.json""#))
         #expect(manifest.contains(#""validationType": "successCodes""#))
         #expect(manifest.contains(#""networkError": {"#))
         #expect(manifest.contains("Not exported (Tether does not send uploads or downloads): avatar."))
-        let sample = try String(contentsOfFile: folder + "/samples/zen.txt", encoding: .utf8)
+        let sample = try String(contentsOfFile: folder + "/samples/githubapi/zen.txt", encoding: .utf8)
         #expect(sample == "Half measures are as bad as nothing at all.")
         let repos = try JSONValue.parse(
-            try Data(contentsOf: URL(fileURLWithPath: folder + "/samples/userRepositories.json")))
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/samples/githubapi/userRepositories.json")))
         #expect(repos == .array([.object([JSONMember("name", .string("Repo Name"))])]))
     }
 
@@ -188,6 +190,7 @@ private func temporaryFolder() -> String {
     @Test func sampleFileNamesAreSafeAndUnique() throws {
         let targets: [GitHub] = [.userProfile("a/b"), .userProfile("c")]
         let export = try ContractManifest(service: "GitHub", targets: targets)
-        #expect(export.samples.map(\.path) == ["samples/userProfile_a_b.json", "samples/userProfile_c.json"])
+        #expect(
+            export.samples.map(\.path) == ["samples/github/userProfile_a_b.json", "samples/github/userProfile_c.json"])
     }
 }
