@@ -42,22 +42,14 @@ static inline struct MHD_Daemon *tether_mhd_start(
     MHD_RequestCompletedCallback completed, void *completed_cls,
     void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection), void *uri_logger_cls,
     tether_mhd_log *log, unsigned int pool_size, unsigned int connection_timeout) {
-    if (pool_size > 1) {
-        return MHD_start_daemon(flags | MHD_USE_ERROR_LOG, port, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_EXTERNAL_LOGGER, tether_mhd_log_message, (void *)log,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_cls,
-                                MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
-                                MHD_OPTION_THREAD_POOL_SIZE, pool_size,
-                                MHD_OPTION_END);
-    }
+    // A pool size of 0 or 1 means no pool (libmicrohttpd enables pooling only above 1), so one call serves both.
     return MHD_start_daemon(flags | MHD_USE_ERROR_LOG, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_EXTERNAL_LOGGER, tether_mhd_log_message, (void *)log,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_cls,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
+                            MHD_OPTION_THREAD_POOL_SIZE, pool_size,
                             MHD_OPTION_END);
 }
 

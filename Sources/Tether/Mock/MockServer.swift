@@ -37,7 +37,7 @@ public struct MockRequest: Sendable, Equatable {
     /// - Parameter name: The header name.
     /// - Returns: Its value, or `nil` when the request has no such header.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.isNamed(name) }?.value
     }
 }
 
