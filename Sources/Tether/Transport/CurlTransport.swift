@@ -15,11 +15,14 @@ public struct TransportOptions: Sendable, Equatable {
     public var caCertificatePath: String?
     /// The largest body accepted, in bytes (`--max-body`); past it, the request is an error.
     public var maxBodyBytes: Int
+    /// Raised to stop the run (Ctrl-C): nothing more is sent and every unfinished request is `interrupted`.
+    /// Compared by identity.
+    public var cancellation: Cancellation?
 
     /// - Parameters: as the properties; the defaults are the CLI's.
     public init(
         jobs: Int = 8, timeout: Double = 30, connectTimeout: Double = 10, isInsecure: Bool = false,
-        caCertificatePath: String? = nil, maxBodyBytes: Int = 64 << 20
+        caCertificatePath: String? = nil, maxBodyBytes: Int = 64 << 20, cancellation: Cancellation? = nil
     ) {
         self.jobs = jobs
         self.timeout = timeout
@@ -27,6 +30,13 @@ public struct TransportOptions: Sendable, Equatable {
         self.isInsecure = isInsecure
         self.caCertificatePath = caCertificatePath
         self.maxBodyBytes = maxBodyBytes
+        self.cancellation = cancellation
+    }
+
+    public static func == (a: TransportOptions, b: TransportOptions) -> Bool {
+        a.jobs == b.jobs && a.timeout == b.timeout && a.connectTimeout == b.connectTimeout
+            && a.isInsecure == b.isInsecure && a.caCertificatePath == b.caCertificatePath
+            && a.maxBodyBytes == b.maxBodyBytes && a.cancellation === b.cancellation
     }
 }
 
@@ -86,6 +96,19 @@ public struct CurlTransport: HTTPTransport {
         var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
         let jobs = max(1, options.jobs)
         while next < requests.count || !running.isEmpty {
+            if options.cancellation?.isCancelled == true {
+                // Stop: the transfers in flight end now, and nothing more is sent.
+                for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
+                    multi.remove(transfer)
+                    onResult(index, .failure(.interrupted(url: requests[index].url)))
+                }
+                running = [:]
+                while next < requests.count {
+                    onResult(next, .failure(.interrupted(url: requests[next].url)))
+                    next += 1
+                }
+                return
+            }
             while running.count < jobs && next < requests.count {
                 let index = next
                 next += 1

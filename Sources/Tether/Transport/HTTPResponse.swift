@@ -42,4 +42,15 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String { "\(url): \(message)" }
+
+    /// The message of a request that a `Cancellation` stopped before it finished.
+    public static let interruptedMessage = "interrupted"
+
+    /// A request the run was stopped before it finished (Ctrl-C, SIGTERM).
+    public static func interrupted(url: String) -> TransportError {
+        TransportError(message: interruptedMessage, url: url)
+    }
+
+    /// Whether this is `interrupted(url:)`.
+    public var isInterrupted: Bool { code == 0 && message == Self.interruptedMessage }
 }
