@@ -51,7 +51,9 @@ case .verify(let arguments):
         contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(
             paths: arguments.paths)
     } catch {
-        fail("\(error)")
+        // Every contract error at once, in the compiler's form that editors and CI annotations read.
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        fail("\(error.countText); nothing was sent")
     }
     let selected = contracts.filter(arguments.filter.matches)
     guard !selected.isEmpty else {

@@ -2,20 +2,66 @@
 public struct ContractError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file (or Swift type) at fault.
     public var file: String
+    /// The 1-based line in `file` where the problem is, when the file is a manifest or sample file.
+    public var line: Int?
+    /// The 1-based column (in characters) on `line`.
+    public var column: Int?
     /// Where in the file, as a JSON path without the `$`: `targets[2].sampleData`; empty for the whole file.
     public var location: String
     /// What is wrong and what to do, lower case.
     public var message: String
 
-    public init(file: String, location: String = "", _ message: String) {
+    /// - Parameters: as the properties.
+    public init(file: String, line: Int? = nil, column: Int? = nil, location: String = "", _ message: String) {
         self.file = file
+        self.line = line
+        self.column = column
         self.location = location
         self.message = message
     }
 
-    public var description: String {
-        location.isEmpty ? "\(file): \(message)" : "\(file): \(location): \(message)"
+    /// `file:line:column` (or `file` alone): where an editor jumps to.
+    public var place: String {
+        guard let line else { return file }
+        return column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
     }
+
+    /// `contracts/api.json:12:7: targets[2].qurey: unknown key (did you mean 'query'?)`.
+    public var description: String {
+        location.isEmpty ? "\(place): \(message)" : "\(place): \(location): \(message)"
+    }
+
+    /// The compiler's form, which Xcode, VS Code's problem matchers and GitHub's annotations read:
+    /// `contracts/api.json:12:7: error: targets[2].qurey: unknown key (did you mean 'query'?)`.
+    public var diagnostic: String {
+        location.isEmpty ? "\(place): error: \(message)" : "\(place): error: \(location): \(message)"
+    }
+}
+
+/// Every contract error of a run, as a compiler reports every error of a build at once.
+public struct ContractErrors: Error, Sendable, Equatable, CustomStringConvertible {
+    /// In file order, then document order.
+    public var errors: [ContractError]
+
+    /// How many errors `description` lists before it counts the rest.
+    public static let shownLimit = 50
+
+    /// - Parameter errors: At least one.
+    public init(_ errors: [ContractError]) {
+        self.errors = errors
+    }
+
+    /// One diagnostic line per error (at most `shownLimit`, then a count of the rest), without a final newline.
+    public var description: String {
+        var lines = errors.prefix(Self.shownLimit).map(\.diagnostic)
+        if errors.count > Self.shownLimit {
+            lines.append("… and \(errors.count - Self.shownLimit) more contract errors")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `1 contract error` or `3 contract errors`.
+    public var countText: String { errors.count == 1 ? "1 contract error" : "\(errors.count) contract errors" }
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be what was meant.

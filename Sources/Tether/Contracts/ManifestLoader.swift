@@ -32,55 +32,94 @@ public struct ManifestLoader: Sendable {
         self.baseURLOverrides = baseURLOverrides
     }
 
-    /// Loads every manifest under `paths` (files, or folders searched recursively for `*.json` manifests).
+    /// Loads every manifest under `paths` (files, or folders searched recursively for `*.json` manifests). A file
+    /// named twice (itself and through its folder) is read once.
     /// - Returns: The contracts, manifest by manifest (files in path order), targets in file order.
-    /// - Throws: `ContractError` naming the file and JSON location of the first problem found.
-    public func load(paths: [String]) throws(ContractError) -> [Contract] {
+    /// - Throws: `ContractErrors` with every problem of every file (as a compiler reports a build), each naming the
+    ///   file, line, column and JSON location.
+    public func load(paths: [String]) throws(ContractErrors) -> [Contract] {
         var contracts: [Contract] = []
+        var errors: [ContractError] = []
         var manifestCount = 0
+        var seen: Set<String> = []
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw ContractError(file: path, "no such file or folder")
+                errors.append(ContractError(file: path, "no such file or folder"))
+                continue
             }
+            let files: [String]
             if isFolder.boolValue {
-                for file in try jsonFiles(in: path) {
-                    // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
-                    // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
-                    guard let data = FileManager.default.contents(atPath: file) else {
-                        throw ContractError(file: file, "cannot read the file")
-                    }
-                    let mentionsTargets = data.range(of: Data("\"targets\"".utf8)) != nil
-                    guard mentionsTargets else { continue }
-                    let root = try parse(data, file: file)
-                    guard root["targets"] != nil else { continue }  // a sample file, not a manifest
-                    contracts += try manifest(root, file: file)
-                    manifestCount += 1
+                do {
+                    files = try jsonFiles(in: path)
+                } catch {
+                    errors.append(error)
+                    continue
                 }
             } else {
-                let root = try parseFile(path)
-                guard root["targets"] != nil else {
-                    throw ContractError(file: path, "not a contract manifest: it has no \"targets\" key")
+                files = [path]
+            }
+            for file in files {
+                guard seen.insert(Self.identity(of: file)).inserted else { continue }
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    errors.append(ContractError(file: file, "cannot read the file"))
+                    continue
                 }
-                contracts += try manifest(root, file: path)
+                // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
+                // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
+                if isFolder.boolValue && data.range(of: Data("\"targets\"".utf8)) == nil { continue }
+                let document: JSONDocument
+                do {
+                    document = try JSONReader().document(data)
+                } catch {
+                    errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
+                    continue
+                }
+                guard document.root["targets"] != nil else {
+                    if !isFolder.boolValue {  // in a folder: a sample file, not a manifest
+                        errors.append(
+                            ContractError(file: file, "not a contract manifest: it has no \"targets\" key"))
+                    }
+                    continue
+                }
+                contracts += manifest(ManifestNode(root: document, file: file), errors: &errors)
                 manifestCount += 1
             }
         }
-        guard manifestCount > 0 else {
-            throw ContractError(
-                file: paths.joined(separator: ", "),
-                "no contract manifest found (a manifest is a *.json file with a \"targets\" array)")
+        if manifestCount == 0 && errors.isEmpty {
+            errors.append(
+                ContractError(
+                    file: paths.joined(separator: ", "),
+                    "no contract manifest found (a manifest is a *.json file with a \"targets\" array)"))
         }
-        try checkUnique(contracts)
+        if errors.isEmpty { checkUnique(contracts, errors: &errors) }
         let services = Set(contracts.map(\.service))
-        for name in baseURLOverrides.byService.keys.sorted() where !services.contains(name) {
+        for name in baseURLOverrides.byService.keys.sorted() where !services.contains(name) && errors.isEmpty {
             let hint = didYouMean(name, in: Array(services))
-            throw ContractError(
-                file: "--base-url",
-                "no contract file declares a service named '\(name)'\(hint); services: \(services.sorted().joined(separator: ", "))"
-            )
+            errors.append(
+                ContractError(
+                    file: "--base-url",
+                    "no contract file declares a service named '\(name)'\(hint); services: \(services.sorted().joined(separator: ", "))"
+                ))
         }
+        guard errors.isEmpty else { throw ContractErrors(Self.inFileOrder(errors)) }
         return contracts
+    }
+
+    /// Errors grouped by file (in the order files were read), each file's in line and column order.
+    private static func inFileOrder(_ errors: [ContractError]) -> [ContractError] {
+        var fileOrder: [String: Int] = [:]
+        for error in errors where fileOrder[error.file] == nil { fileOrder[error.file] = fileOrder.count }
+        return errors.enumerated().sorted { a, b in
+            let keyA = (fileOrder[a.element.file] ?? 0, a.element.line ?? 0, a.element.column ?? 0, a.offset)
+            let keyB = (fileOrder[b.element.file] ?? 0, b.element.line ?? 0, b.element.column ?? 0, b.offset)
+            return keyA < keyB
+        }.map(\.element)
+    }
+
+    /// The same file under any spelling (`contracts/a.json`, `./contracts/a.json`, through a symbolic link).
+    private static func identity(of path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     private func jsonFiles(in folder: String) throws(ContractError) -> [String] {
@@ -94,32 +133,28 @@ public struct ManifestLoader: Sendable {
         return files.sorted()
     }
 
-    private func parseFile(_ path: String) throws(ContractError) -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ContractError(file: path, "cannot read the file")
-        }
-        return try parse(data, file: path)
-    }
-
-    private func parse(_ data: Data, file path: String) throws(ContractError) -> JSONValue {
-        do {
-            return try JSONValue.parse(data)
-        } catch {
-            throw ContractError(file: path, "\(error)")
-        }
-    }
-
-    private func checkUnique(_ contracts: [Contract]) throws(ContractError) {
+    private func checkUnique(_ contracts: [Contract], errors: inout [ContractError]) {
         var seen: [String: String] = [:]
         for contract in contracts {
             let key = "\(contract.service)\u{0}\(contract.name)"
             if let first = seen[key] {
-                throw ContractError(
-                    file: contract.source,
-                    "target '\(contract.name)' of service '\(contract.service)' is declared twice (also in \(first)); target names must be unique within a service"
-                )
+                errors.append(
+                    ContractError(
+                        file: contract.source,
+                        "target '\(contract.name)' of service '\(contract.service)' is declared twice (also in \(first)); target names must be unique within a service"
+                    ))
             }
             seen[key] = contract.source
+        }
+    }
+
+    /// Runs `body`; a thrown error is added to `errors` and the result is `nil`, so the next part is still checked.
+    private func attempt<T>(_ errors: inout [ContractError], _ body: () throws(ContractError) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            errors.append(error)
+            return nil
         }
     }
 
@@ -131,119 +166,154 @@ public struct ManifestLoader: Sendable {
         "validationType",
     ]
 
-    private func manifest(_ root: JSONValue, file: String) throws(ContractError) -> [Contract] {
-        let node = ManifestNode(value: root, file: file, location: "")
-        let keys = try node.members(allowed: Self.manifestKeys)
-        guard let serviceNode = keys["service"] else {
-            throw node.error("missing key \"service\" (the service's name, e.g. \"GitHub\")")
+    /// The manifest's contracts; every problem goes to `errors` (then the contracts do not matter: nothing is sent).
+    private func manifest(_ node: ManifestNode, errors: inout [ContractError]) -> [Contract] {
+        let errorCount = errors.count
+        var keyErrors: [ContractError] = []
+        let keys = attempt(&errors) { () throws(ContractError) in
+            try node.members(allowed: Self.manifestKeys, reporting: &keyErrors)
         }
-        let service = try serviceNode.string()
-        guard !service.isEmpty else { throw serviceNode.error("must not be empty") }
-        guard let targetsNode = keys["targets"] else { throw node.error("missing key \"targets\"") }
-        let targets = try targetsNode.array()
-        let serviceHeaders = try keys["headers"].map { (h) throws(ContractError) in try headerEntries(h) } ?? []
+        errors += keyErrors
+        guard let keys else { return [] }
+        let service = attempt(&errors) { () throws(ContractError) -> String in
+            guard let serviceNode = keys["service"] else {
+                throw node.error("missing key \"service\" (the service's name, e.g. \"GitHub\")")
+            }
+            let service = try serviceNode.string()
+            guard !service.isEmpty else { throw serviceNode.error("must not be empty") }
+            return service
+        }
+        let targets = attempt(&errors) { () throws(ContractError) -> [ManifestNode] in
+            guard let targetsNode = keys["targets"] else { throw node.error("missing key \"targets\"") }
+            return try targetsNode.array()
+        }
+        let serviceHeaders =
+            attempt(&errors) { () throws(ContractError) in try keys["headers"].map(headerEntries) ?? [] } ?? []
 
-        let baseURLNode = keys["baseURL"]
-        var baseURL: String
         var serviceSecrets: [String] = []
-        if let override = baseURLOverrides.url(for: service) {
-            baseURL = override
-        } else {
-            guard let baseURLNode else { throw node.error("missing key \"baseURL\" (or pass --base-url)") }
-            baseURL = try expand(try baseURLNode.string(), at: baseURLNode, secrets: &serviceSecrets)
-        }
-        guard HTTPRequest.isHTTPURL(baseURL) else {
-            // Quoted as written, not as expanded: an expanded value may hold a secret.
-            let written = baseURLOverrides.url(for: service) ?? (try? baseURLNode?.string()) ?? baseURL
-            throw (baseURLNode ?? node).error("baseURL '\(written)' is not an http or https URL")
+        let baseURL = attempt(&errors) { () throws(ContractError) -> String in
+            let baseURLNode = keys["baseURL"]
+            let baseURL: String
+            if let service, let override = baseURLOverrides.url(for: service) {
+                baseURL = override
+            } else {
+                guard let baseURLNode else { throw node.error("missing key \"baseURL\" (or pass --base-url)") }
+                baseURL = try expand(try baseURLNode.string(), at: baseURLNode, secrets: &serviceSecrets)
+            }
+            guard HTTPRequest.isHTTPURL(baseURL) else {
+                // Quoted as written, not as expanded: an expanded value may hold a secret.
+                let written = service.flatMap(baseURLOverrides.url(for:)) ?? (try? baseURLNode?.string()) ?? baseURL
+                throw (baseURLNode ?? node).error("baseURL '\(written)' is not an http or https URL")
+            }
+            return baseURL
         }
 
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = (node.file as NSString).deletingLastPathComponent
         var contracts: [Contract] = []
         var firstLocation: [String: String] = [:]  // target name → where it was first declared in this file
-        for targetNode in targets {
-            if case .string(let name)? = targetNode.value["name"] {
-                if let first = firstLocation[name] {
-                    throw targetNode.child("name", .string(name)).error(
-                        "target '\(name)' is declared twice in service '\(service)' (first at \(first)); target names must be unique within a service"
-                    )
-                }
-                firstLocation[name] = targetNode.location
-            }
+        for targetNode in targets ?? [] {
             var secrets = serviceSecrets
-            contracts.append(
-                try target(
-                    targetNode, service: service, baseURL: baseURL, serviceHeaders: serviceHeaders, folder: folder,
-                    secrets: &secrets))
+            let contract = target(
+                targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
+                serviceHeaders: serviceHeaders, folder: folder, secrets: &secrets, errors: &errors)
+            guard let contract else { continue }
+            if let first = firstLocation[contract.name] {
+                let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
+                errors.append(
+                    (nameNode ?? targetNode).error(
+                        "target '\(contract.name)' is declared twice in service '\(contract.service)' (first at \(first)); target names must be unique within a service"
+                    ))
+                continue
+            }
+            firstLocation[contract.name] = targetNode.location
+            contracts.append(contract)
         }
-        return contracts
+        return errors.count == errorCount ? contracts : []
     }
 
+    /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(
         _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
-        folder: String,
-        secrets: inout [String]
-    ) throws(ContractError) -> Contract {
-        let keys = try node.members(allowed: Self.targetKeys)
-        guard let nameNode = keys["name"] else {
-            throw node.error("missing key \"name\" (the target's name, e.g. \"userRepositories\")")
+        folder: String, secrets: inout [String], errors: inout [ContractError]
+    ) -> Contract? {
+        let errorCount = errors.count
+        var keyErrors: [ContractError] = []
+        let keys = attempt(&errors) { () throws(ContractError) in
+            try node.members(allowed: Self.targetKeys, reporting: &keyErrors)
         }
-        let name = try nameNode.string()
-        guard !name.isEmpty else { throw nameNode.error("must not be empty") }
-
-        let method =
-            try keys["method"].map { (m) throws(ContractError) -> String in
-                let text = try m.string().uppercased()
-                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-                    throw m.error("'\(text)' is not an HTTP method")
-                }
-                return text
-            } ?? "GET"
-        let path =
+        errors += keyErrors
+        guard let keys else { return nil }
+        let name = attempt(&errors) { () throws(ContractError) -> String in
+            guard let nameNode = keys["name"] else {
+                throw node.error("missing key \"name\" (the target's name, e.g. \"userRepositories\")")
+            }
+            let name = try nameNode.string()
+            guard !name.isEmpty else { throw nameNode.error("must not be empty") }
+            return name
+        }
+        let method = attempt(&errors) { () throws(ContractError) -> String in
+            guard let m = keys["method"] else { return "GET" }
+            let text = try m.string().uppercased()
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+                throw m.error("'\(text)' is not an HTTP method")
+            }
+            return text
+        }
+        let path = attempt(&errors) { () throws(ContractError) -> String in
             try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) }
-            ?? ""
-
-        var query: [(String, String)] = []
-        if let queryNode = keys["query"] {
-            for (key, valueNode) in try queryNode.freeMembers() {
-                query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
-            }
+                ?? ""
         }
-
-        // Service headers, then the target's: a target header replaces one of the same name; null removes it.
-        var merged: [(String, String?, ManifestNode)] = serviceHeaders
-        if let headersNode = keys["headers"] {
-            for entry in try headerEntries(headersNode) {
-                merged.removeAll { HTTPHeader($0.0, "").isNamed(entry.0) }
-                merged.append(entry)
+        let query = attempt(&errors) { () throws(ContractError) -> [(String, String)] in
+            var query: [(String, String)] = []
+            if let queryNode = keys["query"] {
+                for (key, valueNode) in try queryNode.freeMembers() {
+                    query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
+                }
             }
+            return query
         }
-        var headers: [HTTPHeader] = []
-        for (headerName, value, valueNode) in merged {
-            guard let value else { continue }
-            let expanded = try expand(value, at: valueNode, secrets: &secrets)
-            guard HTTPHeader.isSafeValue(expanded) else {
-                throw valueNode.error(
-                    "the value, once its variables are expanded, holds a line break or NUL (it would split the request)"
-                )
+        let headers = attempt(&errors) { () throws(ContractError) -> [HTTPHeader] in
+            // Service headers, then the target's: a target header replaces one of the same name; null removes it.
+            var merged: [(String, String?, ManifestNode)] = serviceHeaders
+            if let headersNode = keys["headers"] {
+                for entry in try headerEntries(headersNode) {
+                    merged.removeAll { HTTPHeader($0.0, "").isNamed(entry.0) }
+                    merged.append(entry)
+                }
             }
-            headers.append(HTTPHeader(headerName, expanded))
+            var headers: [HTTPHeader] = []
+            for (headerName, value, valueNode) in merged {
+                guard let value else { continue }
+                let expanded = try expand(value, at: valueNode, secrets: &secrets)
+                guard HTTPHeader.isSafeValue(expanded) else {
+                    throw valueNode.error(
+                        "the value, once its variables are expanded, holds a line break or NUL (it would split the request)"
+                    )
+                }
+                headers.append(HTTPHeader(headerName, expanded))
+            }
+            return headers
         }
-
-        let task = try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
+        let task = attempt(&errors) { () throws(ContractError) in
+            try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
+        }
+        let sampleData = attempt(&errors) { () throws(ContractError) in
+            try keys["sampleData"].map { (s) throws(ContractError) in try stubBody(s, folder: folder) } ?? .none
+        }
+        let sampleResponse = attempt(&errors) { () throws(ContractError) in
+            try keys["sampleResponse"].map(stubResponse) ?? .network(statusCode: 200, headers: [])
+        }
+        let validCodes = attempt(&errors) { () throws(ContractError) in
+            try keys["validationType"].flatMap(validationCodes)
+        }
+        guard errors.count == errorCount, let name, let method, let path, let query, let headers, let task,
+            let sampleData, let sampleResponse, let validCodes
+        else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
-        let sampleData =
-            try keys["sampleData"].map { (s) throws(ContractError) in try stubBody(s, folder: folder) } ?? .none
-        let sampleResponse =
-            try keys["sampleResponse"].map { (s) throws(ContractError) in try stubResponse(s) }
-            ?? .network(statusCode: 200, headers: [])
-        let validCodes = try keys["validationType"].flatMap { (v) throws(ContractError) in try validationCodes(v) }
-
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
-            sampleResponse: sampleResponse,
-            validStatusCodes: validCodes, source: node.file, secrets: secrets)
+            sampleResponse: sampleResponse, validStatusCodes: validCodes, source: node.file, secrets: secrets)
     }
 
     private func headerEntries(_ node: ManifestNode) throws(ContractError) -> [(String, String?, ManifestNode)] {
@@ -373,9 +443,15 @@ public struct ManifestLoader: Sendable {
                 throw value.error("cannot read sample file '\(relative)' (looked for \(path))")
             }
             let (body, parseError) = StubBody.classify(data)
-            if relative.lowercased().hasSuffix(".json") && (parseError != nil || body == .none) {
-                let reason = parseError.map { "\($0)" } ?? "it is empty (leave sampleData out for Moya's Data())"
-                throw value.error("sample file '\(relative)' is not valid JSON: \(reason)")
+            guard relative.lowercased().hasSuffix(".json") else { return body }
+            if let parseError {
+                // Where the bytes go wrong is in the sample file: point there, and say which target uses it.
+                throw ContractError(
+                    file: path, line: parseError.line, column: parseError.column,
+                    "\(parseError.detail) (the sample file of \(value.location) in \(value.file))")
+            }
+            if body == .none {
+                throw value.error("sample file '\(relative)' is empty (leave sampleData out for Moya's Data())")
             }
             return body
         }

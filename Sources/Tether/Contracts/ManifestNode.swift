@@ -1,43 +1,92 @@
-/// A value inside a manifest together with where it is, so every error can name the file and the JSON location.
+/// A value inside a manifest together with where it is, so every error can name the file, the JSON location, and
+/// the line and column in the file's bytes.
 struct ManifestNode {
     let value: JSONValue
     let file: String
     /// `targets[2].sampleData`; empty at the root.
     let location: String
+    /// The document the value was read from, and the value's number in it (see `JSONPositions`).
+    let document: JSONDocument
+    let index: Int
 
-    func error(_ message: String) -> ContractError {
-        ContractError(file: file, location: location, message)
+    /// The root of a manifest read from `file`.
+    init(root document: JSONDocument, file: String) {
+        self.init(value: document.root, file: file, location: "", document: document, index: 0)
     }
 
-    func child(_ key: String, _ value: JSONValue) -> ManifestNode {
+    private init(value: JSONValue, file: String, location: String, document: JSONDocument, index: Int) {
+        self.value = value
+        self.file = file
+        self.location = location
+        self.document = document
+        self.index = index
+    }
+
+    /// An error at this value (its first character).
+    func error(_ message: String) -> ContractError {
+        let (line, column) = document.lineAndColumn(ofValue: index)
+        return ContractError(file: file, line: line, column: column, location: location, message)
+    }
+
+    /// An error at this value's key (`"qurey": …` points at `"qurey"`), or at the value when it has no key.
+    func keyError(_ message: String) -> ContractError {
+        let (line, column) = document.lineAndColumn(ofValue: index, key: true)
+        return ContractError(file: file, line: line, column: column, location: location, message)
+    }
+
+    private func child(_ key: String, _ value: JSONValue, index: Int) -> ManifestNode {
         var path = location
         JSONPath.appendKey(key, to: &path)
         if location.isEmpty && path.hasPrefix(".") { path.removeFirst() }  // `service`, not `.service`, at the root
-        return ManifestNode(value: value, file: file, location: path)
+        return ManifestNode(value: value, file: file, location: path, document: document, index: index)
+    }
+
+    /// The members of an object with their nodes, in document order.
+    private func memberNodes() throws(ContractError) -> [(String, ManifestNode)] {
+        guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
+        var nodes: [(String, ManifestNode)] = []
+        nodes.reserveCapacity(members.count)
+        var childIndex = index + 1
+        for member in members {
+            nodes.append((member.key, child(member.key, member.value, index: childIndex)))
+            childIndex = document.positions.next(after: childIndex)
+        }
+        return nodes
     }
 
     /// The members of an object, after checking that every key is one of `allowed` (a typo never silently
-    /// disables a check) and that none repeats.
-    func members(allowed: [String]) throws(ContractError) -> [String: ManifestNode] {
-        guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
+    /// disables a check) and that none repeats. Every unknown or repeated key is added to `errors`, and left out.
+    func members(allowed: [String], reporting errors: inout [ContractError]) throws(ContractError) -> [String:
+        ManifestNode]
+    {
         var result: [String: ManifestNode] = [:]
-        for member in members {
-            let node = child(member.key, member.value)
-            guard allowed.contains(member.key) else {
-                let suggestion = didYouMean(member.key, in: allowed)
+        for (key, node) in try memberNodes() {
+            guard allowed.contains(key) else {
+                let suggestion = didYouMean(key, in: allowed)
                 let hint = suggestion.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : suggestion
-                throw node.error("unknown key\(hint)")
+                errors.append(node.keyError("unknown key\(hint)"))
+                continue
             }
-            guard result[member.key] == nil else { throw node.error("key appears twice") }
-            result[member.key] = node
+            guard result[key] == nil else {
+                errors.append(node.keyError("key appears twice"))
+                continue
+            }
+            result[key] = node
         }
+        return result
+    }
+
+    /// As `members(allowed:reporting:)`, throwing the first unknown or repeated key.
+    func members(allowed: [String]) throws(ContractError) -> [String: ManifestNode] {
+        var errors: [ContractError] = []
+        let result = try members(allowed: allowed, reporting: &errors)
+        if let first = errors.first { throw first }
         return result
     }
 
     /// An object whose keys are free (headers, query, parameters), in document order.
     func freeMembers() throws(ContractError) -> [(String, ManifestNode)] {
-        guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
-        return members.map { ($0.key, child($0.key, $0.value)) }
+        try memberNodes()
     }
 
     func string() throws(ContractError) -> String {
@@ -55,7 +104,17 @@ struct ManifestNode {
 
     func array() throws(ContractError) -> [ManifestNode] {
         guard case .array(let elements) = value else { throw error("expected an array, got \(value.typeName)") }
-        return elements.enumerated().map { ManifestNode(value: $1, file: file, location: "\(location)[\($0)]") }
+        var nodes: [ManifestNode] = []
+        nodes.reserveCapacity(elements.count)
+        var childIndex = index + 1
+        for (offset, element) in elements.enumerated() {
+            nodes.append(
+                ManifestNode(
+                    value: element, file: file, location: "\(location)[\(offset)]", document: document,
+                    index: childIndex))
+            childIndex = document.positions.next(after: childIndex)
+        }
+        return nodes
     }
 
     /// An object that must have exactly one of `cases` as its key (`{"networkResponse": {...}}`), or a bare string

@@ -44,7 +44,13 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         Issue.record("expected a contract error")
         return ""
     } catch {
-        return error.description.replacingOccurrences(of: folder.path + "/", with: "")
+        // Without line and column (tested on their own below): `file: location: message`, one line per error.
+        return error.errors.map { error in
+            let text =
+                error.location.isEmpty
+                ? "\(error.file): \(error.message)" : "\(error.file): \(error.location): \(error.message)"
+            return text.replacingOccurrences(of: folder.path + "/", with: "")
+        }.joined(separator: "\n")
     }
 }
 
@@ -109,7 +115,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
             manifest, overrides: BaseURLOverrides(all: "http://127.0.0.1:9", byService: ["S": "http://127.0.0.1:8/v1/"])
         )
         #expect(one[0].request.url == "http://127.0.0.1:8/v1/x%20y")
-        #expect(throws: ContractError.self) {
+        #expect(throws: ContractErrors.self) {
             try load(manifest, overrides: BaseURLOverrides(byService: ["T": "http://127.0.0.1:8"]))
         }
     }
@@ -157,7 +163,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         ),
         (
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "broken.json"}}]}"#,
-            "api.json: targets[0].sampleData.file: sample file 'broken.json' is not valid JSON"
+            "broken.json: not valid JSON: expected a value, got the end of the input (the sample file of targets[0].sampleData.file in api.json)"
         ),
         (
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleResponse": {"networkResponse": {"statusCode": 1000}}}]}"#,
@@ -208,7 +214,8 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
                 #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "e.json"}}]}"#,
                 files: ["e.json": "  \n"]
             ).hasPrefix(
-                "api.json: targets[0].sampleData.file: sample file 'e.json' is not valid JSON: it is empty"))
+                "api.json: targets[0].sampleData.file: sample file 'e.json' is empty (leave sampleData out for Moya's Data())"
+            ))
         // Malformed base64 is an error, never an empty stub that checks nothing.
         #expect(
             try loadError(
@@ -230,13 +237,83 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         #expect(message == "api.json: baseURL: baseURL '${BASE}' is not an http or https URL")
     }
 
+    @Test func everyContractErrorOfEveryFileAtOnceWithLineAndColumn() throws {
+        let folder = try ContractFolder([
+            "a.json": """
+            {
+              "service": "A",
+              "baseURL": "https://x.test",
+              "targets": [
+                { "name": "one", "qurey": {"a": "1"} },
+                { "name": "two", "metod": "GET", "sampleResponse": {"networkResponse": {"statusCode": 99}} },
+                { "name": "three", "sampleData": {"file": "bad.json"}, "validationType": "succesCodes" }
+              ],
+              "extra": 1
+            }
+            """,
+            "bad.json": "{\"a\": 1,\n}",
+            "b.json": "{\"service\": \"B\", \"baseURL\": \"https://y.test\", \"targets\": [{\"nme\": \"x\"},]}",
+        ])
+        let error = #expect(throws: ContractErrors.self) {
+            try ManifestLoader(environment: [:]).load(paths: [folder.path])
+        }
+        let lines = (error?.description ?? "").replacingOccurrences(of: folder.path + "/", with: "")
+            .split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "a.json:5:22: error: targets[0].qurey: unknown key (did you mean 'query'?)",
+                "a.json:6:22: error: targets[1].metod: unknown key (did you mean 'method'?)",
+                "a.json:6:91: error: targets[1].sampleResponse.networkResponse.statusCode: 99 is out of range 100...599",
+                "a.json:7:78: error: targets[2].validationType: unknown case 'succesCodes' (did you mean 'successCodes'?); expected one of: none, successCodes, successAndRedirectCodes, customCodes",
+                "a.json:9:3: error: extra: unknown key (expected one of: service, baseURL, headers, targets, description)",
+                "bad.json:1:8: error: not valid JSON: a comma before '}' (remove the trailing comma) (the sample file of targets[2].sampleData.file in a.json)",
+                "b.json:1:71: error: not valid JSON: a comma before ']' (remove the trailing comma)",
+            ])
+        #expect(error?.countText == "7 contract errors")
+    }
+
+    @Test func aLongListOfErrorsIsCappedWithACount() throws {
+        let targets = (0..<60).map { #"{"name": "t\#($0)", "pth": "/"}"# }.joined(separator: ",\n")
+        let folder = try ContractFolder([
+            "a.json": #"{"service": "A", "baseURL": "https://x.test", "targets": [\#n\#(targets)]}"#
+        ])
+        let error = #expect(throws: ContractErrors.self) {
+            try ManifestLoader(environment: [:]).load(paths: [folder.path])
+        }
+        #expect(error?.errors.count == 60)
+        let lines = error?.description.split(separator: "\n") ?? []
+        #expect(lines.count == 51)
+        #expect(
+            lines.first?.hasSuffix("a.json:2:16: error: targets[0].pth: unknown key (did you mean 'path'?)") == true)
+        #expect(lines.last == "… and 10 more contract errors")
+    }
+
+    @Test func aFileNamedTwiceIsLoadedOnce() throws {
+        let folder = try ContractFolder([
+            "api.json": #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}]}"#
+        ])
+        let contracts = try ManifestLoader(environment: [:]).load(paths: [
+            folder.path, folder.file("api.json"), folder.path + "/./api.json",
+        ])
+        #expect(contracts.map(\.name) == ["a"])
+    }
+
+    @Test func aManifestWithAByteOrderMarkLoads() throws {
+        let folder = try ContractFolder(["samples/x.txt": ""])
+        let bytes =
+            Data([0xEF, 0xBB, 0xBF])
+            + Data(#"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}]}"#.utf8)
+        try bytes.write(to: URL(fileURLWithPath: folder.file("api.json")))
+        #expect(try ManifestLoader(environment: [:]).load(paths: [folder.path]).map(\.name) == ["a"])
+    }
+
     @Test func aFolderWithoutManifestsIsAnError() throws {
         let folder = try ContractFolder(["samples/a.json": "[1]"])
-        #expect(throws: ContractError.self) { try ManifestLoader(environment: [:]).load(paths: [folder.path]) }
-        #expect(throws: ContractError.self) {
+        #expect(throws: ContractErrors.self) { try ManifestLoader(environment: [:]).load(paths: [folder.path]) }
+        #expect(throws: ContractErrors.self) {
             try ManifestLoader(environment: [:]).load(paths: [folder.file("samples/a.json")])
         }
-        #expect(throws: ContractError.self) {
+        #expect(throws: ContractErrors.self) {
             try ManifestLoader(environment: [:]).load(paths: [folder.file("nowhere")])
         }
     }

@@ -85,7 +85,7 @@ import Testing
             Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
         let error = parseError(deep)
         #expect(error?.reason == .tooDeep)
-        #expect(error?.description == "nested deeper than 1024 levels")
+        #expect(error?.description == "nested deeper than 1024 levels around line 1, column 1025")
     }
 
     @Test func depthLimitIsAdjustable() throws {

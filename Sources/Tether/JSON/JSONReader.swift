@@ -1,0 +1,471 @@
+import Foundation
+
+/// The JSON reader for everything a person writes: manifests, sample files and HAR files. Pure Swift (no C, so it can
+/// live where an iOS test target links), strict RFC 8259 (no trailing commas, no comments, no `NaN`), integers kept
+/// apart from fractions, object members in document order, and every error with the line and column where the bytes
+/// go wrong. simdjson stays the parser for live bodies; its errors are located by this reader.
+///
+/// A UTF-8 byte order mark at the very start is skipped (RFC 8259 §8.1 lets a parser ignore it, and editors on
+/// Windows write it); anywhere else it is an ordinary character.
+public struct JSONReader: Sendable {
+    /// How deeply arrays and objects may nest; deeper input is an error, never a crash.
+    public var maxDepth: Int
+
+    /// - Parameter maxDepth: How deeply arrays and objects may nest (at least 1).
+    public init(maxDepth: Int = 1024) {
+        self.maxDepth = max(1, maxDepth)
+    }
+
+    /// Reads one JSON document.
+    /// - Parameter bytes: The document, UTF-8.
+    /// - Returns: Its root value.
+    /// - Throws: `JSONParseError` with the line and column of the first problem.
+    public func value(_ bytes: Data) throws(JSONParseError) -> JSONValue {
+        var positions: JSONPositions?
+        return try read(bytes, positions: &positions)
+    }
+
+    /// Reads one JSON document and where each of its values and keys starts, for messages that point into the file.
+    /// - Parameter bytes: The document, UTF-8.
+    /// - Returns: The document.
+    /// - Throws: `JSONParseError` with the line and column of the first problem.
+    public func document(_ bytes: Data) throws(JSONParseError) -> JSONDocument {
+        var positions: JSONPositions? = JSONPositions()
+        let root = try read(bytes, positions: &positions)
+        return JSONDocument(root: root, positions: positions ?? JSONPositions(), bytes: bytes)
+    }
+
+    private func read(_ bytes: Data, positions: inout JSONPositions?) throws(JSONParseError) -> JSONValue {
+        let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
+            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+            do throws(JSONParseError) {
+                return .success(try scanner.document(positions: &positions))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let failure):
+            guard let offset = failure.byteOffset else { throw failure }
+            let (line, column) = JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)
+            var located = failure
+            located.line = line
+            located.column = column
+            throw located
+        }
+    }
+}
+
+/// A document read by `JSONReader.document(_:)`: the value, and where in the bytes each part of it starts.
+public struct JSONDocument: Sendable {
+    /// The root value.
+    public let root: JSONValue
+    let positions: JSONPositions
+    let bytes: Data
+
+    /// The 1-based line and column (in characters) of the value numbered `index` in pre-order (the root is 0), or of
+    /// its key when `key` is true and the value is an object member.
+    func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
+        let offset = positions.offset(of: index, key: key)
+        return JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)
+    }
+}
+
+/// Byte offsets of every value of a document, numbered in pre-order (a container before its contents), so that a
+/// walk over the value can find any part's place without a second tree.
+struct JSONPositions: Sendable {
+    /// Where value `i` starts.
+    private(set) var valueOffsets: [Int] = []
+    /// Where the key of value `i` starts (its opening quote), or -1 when value `i` is not an object member.
+    private(set) var keyOffsets: [Int] = []
+    /// The number of the first value after value `i` and everything inside it.
+    private(set) var subtreeEnds: [Int] = []
+
+    /// Records a value that starts at `offset` (with its key at `keyOffset`, or -1); returns its number.
+    mutating func begin(at offset: Int, keyOffset: Int) -> Int {
+        valueOffsets.append(offset)
+        keyOffsets.append(keyOffset)
+        subtreeEnds.append(valueOffsets.count)
+        return valueOffsets.count - 1
+    }
+
+    /// Marks the end of the container numbered `index`: everything recorded since belongs to it.
+    mutating func end(_ index: Int) { subtreeEnds[index] = valueOffsets.count }
+
+    func offset(of index: Int, key: Bool) -> Int {
+        guard valueOffsets.indices.contains(index) else { return 0 }
+        return key && keyOffsets[index] >= 0 ? keyOffsets[index] : valueOffsets[index]
+    }
+
+    /// The number of the value after value `index` at the same level (its next sibling, if there is one).
+    func next(after index: Int) -> Int {
+        subtreeEnds.indices.contains(index) ? subtreeEnds[index] : index + 1
+    }
+}
+
+/// One pass over the bytes with an explicit stack (deep nesting cannot overflow the thread's stack).
+private struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    private struct Frame {
+        var isObject: Bool
+        var position: Int
+        var elements: [JSONValue] = []
+        var members: [JSONMember] = []
+        var key = ""
+    }
+
+    mutating func document(positions: inout JSONPositions?) throws(JSONParseError) -> JSONValue {
+        if let offset = JSONInputScan.firstInvalidUTF8Offset(in: bytes) {
+            throw JSONParseError(
+                reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", byteOffset: offset)
+        }
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw JSONParseError(reason: .empty, detail: "not valid JSON: the input is empty")
+        }
+        var stack: [Frame] = []
+        var keyOffset = -1
+        while true {
+            // A value starts here.
+            guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }
+            let start = index
+            let position = positions?.begin(at: start, keyOffset: keyOffset) ?? 0
+            keyOffset = -1
+            var value: JSONValue
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[index] == UInt8(ascii: "{")
+                guard stack.count < maxDepth else {
+                    throw JSONParseError(
+                        reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: index)
+                }
+                index += 1
+                skipWhitespace()
+                let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index < bytes.count && bytes[index] == close {
+                    index += 1
+                    positions?.end(position)
+                    value = isObject ? .object([]) : .array([])
+                } else {
+                    var frame = Frame(isObject: isObject, position: position)
+                    if isObject {
+                        keyOffset = index
+                        frame.key = try key()
+                    }
+                    stack.append(frame)
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try string())
+            case UInt8(ascii: "t"):
+                try literal("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = try number()
+            default:
+                throw invalid("expected a value, got \(describeByte())")
+            }
+            // The value is complete: add it to its container, and close every container that ends here.
+            while true {
+                guard var frame = stack.popLast() else {
+                    skipWhitespace()
+                    guard index == bytes.count else {
+                        throw invalid("text after the end of the document: \(describeByte())")
+                    }
+                    return value
+                }
+                if frame.isObject {
+                    frame.members.append(JSONMember(frame.key, value))
+                } else {
+                    frame.elements.append(value)
+                }
+                skipWhitespace()
+                let close = frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                guard index < bytes.count else {
+                    throw invalid(
+                        "the input ends inside \(frame.isObject ? "an object" : "an array") (missing '\(Character(Unicode.Scalar(close)))')"
+                    )
+                }
+                if bytes[index] == UInt8(ascii: ",") {
+                    let comma = index
+                    index += 1
+                    skipWhitespace()
+                    if index < bytes.count && bytes[index] == close {
+                        throw JSONParseError(
+                            reason: .invalid,
+                            detail:
+                                "not valid JSON: a comma before '\(Character(Unicode.Scalar(close)))' (remove the trailing comma)",
+                            byteOffset: comma)
+                    }
+                    if frame.isObject {
+                        keyOffset = index
+                        frame.key = try key()
+                    }
+                    stack.append(frame)
+                    break
+                }
+                guard bytes[index] == close else {
+                    let what =
+                        frame.isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+                    throw invalid("expected \(what), got \(describeByte())")
+                }
+                index += 1
+                positions?.end(frame.position)
+                value = frame.isObject ? .object(frame.members) : .array(frame.elements)
+            }
+        }
+    }
+
+    /// An object key and the colon after it; leaves the index at the member's value.
+    private mutating func key() throws(JSONParseError) -> String {
+        guard index < bytes.count else { throw invalid("expected a key in double quotes, got the end of the input") }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw invalid("expected a key in double quotes, got \(describeByte())")
+        }
+        let key = try string()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw invalid(
+                "expected ':' after the key \(String(decoding: JSONValue.string(key).serialized(), as: UTF8.self)), got \(describeByte())"
+            )
+        }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONParseError) {
+        let start = index
+        let count = word.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+        guard index + count <= bytes.count, (0..<count).allSatisfy({ bytes[start + $0] == expected[$0] }) else {
+            let token = describeToken(from: start)
+            throw JSONParseError(
+                reason: .invalid, detail: "not valid JSON: malformed literal \(token) (expected \(word))",
+                byteOffset: start)
+        }
+        index += count
+    }
+
+    /// A string; the index is at its opening quote, and ends past its closing one. The bytes are valid UTF-8.
+    private mutating func string() throws(JSONParseError) -> String {
+        let open = index
+        index += 1
+        var runStart = index
+        var scalars: [UInt8] = []
+        var hasEscapes = false
+        while true {
+            guard index < bytes.count else {
+                throw JSONParseError(
+                    reason: .invalid, detail: "not valid JSON: a string is not closed (missing quote)",
+                    byteOffset: open)
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+                index += 1
+                if !hasEscapes { return String(decoding: run, as: UTF8.self) }
+                scalars.append(contentsOf: run)
+                return String(decoding: scalars, as: UTF8.self)
+            }
+            if byte < 0x20 {
+                throw JSONParseError(
+                    reason: .invalid,
+                    detail:
+                        "not valid JSON: control character U+\(hex(byte, width: 4)) inside a string (it must be escaped)",
+                    byteOffset: index)
+            }
+            if byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            hasEscapes = true
+            scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            let escape = index
+            index += 1
+            guard index < bytes.count else {
+                throw JSONParseError(
+                    reason: .invalid, detail: "not valid JSON: a string is not closed (missing quote)",
+                    byteOffset: open)
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "\""): scalars.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): scalars.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "/"): scalars.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "b"): scalars.append(0x08)
+            case UInt8(ascii: "f"): scalars.append(0x0C)
+            case UInt8(ascii: "n"): scalars.append(0x0A)
+            case UInt8(ascii: "r"): scalars.append(0x0D)
+            case UInt8(ascii: "t"): scalars.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = try hexQuad(escape: escape)
+                if (0xD800...0xDBFF).contains(code) {
+                    // A high surrogate must be followed by an escaped low one.
+                    guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\\"),
+                        bytes[index + 2] == UInt8(ascii: "u")
+                    else { throw badEscape(at: escape, "a lone surrogate \\u\(hex(code, width: 4))") }
+                    index += 2
+                    let low = try hexQuad(escape: escape)
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw badEscape(at: escape, "a lone surrogate \\u\(hex(code, width: 4))")
+                    }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(code) {
+                    throw badEscape(at: escape, "a lone surrogate \\u\(hex(code, width: 4))")
+                }
+                guard let scalar = Unicode.Scalar(code) else {
+                    throw badEscape(at: escape, "\\u\(hex(code, width: 4)) is not a character")
+                }
+                scalars.append(contentsOf: String(Character(scalar)).utf8)
+            default:
+                throw badEscape(at: escape, "\\\(describeCharacter(bytes[index]))")
+            }
+            index += 1
+            runStart = index
+        }
+    }
+
+    /// The four hex digits after `\u`; the index is at the `u` and ends on the last digit.
+    private mutating func hexQuad(escape: Int) throws(JSONParseError) -> UInt32 {
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+            index += 1
+            guard index < bytes.count else { throw badEscape(at: escape, "\\u needs four hex digits") }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw badEscape(at: escape, "\\u needs four hex digits")
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        return code
+    }
+
+    private func badEscape(at offset: Int, _ what: String) -> JSONParseError {
+        JSONParseError(
+            reason: .invalid, detail: "not valid JSON: malformed string (a bad escape sequence: \(what))",
+            byteOffset: offset)
+    }
+
+    private mutating func number() throws(JSONParseError) -> JSONValue {
+        let start = index
+        let isNegative = bytes[index] == UInt8(ascii: "-")
+        if isNegative { index += 1 }
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let integerStart = index
+        while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+        let integerDigits = index - integerStart
+        var isIntegral = true
+        var isWellFormed = integerDigits > 0 && !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0"))
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            isIntegral = false
+            index += 1
+            let fractionStart = index
+            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+            if index == fractionStart { isWellFormed = false }
+        }
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            isIntegral = false
+            index += 1
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                index += 1
+            }
+            let exponentStart = index
+            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+            if index == exponentStart { isWellFormed = false }
+        }
+        // A token runs on through letters and digits (`01`, `1.`, `2e`, `1x`): quote all of it.
+        var end = index
+        while end < bytes.count && isTokenByte(bytes[end]) { end += 1 }
+        if end != index { isWellFormed = false }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        guard isWellFormed else {
+            throw JSONParseError(
+                reason: .invalid, detail: "not valid JSON: malformed number \(Self.excerpt(text))", byteOffset: start)
+        }
+        if isIntegral {
+            if let value = Int64(text) { return .integer(value) }
+            if !isNegative, let value = UInt64(text) { return .unsignedInteger(value) }
+        } else if let value = Double(text), value.isFinite {
+            return .double(value)
+        }
+        throw JSONParseError(
+            reason: .numberOutOfRange,
+            detail: "number out of range (integers beyond 64 bits and values such as 1e400 are not supported): "
+                + Self.excerpt(text),
+            byteOffset: start)
+    }
+
+    private func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    private static func excerpt(_ token: String) -> String {
+        token.count <= 40 ? token : token.prefix(40) + "…"
+    }
+
+    private func invalid(_ what: String) -> JSONParseError {
+        JSONParseError(reason: .invalid, detail: "not valid JSON: \(what)", byteOffset: index)
+    }
+
+    /// The byte at the index, as a message quotes it: `'x'`, `'\u{7}'`, or `the end of the input`.
+    private func describeByte() -> String {
+        guard index < bytes.count else { return "the end of the input" }
+        return "'\(describeCharacter(bytes[index]))'"
+    }
+
+    /// The token that starts at `start` (letters and digits), quoted, for a malformed literal.
+    private func describeToken(from start: Int) -> String {
+        var end = start
+        while end < bytes.count && end - start < 40 && isTokenByte(bytes[end]) { end += 1 }
+        if end == start { return "'\(describeCharacter(bytes[start]))'" }
+        return "'" + String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) + "'"
+    }
+
+    /// One character starting at `index` (a whole UTF-8 sequence), or an escape for control characters.
+    private func describeCharacter(_ byte: UInt8) -> String {
+        if byte < 0x20 || byte == 0x7F { return "\\u{\(hex(byte, width: 1))}" }
+        if byte < 0x80 { return String(Character(Unicode.Scalar(byte))) }
+        var end = index + 1
+        while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+    }
+}
+
+private func hex<T: BinaryInteger>(_ value: T, width: Int) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}
