@@ -42,6 +42,12 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         self.byteOffset = byteOffset
     }
 
+    /// The description without its leading `not valid JSON: `, for messages that already say the bytes are not JSON.
+    public var problem: String {
+        let prefix = "not valid JSON: "
+        return description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
+    }
+
     /// The detail, then the location when known: `not valid JSON: improper structure (…) around line 3, column 7`.
     public var description: String {
         guard let line, let column else { return detail }

@@ -323,7 +323,7 @@ public struct TargetConverter {
         if let (what, value) = claims.first(where: { isJSONMediaType($0.1) }) {
             throw ContractError(
                 file: label,
-                "sampleData is not valid JSON (\(parseError)), but \(what) says '\(value)': fix sampleData, or make the "
+                "sampleData is not valid JSON (\(parseError.problem)), but \(what) says '\(value)': fix sampleData, or make the "
                     + "content type say it is not JSON")
         }
         return .text(data)
