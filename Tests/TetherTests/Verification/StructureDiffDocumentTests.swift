@@ -122,7 +122,10 @@ import Testing
 
     @Test func bodyNestedTooDeep() throws {
         let live = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(try structureFindings(stub: "[]", live: live) == ["drift body: nested deeper than 1024 levels around line 1, column 1025"])
+        #expect(
+            try structureFindings(stub: "[]", live: live) == [
+                "drift body: nested deeper than 1024 levels around line 1, column 1025"
+            ])
     }
 
     @Test func bodyWithANumberOutOfRange() throws {
