@@ -213,7 +213,8 @@ let phases: [(name: String, label: String)] = [
     ("check", "simdjson parse + structure check"),
     ("partial", "  same, stub with 6 of 28 keys"),
     ("reused", "  same, parser kept between bodies"),
-    ("tree", "JSONValue.parse (Swift tree)"),
+    ("tree", "JSONValue.parse (JSONReader, Swift tree)"),
+    ("simdtree", "  same tree through simdjson (JSONParser.parse)"),
 ]
 
 func runPhase(_ phase: String, body: Data, shape: JSONShape, runs: Int) -> Measurement {
@@ -240,6 +241,9 @@ func runPhase(_ phase: String, body: Data, shape: JSONShape, runs: Int) -> Measu
                 print("tether-bench: unexpected drift")
             }
         }
+    case "simdtree":
+        guard let parser = try? JSONParser() else { return Measurement(name: phase, bestSeconds: 0, peakBytes: 0) }
+        return measure(phase, runs: runs) { _ = try? parser.parse(body) }
     default:
         return measure(phase, runs: runs) { _ = try? JSONValue.parse(body) }
     }

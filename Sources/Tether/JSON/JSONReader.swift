@@ -406,6 +406,12 @@ private struct JSONScanner {
         var end = index
         while end < bytes.count && isTokenByte(bytes[end]) { end += 1 }
         if end != index { isWellFormed = false }
+        if isWellFormed && isIntegral && integerDigits <= 18 {
+            // Up to 18 digits always fit in an Int64: no String, no overflow check.
+            var value: Int64 = 0
+            for offset in integerStart..<index { value = value &* 10 &+ Int64(bytes[offset] &- UInt8(ascii: "0")) }
+            return .integer(isNegative ? -value : value)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         guard isWellFormed else {
             throw JSONParseError(
