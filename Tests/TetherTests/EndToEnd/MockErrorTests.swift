@@ -48,6 +48,22 @@ import Testing
         }
     }
 
+    /// The mock names the request it does not hold, query included: a secret in it is still redacted everywhere.
+    @Test func aSecretInTheUnrecordedRequestIsRedacted() throws {
+        let folder = try ContractFolder([
+            "shop.json": #"""
+            {"service": "Shop", "baseURL": "https://shop.invalid", "targets": [
+              {"name": "nothere", "path": "/nothere", "query": {"token": "${SHOP_TOKEN}"}, "sampleData": {"json": {}}}]}
+            """#
+        ])
+        let run = try TetherBinary.run(
+            ["verify", folder.path, "--mock", Self.small, "--no-color"], environment: ["SHOP_TOKEN": "s3cr3t-t0ken"])
+        #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("GET /nothere?token=<redacted>"), "\(run.stdout)")
+        let junit = try #require(run.junit)
+        for output in [run.stdout, run.stderr, junit] { #expect(!output.contains("s3cr3t-t0ken")) }
+    }
+
     /// `tether mock` in one process, `tether verify --base-url` in another: the same verdict as `--mock`.
     @Test func aStandaloneMocksMissIsAnErrorToo() throws {
         let process = Process()
