@@ -24,7 +24,7 @@ case .version:
 case .mock(let harPath, let port):
     do {
         let archive = try HARArchive.load(contentsOf: harPath)
-        let server = try MockServer(replaying: archive, port: port)
+        let server = try MockServer(replaying: archive, file: harPath, port: port)
         // Written at once, not through stdio's buffer: a script reads the URL from a pipe while the server runs.
         FileHandle.standardOutput.write(
             Data(
@@ -39,7 +39,7 @@ case .verify(let arguments):
     var server: MockServer?
     if let harPath = arguments.mockHAR {
         do {
-            let mock = try MockServer(replaying: try HARArchive.load(contentsOf: harPath))
+            let mock = try MockServer(replaying: try HARArchive.load(contentsOf: harPath), file: harPath)
             overrides.all = mock.baseURL
             server = mock
         } catch {

@@ -31,6 +31,11 @@ public enum RequestTask: Sendable, Equatable {
 
 /// Builds the request Moya would send for a target: URL as `baseURL.appendingPathComponent(path)`, parameters encoded
 /// as Alamofire encodes them (keys sorted, arrays as `key[]`, booleans as 1/0, RFC 3986 escaping).
+///
+/// The one home of the URL rule, for manifests and Swift targets alike: the path goes before the base URL's query
+/// (as Foundation's `appendingPathComponent` puts it), query parameters are added to that query with `&` (as
+/// Alamofire's `URLEncoding` does), and a fragment is dropped: it is never sent on the wire (URLSession and libcurl
+/// leave it out too).
 public enum RequestBuilder {
     /// - Parameters:
     ///   - method: The HTTP method (`GET`, `POST`, …).
@@ -79,9 +84,7 @@ public enum RequestBuilder {
             queryParts += formComponents(urlParameters)
             encode(bodyParameters, bodyEncoding == .url ? .httpBody : bodyEncoding)
         }
-        if !queryParts.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + queryParts.joined(separator: "&")
-        }
+        url = appendingQuery(queryParts.joined(separator: "&"), to: url)
         var allHeaders = headers
         if let contentType,
             !allHeaders.contains(where: { $0.isNamed("Content-Type") })
@@ -91,12 +94,44 @@ public enum RequestBuilder {
         return HTTPRequest(method: upper, url: url, headers: allHeaders, body: body)
     }
 
-    /// `baseURL.appendingPathComponent(path)`: one slash between them, the path percent-encoded.
+    /// `baseURL.appendingPathComponent(path)` as it goes on the wire: one slash between them, the path
+    /// percent-encoded and put before the base's query; the base's fragment dropped.
+    ///
+    /// `https://h.test/v1?key=abc#top` + `/json` is `https://h.test/v1/json?key=abc`; an empty path leaves the base as
+    /// it is (but for its fragment), as Moya's `URL(target:)` does.
+    /// - Parameters:
+    ///   - baseURL: The base URL, possibly with a query and a fragment.
+    ///   - path: The path as written (not yet percent-encoded).
+    /// - Returns: The URL to send.
     static func joined(baseURL: String, path: String) -> String {
-        guard !path.isEmpty else { return baseURL }
-        let encodedPath = percentEncoded(path, keeping: pathAllowed)
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return base + (encodedPath.hasPrefix("/") ? encodedPath : "/" + encodedPath)
+        joined(baseURL: baseURL, encodedPath: percentEncoded(path, keeping: pathAllowed))
+    }
+
+    /// `joined(baseURL:path:)` for a path that is percent-encoded already.
+    static func joined(baseURL: String, encodedPath: some StringProtocol) -> String {
+        let (head, query) = split(baseURL)
+        var url = head
+        if !encodedPath.isEmpty {
+            if url.hasSuffix("/") { url.removeLast() }
+            url += encodedPath.hasPrefix("/") ? String(encodedPath) : "/" + encodedPath
+        }
+        return query.map { url + "?" + $0 } ?? url
+    }
+
+    /// A URL without its fragment, cut before its query: `https://h.test/a?b=1#c` is (`https://h.test/a`, `b=1`).
+    /// The query is `nil` when there is no `?`, empty for a bare `?`.
+    static func split(_ url: String) -> (head: String, query: String?) {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        guard let mark = rest.firstIndex(of: "?") else { return (String(rest), nil) }
+        return (String(rest[..<mark]), String(rest[rest.index(after: mark)...]))
+    }
+
+    /// Alamofire's `URLEncoding` in the URL: an existing query (even an empty one) gets `&` and the new parts, a URL
+    /// without one gets `?`; nothing to add leaves the URL as it is.
+    static func appendingQuery(_ encodedQuery: some StringProtocol, to url: String) -> String {
+        guard !encodedQuery.isEmpty else { return url }
+        return url + (split(url).query == nil ? "?" : "&") + encodedQuery
     }
 
     /// Alamofire's `URLEncoding.queryComponents`: keys sorted, nested objects as `a[b]`, arrays as `a[]`.

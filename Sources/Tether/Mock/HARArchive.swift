@@ -74,17 +74,20 @@ public struct HARArchive: Sendable, Equatable {
     /// Reads and parses a HAR file.
     /// - Parameter path: The file's path.
     /// - Returns: The archive.
-    /// - Throws: `HARError` naming the file when it cannot be read, is not JSON, is not HAR (no `log.entries`, a
-    ///   field of the wrong type), has an entry without `request.url`, or holds invalid base64.
+    /// - Throws: `HARError` naming the file when it does not exist, is a folder, cannot be read, is not JSON, is not
+    ///   HAR (no `log.entries`, a field of the wrong type), has an entry without `request.url`, holds invalid base64,
+    ///   or has nothing to replay.
     public static func load(contentsOf path: String) throws(HARError) -> HARArchive {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .unreadable(path: path, reason: "no such file")
         }
+        guard !isFolder.boolValue else { throw .isFolder(path: path) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription.lowercased())
+            throw .unreadable(path: path, reason: HARError.sentence(error.localizedDescription))
         }
         return try parse(data, path: path)
     }
@@ -94,7 +97,8 @@ public struct HARArchive: Sendable, Equatable {
     ///   - data: The file's bytes.
     ///   - path: The file's name, for messages.
     /// - Returns: The archive.
-    /// - Throws: `HARError` as `load(contentsOf:)` does.
+    /// - Throws: `HARError` as `load(contentsOf:)` does; `noEntries` for an empty `log.entries`, `nothingToReplay`
+    ///   when no entry has a response status (every request was aborted).
     public static func parse(_ data: Data, path: String) throws(HARError) -> HARArchive {
         let file: HARFile
         do {
@@ -110,6 +114,10 @@ public struct HARArchive: Sendable, Equatable {
         result.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
             result.append(try entry.entry(index: index, path: path))
+        }
+        guard !result.isEmpty else { throw .noEntries(path: path) }
+        guard result.contains(where: { $0.status >= 100 }) else {
+            throw .nothingToReplay(path: path, count: result.count)
         }
         return HARArchive(entries: result)
     }
@@ -164,6 +172,12 @@ public struct HARArchive: Sendable, Equatable {
 public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file cannot be read.
     case unreadable(path: String, reason: String)
+    /// The path names a folder.
+    case isFolder(path: String)
+    /// `log.entries` is empty.
+    case noEntries(path: String)
+    /// Every one of the `count` entries lacks a response status (aborted requests): none can be replayed.
+    case nothingToReplay(path: String, count: Int)
     /// The file is not JSON; `detail` is the parser's message.
     case notJSON(path: String, detail: String)
     /// The file is JSON but not HAR: `detail` names the missing or mistyped field (`missing log.entries`).
@@ -173,21 +187,42 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64.
     case invalidBase64(path: String, index: Int)
 
-    /// The message: lower case, naming the file or port and what to do.
+    /// The message: lower case (what it quotes keeps its case), naming the file and what to do.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            return "\(path): cannot read the har file (\(reason)); check the path"
+            return "\(path): cannot read the HAR file (\(reason)); check the path"
+        case .isFolder(let path):
+            return "\(path) is a folder, not a HAR file; pass the .har file itself"
+        case .noEntries(let path):
+            return "\(path) has no entries: nothing to replay; record the requests and export the HAR file again"
+        case .nothingToReplay(let path, let count):
+            return "\(path): none of its \(count) entries has a response status (the requests were aborted): "
+                + "nothing to replay; record the requests again and export the HAR file"
         case .notJSON(let path, let detail):
-            return "\(path): not json (\(detail.lowercased())); export the har file again"
+            return "\(path): not JSON (\(HARError.sentence(detail))); export the HAR file again"
         case .notHAR(let path, let detail):
-            return "\(path): not a har 1.2 file: \(detail); export it as har from the browser or proxy"
+            return "\(path): not a HAR 1.2 file: \(detail); export it as HAR from the browser or proxy"
         case .invalidEntry(let path, let index, let detail):
             return "\(path): log.entries[\(index)]: \(detail); fix or remove this entry"
         case .invalidBase64(let path, let index):
             return "\(path): log.entries[\(index)].response.content.text: invalid base64 "
                 + "(content.encoding is \"base64\"); fix the text or drop the encoding"
         }
+    }
+
+    /// A library's sentence inside our message: its first word lower-cased when it is a plain capitalised word
+    /// (`Unexpected` → `unexpected`, `JSON` stays), everything it quotes untouched, the closing full stop dropped.
+    static func sentence(_ text: String) -> String {
+        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while trimmed.hasSuffix(".") { trimmed.removeLast() }
+        let word = trimmed.prefix { $0.isLetter }
+        guard let first = word.first, first.isUppercase, word.count > 1 || word == "A",
+            word.dropFirst().allSatisfy(\.isLowercase)
+        else {
+            return trimmed
+        }
+        return first.lowercased() + trimmed.dropFirst()
     }
 }
 

@@ -7,20 +7,27 @@ import Foundation
 /// (`+` read as a space), so order does not matter. A `HEAD` with no recorded `HEAD` is answered from a recorded
 /// `GET` (MHD sends no body). When a request was recorded more than once the first entry in the file answers.
 /// Entries without a real status (below 100, as browsers record aborted requests) are not replayed.
-/// A request that matches nothing gets 404 with a JSON body naming it.
+/// A request that matches nothing gets 404 with a JSON body naming it and the HAR file, marked as the mock's own answer
+/// (see `NotRecorded`), so a run reports it as an error, not as a drift.
 public struct HARReplay: Sendable {
     /// Recorded headers that are not replayed: the body was stored decoded, so MHD frames (and does not encode) it,
-    /// and hop-by-hop headers belong to the recorded connection, not to this one.
+    /// hop-by-hop headers belong to the recorded connection, not to this one, and the "not recorded" marker belongs
+    /// to this mock's own misses only.
     public static let droppedHeaders: Set<String> = [
         "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection",
-        "te", "trailer", "upgrade",
+        "te", "trailer", "upgrade", NotRecorded.headerName.lowercased(),
     ]
 
     private let responses: [RequestKey: MockResponse]
+    /// The HAR file as the user named it, for the "not recorded" answer.
+    public let file: String
 
     /// Builds the replay table of an archive.
-    /// - Parameter archive: The recorded exchanges.
-    public init(_ archive: HARArchive) {
+    /// - Parameters:
+    ///   - archive: The recorded exchanges.
+    ///   - file: The HAR file's name as the user gave it, named in the answer to a request it does not hold.
+    public init(_ archive: HARArchive, file: String = "the HAR file") {
+        self.file = file
         var responses: [RequestKey: MockResponse] = [:]
         for entry in archive.entries where entry.status >= 100 {
             let key = RequestKey(method: entry.method, path: entry.path, query: entry.query)
@@ -34,27 +41,15 @@ public struct HARReplay: Sendable {
     /// How many distinct requests the replay answers (duplicates and unreplayable entries not counted).
     public var count: Int { responses.count }
 
-    /// The recorded response for a request, or a 404 naming the request.
+    /// The recorded response for a request, or the mock's "not recorded" answer.
     /// - Parameter request: The request received.
-    /// - Returns: The first matching recorded response, or a 404 whose JSON body names method, path and query.
+    /// - Returns: The first matching recorded response, or a 404 marked `X-Tether-Mock: not-recorded` whose JSON body
+    ///   names the HAR file, method, path and query (see `NotRecorded`).
     public func response(for request: MockRequest) -> MockResponse {
         let key = RequestKey(method: request.method, path: request.path, query: request.query)
         if let recorded = responses[key] { return recorded }
         if key.method == "HEAD", let recorded = responses[RequestKey(copying: key, method: "GET")] { return recorded }
-        return HARReplay.notRecorded(request)
-    }
-
-    /// `{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}`.
-    static func notRecorded(_ request: MockRequest) -> MockResponse {
-        let target = request.query.isEmpty ? request.path : "\(request.path)?\(request.query)"
-        let body = JSONValue.object([
-            JSONMember("error", .string("no recorded response for \(request.method) \(target)")),
-            JSONMember("method", .string(request.method)),
-            JSONMember("path", .string(request.path)),
-            JSONMember("query", .string(request.query)),
-        ])
-        return MockResponse(
-            status: 404, headers: [HTTPHeader("Content-Type", "application/json")], body: body.serialized())
+        return NotRecorded.response(for: request, file: file)
     }
 }
 
@@ -107,10 +102,13 @@ extension MockServer {
     /// Starts a server on 127.0.0.1 that replays a HAR archive (see `HARReplay` for the matching rules).
     /// - Parameters:
     ///   - archive: The recorded exchanges.
+    ///   - file: The HAR file's name as the user gave it, named in the answer to a request it does not hold.
     ///   - port: The port to listen on; 0 (the default) lets the system pick a free one.
     /// - Throws: `MockServerError` when the daemon cannot start.
-    public convenience init(replaying archive: HARArchive, port: Int = 0) throws(MockServerError) {
-        let replay = HARReplay(archive)
+    public convenience init(replaying archive: HARArchive, file: String = "the HAR file", port: Int = 0)
+        throws(MockServerError)
+    {
+        let replay = HARReplay(archive, file: file)
         try self.init(port: port) { replay.response(for: $0) }
     }
 }

@@ -82,6 +82,10 @@ public struct Verifier: Sendable {
         case .failure(let error):
             return ContractResult(contract: contract, outcome: .error(error.description), duration: error.duration)
         case .success(let live):
+            if let message = NotRecorded.errorMessage(for: live) {  // the mock's own miss: not checkable, not a drift
+                return ContractResult(
+                    contract: contract, outcome: .error(message), liveURL: live.url, duration: live.duration)
+            }
             let findings = ContractCheck.findings(
                 contract: contract, response: live, isStrict: isStrict, parser: parser)
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed

@@ -21,6 +21,50 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
             RequestBuilder.request(method: "get", baseURL: base, path: path, headers: [], task: .plain).url == expected)
     }
 
+    /// Moya's `URL(target:)` then Alamofire's `URLEncoding`, done by Foundation itself: the oracle for the table below.
+    static func moyaURL(base: String, path: String, query: String) -> String? {
+        guard let baseURL = URL(string: base) else { return nil }
+        let url = path.isEmpty ? baseURL : baseURL.appendingPathComponent(path)
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        if !query.isEmpty {
+            components.percentEncodedQuery = (components.percentEncodedQuery.map { $0 + "&" } ?? "") + query
+        }
+        components.fragment = nil  // never on the wire
+        return components.string
+    }
+
+    /// A base URL's query stays (after the path), its fragment is dropped, parameters join its query with `&`.
+    @Test(arguments: [
+        ("https://h.test/anything?key=abc", "/json", [], "https://h.test/anything/json?key=abc"),
+        ("https://h.test/anything#top", "/json", [], "https://h.test/anything/json"),
+        ("https://h.test/anything?key=abc#top", "json", [], "https://h.test/anything/json?key=abc"),
+        ("https://h.test/anything/", "/json", [], "https://h.test/anything/json"),
+        ("https://h.test/anything/?key=abc", "/json/", [], "https://h.test/anything/json/?key=abc"),
+        ("https://h.test/anything?key=abc", "", [], "https://h.test/anything?key=abc"),
+        ("https://h.test/anything?key=abc#top", "", [("p", "1")], "https://h.test/anything?key=abc&p=1"),
+        ("https://h.test?key=abc", "/zen", [], "https://h.test/zen?key=abc"),
+        ("https://h.test/anything?key=abc", "/json", [("p", "1")], "https://h.test/anything/json?key=abc&p=1"),
+        (
+            "https://h.test/anything#top", "/json", [("p", "1"), ("q", "a b")],
+            "https://h.test/anything/json?p=1&q=a%20b"
+        ),
+        ("https://h.test/a?", "b", [("p", "1")], "https://h.test/a/b?&p=1"),
+        ("https://h.test/a?x=%2F&y", "/b c", [("p", "1")], "https://h.test/a/b%20c?x=%2F&y&p=1"),
+    ])
+    func baseURLQueryIsKeptAndFragmentDropped(base: String, path: String, query: [(String, String)], expected: String) {
+        let request = RequestBuilder.request(
+            method: "GET", baseURL: base, path: path, query: query, headers: [], task: .plain)
+        #expect(request.url == expected)
+        let encoded = query.map { "\(RequestBuilder.escape($0.0))=\(RequestBuilder.escape($0.1))" }.joined(
+            separator: "&")
+        #expect(Self.moyaURL(base: base, path: path, query: encoded) == expected)
+        // The task's URL parameters go the same way, after the target's own query.
+        let parameters = RequestBuilder.request(
+            method: "GET", baseURL: base, path: path, headers: [],
+            task: .parameters(.object(query.map { JSONMember($0.0, .string($0.1)) }), encoding: .queryString))
+        #expect(parameters.url == expected)
+    }
+
     @Test func urlEncodingSortsKeysAndEscapesLikeAlamofire() {
         let parameters = object(
             ("q", .string("x y&z=1")), ("ids", .array([.integer(1), .integer(2)])), ("flag", .bool(true)),
@@ -107,5 +151,29 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
                 RequestBuilder.joined(baseURL: "http://h", path: "/" + text)
                     == "http://h" + ("/" + text).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)
         }
+    }
+}
+
+/// The built binary against a server on 127.0.0.1: a base URL with a query and a fragment sends the target's path,
+/// the base's query and the target's query, and nothing else (the old join sent `/anything?key=abc/json?p=1`).
+@Suite struct BaseURLOnTheWireTests {
+    @Test(arguments: [false, true])
+    func theTargetsPathIsRequestedWithTheBasesQuery(viaOverride: Bool) throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return request.path == "/anything/json" ? .json(#"{"id": 1}"#) : .json(#"{"other": true}"#, status: 404)
+        }
+        let base = "\(server.baseURL)/anything?key=abc#top"
+        let manifest = """
+            {"service": "Shop", "baseURL": "\(viaOverride ? "https://shop.invalid" : base)", "targets": [
+              {"name": "json", "path": "/json", "query": {"p": "1"}, "sampleData": {"json": {"id": 1}}}]}
+            """
+        let folder = try ContractFolder(["shop.json": manifest])
+        let run = try TetherBinary.run(
+            ["verify", folder.path, "--no-color"] + (viaOverride ? ["--base-url", base] : []))
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(seen.all.map(\.path) == ["/anything/json"])
+        #expect(seen.all.map(\.query) == ["key=abc&p=1"])
     }
 }

@@ -33,7 +33,10 @@ import Testing
         #expect(recorded.header("Link")?.contains("rel=\"next\"") == true)
         let missing = try results[1].get()
         #expect(missing.statusCode == 404)
-        #expect(String(decoding: missing.body, as: UTF8.self).contains("no recorded response for GET /users/nobody"))
+        #expect(missing.header("X-Tether-Mock") == "not-recorded")
+        #expect(
+            String(decoding: missing.body, as: UTF8.self).contains(
+                "not recorded in \(root.appendingPathComponent("contracts/github.har").path): GET /users/nobody"))
     }
 }
 

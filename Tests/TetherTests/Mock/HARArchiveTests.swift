@@ -4,11 +4,7 @@ import Testing
 @testable import Tether
 
 @Suite struct HARArchiveTests {
-    static let realWorldMissing =
-        "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
-
-    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
-    func githubHARHasEveryRecordedExchange() throws {
+    @Test func githubHARHasEveryRecordedExchange() throws {
         let archive = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
         #expect(archive.entries.count == 17)
         #expect(
@@ -41,8 +37,7 @@ import Testing
         #expect(object?["total_count"] as? Int == 2)
     }
 
-    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
-    func githubQuirksHARDecodesToTheSameBodies() throws {
+    @Test func githubQuirksHARDecodesToTheSameBodies() throws {
         let plain = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
         let quirks = try HARArchive.load(contentsOf: FixturePaths.realWorld("github-quirks.har"))
         #expect(quirks.entries.count == 18)
@@ -84,11 +79,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("not-json.har", "not json (unexpected end of file during json parse); export the har file again"),
-        ("no-entries.har", "not a har 1.2 file: missing log.entries; export it as har from the browser or proxy"),
+        ("not-json.har", "not JSON (unexpected end of file during JSON parse); export the HAR file again"),
+        ("no-entries.har", "not a HAR 1.2 file: missing log.entries; export it as HAR from the browser or proxy"),
         (
             "wrong-type.har",
-            "not a har 1.2 file: log.entries[0].response.status: expected a number; export it as har from the browser or proxy"
+            "not a HAR 1.2 file: log.entries[0].response.status: expected a number; export it as HAR from the browser or proxy"
         ),
         ("entry-without-url.har", "log.entries[1]: request has no url; fix or remove this entry"),
         (
@@ -123,12 +118,54 @@ import Testing
         }
     }
 
+    @Test func aHARWithNothingToReplayIsAnErrorNamingTheFile() {
+        let empty = FixturePaths.fixture("har/empty.har")
+        #expect(throws: HARError.noEntries(path: empty)) { _ = try HARArchive.load(contentsOf: empty) }
+        #expect(
+            String(describing: HARError.noEntries(path: empty))
+                == "\(empty) has no entries: nothing to replay; record the requests and export the HAR file again")
+        let aborted =
+            #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://x.test/a"}, "response": {}}]}}"#
+        #expect(throws: HARError.nothingToReplay(path: "Aborted.har", count: 1)) {
+            _ = try HARArchive.parse(Data(aborted.utf8), path: "Aborted.har")
+        }
+        #expect(
+            String(describing: HARError.nothingToReplay(path: "Aborted.har", count: 1)).hasPrefix(
+                "Aborted.har: none of its 1 entries has a response status (the requests were aborted): nothing to replay"
+            ))
+    }
+
+    @Test func aFolderIsNotAHARFile() throws {
+        let folder = try ContractFolder(["Recordings/x.har": "{}"])
+        let path = folder.file("Recordings")
+        #expect(throws: HARError.isFolder(path: path)) { _ = try HARArchive.load(contentsOf: path) }
+        #expect(
+            String(describing: HARError.isFolder(path: path))
+                == "\(path) is a folder, not a HAR file; pass the .har file itself")
+    }
+
+    /// A library's sentence loses only its capital first letter: what it quotes keeps its case.
+    @Test(arguments: [
+        ("Unexpected character 'X' around line 1, column 2.", "unexpected character 'X' around line 1, column 2"),
+        ("The file “Small.har” couldn’t be opened.", "the file “Small.har” couldn’t be opened"),
+        ("A Name", "a Name"),
+        ("JSON text did not start with array or object", "JSON text did not start with array or object"),
+        ("'X' is not allowed", "'X' is not allowed"),
+        ("already lower", "already lower"),
+    ])
+    func quotedTextKeepsItsCase(library: String, expected: String) {
+        #expect(HARError.sentence(library) == expected)
+        #expect(
+            String(describing: HARError.notJSON(path: "Rec/A.har", detail: library))
+                == "Rec/A.har: not JSON (\(expected)); export the HAR file again")
+    }
+
     @Test func missingFileIsUnreadable() {
         #expect(throws: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file")) {
             _ = try HARArchive.load(contentsOf: "/nonexistent/x.har")
         }
         #expect(
             String(describing: HARError.unreadable(path: "/nonexistent/x.har", reason: "no such file"))
-                == "/nonexistent/x.har: cannot read the har file (no such file); check the path")
+                == "/nonexistent/x.har: cannot read the HAR file (no such file); check the path")
     }
 }

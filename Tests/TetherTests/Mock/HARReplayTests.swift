@@ -4,9 +4,6 @@ import Testing
 @testable import Tether
 
 @Suite struct HARReplayTests {
-    static let realWorldMissing =
-        "../shared/fixtures/realworld/ is absent next to the package; real-world HAR tests skipped"
-
     static func small() throws -> HARArchive {
         try HARArchive.load(contentsOf: FixturePaths.fixture("har/small.har"))
     }
@@ -68,20 +65,40 @@ import Testing
         #expect(replay.response(for: MockRequest(method: "GET", path: "/aborted")).status == 404)
     }
 
-    @Test func unmatchedRequestGets404NamingIt() throws {
-        let replay = HARReplay(try Self.small())
+    static let hint = "; record it in the HAR file, or check the target's method, path and query"
+
+    @Test func unmatchedRequestGets404NamingItAndTheFileMarkedAsTheMocksOwn() throws {
+        let replay = HARReplay(try Self.small(), file: "fixtures/small.har")
         let response = replay.response(for: MockRequest(method: "GET", path: "/users/x", query: "page=2"))
         #expect(response.status == 404)
-        #expect(response.headers == [HTTPHeader("Content-Type", "application/json")])
+        #expect(
+            response.headers == [
+                HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Tether-Mock", "not-recorded"),
+            ])
         #expect(
             Self.text(response)
-                == #"{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}"#
-        )
+                == #"{"error":"not recorded in fixtures/small.har: GET /users/x?page=2\#(Self.hint)","#
+                + #""har":"fixtures/small.har","method":"GET","path":"/users/x","query":"page=2"}"#)
         let quoted = replay.response(for: MockRequest(method: "PUT", path: "/a\"b\\c"))
         #expect(
             Self.text(quoted)
-                == #"{"error":"no recorded response for PUT /a\"b\\c","method":"PUT","path":"/a\"b\\c","query":""}"#)
+                == #"{"error":"not recorded in fixtures/small.har: PUT /a\"b\\c\#(Self.hint)","#
+                + #""har":"fixtures/small.har","method":"PUT","path":"/a\"b\\c","query":""}"#)
         #expect((try? JSONSerialization.jsonObject(with: quoted.body)) != nil)
+        #expect(HARReplay(try Self.small()).file == "the HAR file")
+    }
+
+    /// Only a miss carries the marker: a recording made through Tether's mock must not turn a replayed answer into one.
+    @Test func aRecordedMarkerHeaderIsNotReplayed() throws {
+        let archive = HARArchive(entries: [
+            HAREntry(
+                method: "GET", url: "https://x.test/a", status: 404,
+                headers: [HTTPHeader("x-tether-mock", "not-recorded"), HTTPHeader("Content-Type", "text/plain")],
+                body: Data("gone".utf8))
+        ])
+        let response = HARReplay(archive).response(for: MockRequest(method: "GET", path: "/a"))
+        #expect(response.status == 404)
+        #expect(response.headers == [HTTPHeader("Content-Type", "text/plain")])
     }
 
     // MARK: Served over HTTP
@@ -109,16 +126,16 @@ import Testing
 
         let missing = try await exchange(server.baseURL + "/users/x?page=2")
         #expect(missing.status == 404)
+        #expect(missing.values("X-Tether-Mock") == ["not-recorded"])
         #expect(
             String(decoding: missing.body, as: UTF8.self)
-                == #"{"error":"no recorded response for GET /users/x?page=2","method":"GET","path":"/users/x","query":"page=2"}"#
-        )
+                == #"{"error":"not recorded in the HAR file: GET /users/x?page=2\#(Self.hint)","#
+                + #""har":"the HAR file","method":"GET","path":"/users/x","query":"page=2"}"#)
     }
 
     /// Every entry of github.har, requested with its recorded method, path and query, comes back with its recorded
     /// status and a byte-identical body, framed by MHD (Content-Length of the decoded body, no Content-Encoding).
-    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
-    func githubHARIsServedAsRecorded() async throws {
+    @Test func githubHARIsServedAsRecorded() async throws {
         let archive = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
         let server = try MockServer(replaying: archive)
         for (index, entry) in archive.entries.enumerated() {
@@ -143,8 +160,7 @@ import Testing
 
     /// The gzip'd recordings (#1 zen, #2 users/jacquev6, #7 search/code in SOURCES.md) come back as plain bodies
     /// without Content-Encoding, even to a client that does not ask for gzip and decodes nothing.
-    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
-    func gzipRecordingsComeBackPlain() async throws {
+    @Test func gzipRecordingsComeBackPlain() async throws {
         let server = try MockServer(replaying: try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har")))
         let zen = try await exchange(server.baseURL + "/zen")
         #expect(zen.status == 200)
@@ -173,8 +189,7 @@ import Testing
     }
 
     /// github-quirks.har must give exactly what github.har gives, for every request (and 404 for the same others).
-    @Test(.enabled(if: FixturePaths.hasRealWorld, Comment(rawValue: realWorldMissing)))
-    func githubQuirksServesWhatGithubServes() async throws {
+    @Test func githubQuirksServesWhatGithubServes() async throws {
         let plain = try HARArchive.load(contentsOf: FixturePaths.realWorld("github.har"))
         let quirks = try HARArchive.load(contentsOf: FixturePaths.realWorld("github-quirks.har"))
         let plainServer = try MockServer(replaying: plain)

@@ -14,15 +14,11 @@ enum FixturePaths {
         packageRoot.appendingPathComponent("Tests/TetherTests/Fixtures").appendingPathComponent(relative).path
     }
 
-    /// The shared, read-only real-world recordings (`../shared/fixtures/realworld/` from the package root).
-    static let realWorld: URL = packageRoot.appendingPathComponent("../shared/fixtures/realworld").standardizedFileURL
+    /// Real api.github.com recordings kept in the repository (`Tests/TetherTests/Fixtures/realworld/`, origins in
+    /// its `SOURCES.md`).
+    static let realWorld: URL = packageRoot.appendingPathComponent("Tests/TetherTests/Fixtures/realworld")
 
-    /// Whether the real-world folder is present (tests that need it are skipped, with that reason, when it is not).
-    static var hasRealWorld: Bool {
-        FileManager.default.fileExists(atPath: realWorld.appendingPathComponent("github.har").path)
-    }
-
-    /// `../shared/fixtures/realworld/<name>`.
+    /// `Tests/TetherTests/Fixtures/realworld/<name>`.
     static func realWorld(_ name: String) -> String {
         realWorld.appendingPathComponent(name).path
     }

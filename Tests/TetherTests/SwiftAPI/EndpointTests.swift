@@ -150,6 +150,70 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
         #expect(redirected.request.url == "http://127.0.0.1:9/x?y=1")
     }
 
+    /// The manifest's rule (`RequestBuilder.joined`): a base URL's query is kept after the path, its fragment dropped,
+    /// the task's URL parameters join that query with `&`, with and without a base URL override.
+    @Test(arguments: [
+        ("https://h.test/anything?key=abc", "/json", "https://h.test/anything/json?key=abc"),
+        ("https://h.test/anything#top", "/json", "https://h.test/anything/json"),
+        ("https://h.test/anything?key=abc#top", "json", "https://h.test/anything/json?key=abc"),
+        ("https://h.test/anything/", "/json", "https://h.test/anything/json"),
+        ("https://h.test/anything?key=abc#top", "", "https://h.test/anything?key=abc"),
+    ])
+    func aBaseURLsQueryIsKeptAndItsFragmentDropped(base: String, path: String, expected: String) throws {
+        let target = TestTarget(baseURL: literalURL(base), path: path)
+        #expect(URL(target: target).absoluteString == expected)
+        #expect(try contract(target).request.url == expected)
+        let withParameters = TestTarget(
+            baseURL: literalURL(base), path: path,
+            task: .requestParameters(parameters: ["p": 1, "q": "a b"], encoding: URLEncoding.queryString))
+        let merged = expected + (expected.contains("?") ? "&" : "?") + "p=1&q=a%20b"
+        #expect(try contract(withParameters).request.url == merged)
+        let composite = TestTarget(
+            baseURL: literalURL(base), path: path,
+            task: .requestCompositeData(bodyData: Data("x".utf8), urlParameters: ["p": 1, "q": "a b"]))
+        #expect(try contract(composite).request.url == merged)
+    }
+
+    @Test(arguments: [
+        // (target's baseURL, override, expected for path /json with p=1)
+        ("https://h.test/anything?key=abc#top", "http://127.0.0.1:8080", "http://127.0.0.1:8080/json?p=1"),
+        (
+            "https://h.test/anything", "http://127.0.0.1:8080/mock?key=abc#top",
+            "http://127.0.0.1:8080/mock/json?key=abc&p=1"
+        ),
+        ("https://h.test/v1?a=1", "http://127.0.0.1:8080/?b=2", "http://127.0.0.1:8080/json?b=2&p=1"),
+    ])
+    func anOverrideReplacesTheBaseQueryIncluded(base: String, override: String, expected: String) throws {
+        let target = TestTarget(
+            baseURL: literalURL(base), path: "/json",
+            task: .requestParameters(parameters: ["p": 1], encoding: URLEncoding.default))
+        let converted = try TargetConverter(baseURL: literalURL(override)).contract(for: target).contract
+        #expect(converted.request.url == expected)
+    }
+
+    @Test func anOverrideKeepsWhatAnEndpointClosureAddedToTheQuery() throws {
+        let added = { (target: TestTarget) -> Endpoint in
+            Endpoint(
+                url: URL(target: target).absoluteString + "&extra=1",
+                sampleResponseClosure: { .networkResponse(200, Data()) },
+                method: .get, task: .requestPlain, httpHeaderFields: nil)
+        }
+        let target = TestTarget(baseURL: literalURL("https://h.test/v1?key=abc"), path: "/json")
+        let converted = try TargetConverter(endpointClosure: added, baseURL: literalURL("http://127.0.0.1:8080"))
+            .contract(for: target).contract
+        #expect(converted.request.url == "http://127.0.0.1:8080/json?extra=1")
+        let similar = TestTarget(baseURL: literalURL("https://h.test/v"), path: "")
+        let elsewhere = { (target: TestTarget) -> Endpoint in
+            Endpoint(
+                url: "https://h.test/v2/x", sampleResponseClosure: { .networkResponse(200, Data()) },
+                method: .get, task: .requestPlain, httpHeaderFields: nil)
+        }
+        // /v2/x is not below /v: the whole path goes below the override.
+        let redirected = try TargetConverter(endpointClosure: elsewhere, baseURL: literalURL("http://127.0.0.1:9/m"))
+            .contract(for: similar).contract
+        #expect(redirected.request.url == "http://127.0.0.1:9/m/v2/x")
+    }
+
     @Test func textSampleDataWhereTheContentTypeSaysJSONIsAnErrorNamingTheTarget() throws {
         let target = TestTarget(
             name: "profile", sampleData: Data("not json".utf8), headers: ["Content-Type": "application/json"])

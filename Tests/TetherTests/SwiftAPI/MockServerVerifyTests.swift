@@ -78,6 +78,19 @@ private var snakeCaseDecoder: JSONDecoder {
         #expect(report.results.allSatisfy { $0.contract.baseURL.hasPrefix("http://127.0.0.1:") })
     }
 
+    @Test func aRequestTheHARDoesNotHoldIsAnErrorNotADrift() async throws {
+        let har = FixturePaths.packageRoot.appendingPathComponent("contracts/github.har").path
+        let report = await ContractVerifier(mockHAR: har).verify(RecordedOrNot.allCases)
+        #expect(report.results.map(\.outcome.isError) == [false, true], "\(report)")
+        #expect(report.results.first?.outcome == .passed)
+        let message = try #require(
+            report.results.last.flatMap { if case .error(let text) = $0.outcome { text } else { nil } })
+        #expect(message.hasPrefix("not recorded in \(har): GET /nothere?page=2;"), "\(message)")
+        #expect(report.results.last?.findings.isEmpty == true)
+        #expect(report.exitCode == 3)
+        #expect(!report.isPassing)
+    }
+
     @Test func aMissingHARIsAnErrorForEveryTarget() async {
         let report = await ContractVerifier(mockHAR: "/nonexistent/github.har").verify([
             GitHub.zen, GitHub.userProfile("a"),
@@ -112,4 +125,22 @@ private var snakeCaseDecoder: JSONDecoder {
             .map { $0.replacingOccurrences(of: #"\d+\.\d{3}s"#, with: "T", options: .regularExpression) }
         #expect(codeLines == cliLines)
     }
+}
+
+/// One target contracts/github.har holds (`GET /zen`) and one it does not (`GET /nothere?page=2`).
+private enum RecordedOrNot: CaseIterable, TargetType {
+    case zen, nothere
+
+    var baseURL: URL { literalURL("https://api.github.com") }
+    var path: String { self == .zen ? "/zen" : "/nothere" }
+    var method: Tether.Method { .get }
+    var task: Task {
+        self == .zen ? .requestPlain : .requestParameters(parameters: ["page": 2], encoding: URLEncoding.default)
+    }
+    var sampleData: Data { self == .zen ? Data("Keep it logically awesome.".utf8) : Data(#"{"id": 1}"#.utf8) }
+    var headers: [String: String]? { nil }
+}
+
+extension Outcome {
+    fileprivate var isError: Bool { if case .error = self { true } else { false } }
 }

@@ -168,25 +168,25 @@ public struct TargetConverter {
     // MARK: - URL
 
     /// `url` with its `from` prefix replaced by `to`; a URL elsewhere keeps its path but goes to `to`'s origin, so an
-    /// override never lets a request reach another host.
+    /// override never lets a request reach another host. The override replaces the base whole, its query included:
+    /// what the endpoint added to the base's query is kept, after the override's own (see `RequestBuilder.joined`).
     static func redirected(_ url: String, from base: String, to override: String) -> String {
         guard base != override else { return url }
-        if url.hasPrefix(base) {
-            let rest = String(url.dropFirst(base.count))
-            let head = override.hasSuffix("/") && rest.hasPrefix("/") ? String(override.dropLast()) : override
-            return head + rest
-        }
-        guard var components = URLComponents(string: url), let target = URLComponents(string: override) else {
+        let target = RequestBuilder.split(url)
+        let old = RequestBuilder.split(base)
+        var path = target.head.dropFirst(old.head.count)
+        var added = target.query.map { Substring($0) } ?? ""
+        if target.head.hasPrefix(old.head), path.isEmpty || path.hasPrefix("/") || old.head.hasSuffix("/") {
+            if let baseQuery = old.query, let query = target.query, query.hasPrefix(baseQuery) {
+                let rest = query.dropFirst(baseQuery.count)
+                if rest.isEmpty || rest.hasPrefix("&") { added = rest.drop { $0 == "&" } }
+            }
+        } else if let components = URLComponents(string: target.head) {
+            path = Substring(components.percentEncodedPath)
+        } else {
             return override
         }
-        components.scheme = target.scheme
-        components.host = target.host
-        components.port = target.port
-        let prefix =
-            target.percentEncodedPath.hasSuffix("/")
-            ? String(target.percentEncodedPath.dropLast()) : target.percentEncodedPath
-        components.percentEncodedPath = prefix + components.percentEncodedPath
-        return components.string ?? override
+        return RequestBuilder.appendingQuery(added, to: RequestBuilder.joined(baseURL: override, encodedPath: path))
     }
 
     static func isContentType(_ name: String) -> Bool { HTTPHeader(name, "").isNamed("Content-Type") }

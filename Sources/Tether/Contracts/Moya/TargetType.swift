@@ -30,11 +30,12 @@ extension TargetType {
 }
 
 extension URL {
-    /// Moya's `URL(target:)`: `baseURL` when `path` is empty, else `baseURL.appendingPathComponent(path)`.
+    /// Moya's `URL(target:)`: `baseURL` when `path` is empty, else `baseURL.appendingPathComponent(path)`, as it goes
+    /// on the wire: the path before the base's query, the base's fragment dropped (see `RequestBuilder.joined`).
     /// - Parameter target: The target whose URL to build.
     public init<Target: TargetType>(target: Target) {
-        let path = target.path
-        self = path.isEmpty ? target.baseURL : target.baseURL.appendingPathComponent(path)
+        let joined = RequestBuilder.joined(baseURL: target.baseURL.absoluteString, path: target.path)
+        self = URL(string: joined) ?? target.baseURL.appendingPathComponent(target.path)
     }
 }
 
