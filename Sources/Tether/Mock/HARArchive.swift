@@ -100,13 +100,21 @@ public struct HARArchive: Sendable, Equatable {
     /// - Throws: `HARError` as `load(contentsOf:)` does; `noEntries` for an empty `log.entries`, `nothingToReplay`
     ///   when no entry has a response status (every request was aborted).
     public static func parse(_ data: Data, path: String) throws(HARError) -> HARArchive {
+        // The project's one JSON reader decides what is JSON (strict, as for manifests) and says where it is not;
+        // the decoder then only maps the fields.
+        do {
+            _ = try JSONReader().value(data)
+        } catch {
+            throw .notJSON(path: path, line: error.line, column: error.column, detail: error.detail)
+        }
+        let hasBOM = data.starts(with: [0xEF, 0xBB, 0xBF])
         let file: HARFile
         do {
-            file = try JSONDecoder().decode(HARFile.self, from: data)
+            file = try JSONDecoder().decode(HARFile.self, from: hasBOM ? data.dropFirst(3) : data)
         } catch let error as DecodingError {
             throw decodingFailure(error, path: path, data: data)
         } catch {
-            throw .notJSON(path: path, detail: String(describing: error))
+            throw .notJSON(path: path, line: nil, column: nil, detail: String(describing: error))
         }
         guard let log = file.log else { throw .notHAR(path: path, detail: "missing log") }
         guard let entries = log.entries else { throw .notHAR(path: path, detail: "missing log.entries") }
@@ -125,14 +133,7 @@ public struct HARArchive: Sendable, Equatable {
     private static func decodingFailure(_ error: DecodingError, path: String, data: Data) -> HARError {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            // JSONDecoder says only "not valid JSON"; JSONSerialization says where.
-            var detail = context.debugDescription
-            do {
-                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            } catch {
-                if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { detail = text }
-            }
-            return .notJSON(path: path, detail: detail.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))
+            return .notJSON(path: path, line: nil, column: nil, detail: context.debugDescription)
         case .dataCorrupted(let context):
             return .notHAR(path: path, detail: "\(jsonPath(context.codingPath)): \(context.debugDescription)")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
@@ -178,8 +179,8 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     case noEntries(path: String)
     /// Every one of the `count` entries lacks a response status (aborted requests): none can be replayed.
     case nothingToReplay(path: String, count: Int)
-    /// The file is not JSON; `detail` is the parser's message.
-    case notJSON(path: String, detail: String)
+    /// The file is not JSON; `detail` is the reader's message, `line` and `column` where the bytes go wrong.
+    case notJSON(path: String, line: Int?, column: Int?, detail: String)
     /// The file is JSON but not HAR: `detail` names the missing or mistyped field (`missing log.entries`).
     case notHAR(path: String, detail: String)
     /// Entry `index` (0-based, as in `log.entries[index]`) cannot be replayed: `detail` says why.
@@ -199,8 +200,9 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nothingToReplay(let path, let count):
             return "\(path): none of its \(count) entries has a response status (the requests were aborted): "
                 + "nothing to replay; record the requests again and export the HAR file"
-        case .notJSON(let path, let detail):
-            return "\(path): not JSON (\(HARError.sentence(detail))); export the HAR file again"
+        case .notJSON(let path, let line, let column, let detail):
+            let place = line.map { line in column.map { "\(path):\(line):\($0)" } ?? "\(path):\(line)" } ?? path
+            return "\(place): \(HARError.sentence(detail)); export the HAR file again"
         case .notHAR(let path, let detail):
             return "\(path): not a HAR 1.2 file: \(detail); export it as HAR from the browser or proxy"
         case .invalidEntry(let path, let index, let detail):

@@ -79,7 +79,6 @@ import Testing
     }
 
     @Test(arguments: [
-        ("not-json.har", "not JSON (unexpected end of file during JSON parse); export the HAR file again"),
         ("no-entries.har", "not a HAR 1.2 file: missing log.entries; export it as HAR from the browser or proxy"),
         (
             "wrong-type.har",
@@ -99,6 +98,34 @@ import Testing
             let text = String(describing: error)
             return text == "\(path): \(message)"
         }
+    }
+
+    /// HAR files are read by the same JSON reader as manifests: strict, with the line and column of the problem.
+    @Test(arguments: [
+        (
+            #"{"log": {"version": "1.2", "entries": [\#n  {"request": {"method": "GET", "url": "https://a.test/"}\#n"#,
+            "3:1: not valid JSON: the input ends inside an object (missing '}')"
+        ),
+        (
+            #"{"log": {"version": "1.2", "entries": [],}}"#,
+            "1:41: not valid JSON: a comma before '}' (remove the trailing comma)"
+        ),
+    ])
+    func syntaxErrorsNameLineAndColumn(text: String, located: String) throws {
+        let folder = try ContractFolder(["x.har": text])
+        #expect {
+            _ = try HARArchive.load(contentsOf: folder.file("x.har"))
+        } throws: { error in
+            String(describing: error) == "\(folder.file("x.har")):\(located); export the HAR file again"
+        }
+    }
+
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let folder = try ContractFolder(["samples/keep": ""])
+        let har =
+            #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://a.test/x"}, "response": {"status": 200, "headers": [], "content": {"text": "{}"}}}]}}"#
+        try (Data([0xEF, 0xBB, 0xBF]) + Data(har.utf8)).write(to: URL(fileURLWithPath: folder.file("a.har")))
+        #expect(try HARArchive.load(contentsOf: folder.file("a.har")).entries.count == 1)
     }
 
     @Test func errorCasesAreTyped() {
@@ -156,8 +183,8 @@ import Testing
     func quotedTextKeepsItsCase(library: String, expected: String) {
         #expect(HARError.sentence(library) == expected)
         #expect(
-            String(describing: HARError.notJSON(path: "Rec/A.har", detail: library))
-                == "Rec/A.har: not JSON (\(expected)); export the HAR file again")
+            String(describing: HARError.notJSON(path: "Rec/A.har", line: 2, column: 5, detail: library))
+                == "Rec/A.har:2:5: \(expected); export the HAR file again")
     }
 
     @Test func missingFileIsUnreadable() {
