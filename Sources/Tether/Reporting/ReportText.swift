@@ -137,7 +137,8 @@ enum ReportText {
         }
     }
 
-    /// The closing line: `N passed, N failed, N errors, N skipped` (failed = drifted).
+    /// The closing counts: `N passed, N failed, N errors, N skipped` (failed = drifted; `1 error`, one word agrees
+    /// with its count; `passed`, `failed` and `skipped` read the same for any count).
     static func totalsLine(_ results: [ContractResult]) -> String {
         var counts = (passed: 0, failed: 0, errors: 0, skipped: 0)
         for result in results {
@@ -148,7 +149,8 @@ enum ReportText {
             case .skipped: counts.skipped += 1
             }
         }
-        return "\(counts.passed) passed, \(counts.failed) failed, \(counts.errors) errors, \(counts.skipped) skipped"
+        let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
+        return "\(counts.passed) passed, \(counts.failed) failed, \(errors), \(counts.skipped) skipped"
     }
 
     // MARK: Computed values

@@ -72,14 +72,18 @@ extension Finding {
     static func notJSON(_ error: JSONParseError, body: Data) -> Finding {
         switch error.reason {
         case .empty:
-            Finding(.drift, "body", "expected a JSON body, got an empty body")
+            Finding(.drift, "body", "expected a JSON body, got an empty body: make sampleData empty, or fix the stub")
         case .invalid:
-            Finding(.drift, "body", "expected a JSON body, got text: \(textExcerpt(body)); \(error.description)")
+            Finding(
+                .drift, "body",
+                "expected a JSON body, got text: \(textExcerpt(body)); \(error.description): "
+                    + "check the request's path (an error page?), or make sampleData text")
         case .invalidUTF8:
             Finding(
                 .drift, "body",
                 "expected a JSON body, got bytes that are not UTF-8"
-                    + (error.byteOffset.map { " (at byte \($0))" } ?? ""))
+                    + (error.byteOffset.map { " (at byte \($0))" } ?? "")
+                    + ": check the request's path, or make sampleData base64")
         case .tooDeep, .numberOutOfRange, .tooLarge, .outOfMemory:
             Finding(.drift, "body", error.description)
         }
@@ -330,12 +334,15 @@ private struct ShapeWalk {
         guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: typeCode(at: index))) else { return }
         append(
             .drift, depth: openCount,
-            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))")
+            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index)): "
+                + "change the property's type, or fix the stub")
     }
 
     mutating func fractionForInteger(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
-        append(.drift, depth: openCount, "expected integer, got fractional number \(excerpt(at: index))")
+        append(
+            .drift, depth: openCount,
+            "expected integer, got fractional number \(excerpt(at: index)): declare it Double, or fix the stub")
     }
 
     mutating func unexpectedNull(node: Int32) {
@@ -343,7 +350,7 @@ private struct ShapeWalk {
         append(
             .drift, depth: openCount,
             "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)]))): "
-                + "make the property optional or fix the stub")
+                + "make the property optional, or fix the stub")
     }
 
     mutating func stubNull(node: Int32, at index: Int) {
@@ -361,7 +368,8 @@ private struct ShapeWalk {
         // Called while the object is still open: its path is the stack minus the member component, plus the key.
         append(
             .drift, depth: openCount - 1, last: shape.keyNames[key],
-            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))")
+            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)]))): "
+                + "make the property optional, or fix the stub")
     }
 
     mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
@@ -384,7 +392,10 @@ private struct ShapeWalk {
         }
         extraTail[Int(node)] = extra
         top.extraHint = -1
-        append(isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))")
+        let kind = "key not in stub (\(typeName(at: valueIndex)))"
+        append(
+            isStrict ? .drift : .note, depth: openCount,
+            isStrict ? kind + ": add it to the stub, or drop --strict" : kind)
     }
 
     /// The `Extra` for `live` at `node`, trying the frame's hint first, or `nil`.

@@ -71,7 +71,7 @@ private var isoDecoder: JSONDecoder {
         }
         let report = await ContractVerifier.stubbed(transport).verify([GitHub.zen])
         #expect(report.results.first?.outcome == .error("https://api.github.com/zen: Couldn't connect to server"))
-        #expect(report.exitCode == 3)
+        #expect(report.exitCode == 4)  // its only target could not be checked: nothing was checked
         #expect(!report.isPassing)
     }
 
@@ -81,7 +81,7 @@ private var isoDecoder: JSONDecoder {
         #expect(report.results.isEmpty)
         #expect(report.isNothingChecked)
         #expect(!report.isPassing)
-        #expect(report.exitCode == 3)
+        #expect(report.exitCode == 4)
         #expect(report.nothingCheckedReason == "nothing was checked: no targets were given")
         #expect(report.rendered().hasSuffix("nothing was checked: no targets were given\n"))
         #expect(transport.requests.isEmpty)
