@@ -125,11 +125,16 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(U
     guard let first = rest.popFirst() else { return .help(Help.main) }
     switch first {
     case "--help", "-h", "help":
-        switch rest.first {
-        case "verify": return .help(Help.verify)
-        case "mock": return .help(Help.mock)
-        default: return .help(Help.main)
+        guard let topic = rest.popFirst() else { return .help(Help.main) }
+        let topics = ["verify": Help.verify, "mock": Help.mock, "help": Help.main]
+        guard let text = topics[topic] else {
+            let hint = didYouMean(topic, in: ["verify", "mock"])
+            throw UsageError("no help on '\(topic)'\(hint): the commands are verify and mock; run 'tether --help'")
         }
+        if let extra = rest.first {
+            throw UsageError("tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
+        }
+        return .help(text)
     case "--version", "-V", "version": return .version
     case "verify": return try parseVerify(rest)
     case "mock": return try parseMock(rest)
@@ -148,6 +153,8 @@ private let verifyOptions = [
 /// Splits `--name=value` and takes the value of `--name value`.
 private struct OptionReader {
     var rest: ArraySlice<String>
+    /// The command whose help a usage error points at: `verify`, `mock`.
+    var command: String
     var inlineValue: String?
     var name = ""
 
@@ -166,7 +173,7 @@ private struct OptionReader {
     mutating func value() throws(UsageError) -> String {
         if let inlineValue { return inlineValue }
         guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-            throw UsageError("\(name) needs a value; run 'tether verify --help'")
+            throw UsageError("\(name) needs a value; run 'tether \(command) --help'")
         }
         return value
     }
@@ -175,7 +182,8 @@ private struct OptionReader {
         let text = try value()
         guard let number = Double(text), range.contains(number) else {
             throw UsageError(
-                "\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'")
+                "\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'; "
+                    + "run 'tether \(command) --help'")
         }
         return number
     }
@@ -187,7 +195,7 @@ private struct OptionReader {
 
 private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var result = VerifyArguments()
-    var reader = OptionReader(rest: arguments)
+    var reader = OptionReader(rest: arguments, command: "verify")
     while let argument = reader.next() {
         guard argument.hasPrefix("-") else {
             result.paths.append(argument)
@@ -236,7 +244,7 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
 private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var path: String?
     var port = 0
-    var reader = OptionReader(rest: arguments)
+    var reader = OptionReader(rest: arguments, command: "mock")
     while let argument = reader.next() {
         switch argument {
         case "--help", "-h": return .help(Help.mock)
