@@ -50,6 +50,7 @@ enum Help {
           1  at least one stub drifted from the live service
           2  usage error or broken contract file (nothing was sent)
           3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …)
+          4  nothing was checked: every target was skipped or could not be checked
 
         Run 'tether verify --help' for the options and the contract format.
         """
@@ -132,7 +133,8 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(U
             throw UsageError("no help on '\(topic)'\(hint): the commands are verify and mock; run 'tether --help'")
         }
         if let extra = rest.first {
-            throw UsageError("tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
+            throw UsageError(
+                "tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
         }
         return .help(text)
     case "--version", "-V", "version": return .version

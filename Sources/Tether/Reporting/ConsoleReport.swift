@@ -37,7 +37,9 @@ public enum ConsoleReport {
     public static func closing(for report: RunReport, colour: Bool) -> String {
         let redactor = Redactor(report: report)
         var lines = [
-            paint(ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, colour)
+            paint(
+                ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, colour
+            )
         ]
         if let reason = report.nothingCheckedReason { lines.append(reason) }
         let recap = report.results.compactMap { result -> String? in
@@ -47,7 +49,8 @@ public enum ConsoleReport {
             case .error: summary = ReportText.firstLine(ReportText.reason(result.outcome, redactor: redactor) ?? "")
             case .passed, .skipped: return nil
             }
-            return "  " + paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract) + "  " + summary
+            return "  " + paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract) + "  "
+                + summary
         }
         if !recap.isEmpty { lines += ["drifted or not checked:"] + recap }
         return lines.joined(separator: "\n") + "\n"

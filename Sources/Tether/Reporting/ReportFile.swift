@@ -73,7 +73,8 @@ enum ReportFile {
             (folder.isEmpty ? "" : folder + "/") + ".\(fileName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).probe"
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .write(path: path, reason: "cannot create a file in '\(folder.isEmpty ? "." : folder)': \(systemReason())")
+            throw .write(
+                path: path, reason: "cannot create a file in '\(folder.isEmpty ? "." : folder)': \(systemReason())")
         }
         close(descriptor)
         unlink(probe)
