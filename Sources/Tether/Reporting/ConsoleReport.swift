@@ -10,7 +10,7 @@
 /// SKIP  GitHub.upload  0.000s  networkError stub: cannot be checked against a service
 /// 1 passed, 1 failed, 1 error, 1 skipped in 1.302s
 /// drifted or not checked:
-///   DRIFT GitHub.repos  2 drifts, first: status: expected 200, got 404: …
+///   DRIFT GitHub.repos  status: expected 200, got 404 (and 1 more drift)
 ///   ERROR GitHub.search  couldn't connect to server
 /// ```
 /// The words come from the same builder as the JUnit report; free text is redacted and its control characters are
@@ -42,15 +42,11 @@ public enum ConsoleReport {
             )
         ]
         if let reason = report.nothingCheckedReason { lines.append(reason) }
-        let recap = report.results.compactMap { result -> String? in
-            let summary: String
-            switch result.outcome {
-            case .drifted: summary = ReportText.driftSummary(result, redactor: redactor)
-            case .error: summary = ReportText.firstLine(ReportText.reason(result.outcome, redactor: redactor) ?? "")
-            case .passed, .skipped: return nil
+        let recap = report.results.compactMap { result in
+            ReportText.recapSummary(result, redactor: redactor).map { summary in
+                "  " + paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract) + "  "
+                    + summary
             }
-            return "  " + paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract) + "  "
-                + summary
         }
         if !recap.isEmpty { lines += ["drifted or not checked:"] + recap }
         return lines.joined(separator: "\n") + "\n"

@@ -119,6 +119,23 @@ enum ReportText {
         return drifts.count == 1 ? "1 drift: \(headline)" : "\(drifts.count) drifts, first: \(headline)"
     }
 
+    /// A result in one line for the recap after the closing counts: a drift's first finding (`$.id: expected
+    /// integer, got string "7" (and 2 more drifts)`), an error's reason; `nil` for a pass or a skip.
+    static func recapSummary(_ result: ContractResult, redactor: Redactor) -> String? {
+        switch result.outcome {
+        case .drifted:
+            let drifts = result.findings.filter(\.isDrift)
+            guard let first = drifts.first else { return "drifted (no drift recorded)" }
+            let headline = firstLine(clean(first.description, redactor: redactor))
+            let more = drifts.count - 1
+            return more == 0 ? headline : headline + " (and \(more) more drift\(more == 1 ? "" : "s"))"
+        case .error:
+            return reason(result.outcome, redactor: redactor).map(firstLine)
+        case .passed, .skipped:
+            return nil
+        }
+    }
+
     /// The request line, redacted: `GET http://127.0.0.1:8080/users?per_page=2`.
     static func requestLine(_ result: ContractResult, redactor: Redactor) -> String {
         clean(result.requestLine, redactor: redactor)

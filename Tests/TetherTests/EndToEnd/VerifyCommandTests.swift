@@ -100,7 +100,7 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
                 "got 404: check the request's path and query, or fix the stub's status code\n    GET \(server.baseURL)/nope\n"
             ), "\(run.stdout)")
         #expect(
-            run.stdout.contains("drifted or not checked:\n  DRIFT Shop.gone  1 drift: status: expected 200, got 404"))
+            run.stdout.contains("drifted or not checked:\n  DRIFT Shop.gone  status: expected 200, got 404"))
         #expect(run.stdout.contains(#"header Content-Type: expected "application/json", got "text/plain""#))
     }
 
