@@ -51,6 +51,7 @@ enum Help {
           2  usage error or broken contract file (nothing was sent)
           3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …)
           4  nothing was checked: every target was skipped or could not be checked
+          130, 143  stopped by Ctrl-C or SIGTERM (the report holds what finished; Ctrl-C again quits at once)
 
         Run 'tether verify --help' for the options and the contract format.
         """
@@ -85,7 +86,8 @@ enum Help {
 
         OUTPUT
           --junit FILE              where to write the JUnit XML report (default reports/junit.xml)
-          --color, --no-color       force colour on or off (default: on for a terminal); NO_COLOR always wins
+          --color, --no-color       force colour on or off (default: on for a terminal, off for TERM=dumb);
+                                    NO_COLOR always wins
 
         CONTRACTS (contracts/github.json)
           {
