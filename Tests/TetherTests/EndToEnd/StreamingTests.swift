@@ -93,6 +93,16 @@ final class RunningTether {
     }
 }
 
+/// Whether `condition` holds within `seconds` (polled every 10 ms).
+func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
 /// Two manifests: `fast.json` (service Fast, a target that answers at once) first, `slow.json` (service Slow, a
 /// target whose server reads the request and never answers) after it.
 func fastThenSlow(fast: MockServer, slow: MisbehavingServer) throws -> ContractFolder {
@@ -120,7 +130,7 @@ func fastThenSlow(fast: MockServer, slow: MisbehavingServer) throws -> ContractF
         // The line came while the slow request was still in flight: the server holds it, the process runs on.
         #expect(tether.process.isRunning)
         #expect(!tether.stdout.contains("Slow.late"))
-        #expect(slow.requests.count == 1)
+        #expect(eventually(within: 10) { slow.requests.count == 1 }, "the slow request never reached its server")
         kill(tether.process.processIdentifier, SIGKILL)
         _ = tether.waitForExit(within: 10)
     }

@@ -348,5 +348,11 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         let refused = try TetherBinary.run(["verify", folder.path, "--color"], environment: ["NO_COLOR": "1"])
         #expect(!refused.stdout.contains("\u{1B}["))
         #expect(refused.stdout.contains("ERROR S.a"))
+        // --color wins over TERM=dumb (the user asked for it); NO_COLOR wins over both.
+        let dumb = try TetherBinary.run(["verify", folder.path, "--color"], environment: ["TERM": "dumb"])
+        #expect(dumb.stdout.contains("\u{1B}["))
+        let dumbNoColour = try TetherBinary.run(
+            ["verify", folder.path, "--color"], environment: ["TERM": "dumb", "NO_COLOR": "1"])
+        #expect(!dumbNoColour.stdout.contains("\u{1B}["))
     }
 }

@@ -58,7 +58,11 @@ private var isoDecoder: JSONDecoder {
             GitHub.userProfile("x")
         ])
         #expect(report.results.first?.outcome == .drifted)
-        #expect(report.results.first?.findings.first == Finding(.drift, "status", "expected 200, got 404"))
+        #expect(
+            report.results.first?.findings.first
+                == Finding(
+                    .drift, "status",
+                    "expected 200, got 404: check the request's path and query, or fix the stub's status code"))
         #expect(!report.isPassing)
         #expect(report.exitCode == 1)
         #expect(report.failures.count == 1)
@@ -149,7 +153,10 @@ private var isoDecoder: JSONDecoder {
         #expect(result.outcome == .drifted)
         #expect(
             result.findings.filter(\.isDrift) == [
-                Finding(.drift, "status", "401 is outside the target's validationType (successCodes, 200-299)")
+                Finding(
+                    .drift, "status",
+                    "401 is outside the target's validationType (successCodes, 200-299): fix the request, or widen validationType"
+                )
             ])
     }
 
