@@ -50,6 +50,8 @@ enum Help {
           1  at least one stub drifted from the live service
           2  usage error or broken contract file (nothing was sent)
           3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …)
+          4  nothing was checked: every target was skipped or could not be checked
+          130, 143  stopped by Ctrl-C or SIGTERM (the report holds what finished; Ctrl-C again quits at once)
 
         Run 'tether verify --help' for the options and the contract format.
         """
@@ -84,7 +86,8 @@ enum Help {
 
         OUTPUT
           --junit FILE              where to write the JUnit XML report (default reports/junit.xml)
-          --color, --no-color       force colour on or off (default: on for a terminal); NO_COLOR always wins
+          --color, --no-color       force colour on or off (default: on for a terminal, off for TERM=dumb);
+                                    NO_COLOR always wins
 
         CONTRACTS (contracts/github.json)
           {
@@ -125,11 +128,17 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(U
     guard let first = rest.popFirst() else { return .help(Help.main) }
     switch first {
     case "--help", "-h", "help":
-        switch rest.first {
-        case "verify": return .help(Help.verify)
-        case "mock": return .help(Help.mock)
-        default: return .help(Help.main)
+        guard let topic = rest.popFirst() else { return .help(Help.main) }
+        let topics = ["verify": Help.verify, "mock": Help.mock, "help": Help.main]
+        guard let text = topics[topic] else {
+            let hint = didYouMean(topic, in: ["verify", "mock"])
+            throw UsageError("no help on '\(topic)'\(hint): the commands are verify and mock; run 'tether --help'")
         }
+        if let extra = rest.first {
+            throw UsageError(
+                "tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
+        }
+        return .help(text)
     case "--version", "-V", "version": return .version
     case "verify": return try parseVerify(rest)
     case "mock": return try parseMock(rest)
@@ -148,6 +157,8 @@ private let verifyOptions = [
 /// Splits `--name=value` and takes the value of `--name value`.
 private struct OptionReader {
     var rest: ArraySlice<String>
+    /// The command whose help a usage error points at: `verify`, `mock`.
+    var command: String
     var inlineValue: String?
     var name = ""
 
@@ -166,7 +177,7 @@ private struct OptionReader {
     mutating func value() throws(UsageError) -> String {
         if let inlineValue { return inlineValue }
         guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-            throw UsageError("\(name) needs a value; run 'tether verify --help'")
+            throw UsageError("\(name) needs a value; run 'tether \(command) --help'")
         }
         return value
     }
@@ -175,7 +186,8 @@ private struct OptionReader {
         let text = try value()
         guard let number = Double(text), range.contains(number) else {
             throw UsageError(
-                "\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'")
+                "\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'; "
+                    + "run 'tether \(command) --help'")
         }
         return number
     }
@@ -187,7 +199,7 @@ private struct OptionReader {
 
 private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var result = VerifyArguments()
-    var reader = OptionReader(rest: arguments)
+    var reader = OptionReader(rest: arguments, command: "verify")
     while let argument = reader.next() {
         guard argument.hasPrefix("-") else {
             result.paths.append(argument)
@@ -236,7 +248,7 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
 private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var path: String?
     var port = 0
-    var reader = OptionReader(rest: arguments)
+    var reader = OptionReader(rest: arguments, command: "mock")
     while let argument = reader.next() {
         switch argument {
         case "--help", "-h": return .help(Help.mock)

@@ -8,6 +8,13 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
     exit(code)
 }
 
+/// Writes `text` to standard output at once, past stdio's buffer: a CI log (a pipe) shows each result as it comes.
+func emit(_ text: String) {
+    guard !text.isEmpty else { return }
+    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+}
+
+StopSignals.block()  // before any thread starts, so that every thread inherits it
 let environment = ProcessInfo.processInfo.environment
 let command: Command
 do {
@@ -22,19 +29,38 @@ case .help(let text):
 case .version:
     print("tether \(tetherVersion)")
 case .mock(let harPath, let port):
+    let stop = DispatchSemaphore(value: 0)
+    let received = ReceivedSignal()
+    StopSignals.handle { signal in
+        received.record(signal)
+        stop.signal()
+    }
     do {
         let archive = try HARArchive.load(contentsOf: harPath)
         let server = try MockServer(replaying: archive, file: harPath, port: port)
-        // Written at once, not through stdio's buffer: a script reads the URL from a pipe while the server runs.
-        FileHandle.standardOutput.write(
-            Data(
-                "serving \(archive.entries.count) recorded responses from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n"
-                    .utf8))
-        while true { sleep(3600) }
+        let count = archive.entries.count == 1 ? "1 recorded response" : "\(archive.entries.count) recorded responses"
+        emit("serving \(count) from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n")
+        stop.wait()
+        server.stop()
+        let signal = received.value ?? SIGINT
+        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): mock server stopped\n".utf8))
+        exit(128 + signal)
     } catch {
         fail("\(error)")
     }
 case .verify(let arguments):
+    let cancellation = Cancellation()
+    let received = ReceivedSignal()
+    StopSignals.handle { signal in
+        received.record(signal)
+        cancellation.cancel()
+        FileHandle.standardError.write(
+            Data(
+                "tether: \(StopSignals.name(signal)): stopping; the report holds what finished (again to quit at once)\n"
+                    .utf8))
+    }
+    var options = arguments.options
+    options.transport.cancellation = cancellation
     var overrides = arguments.baseURLs
     var server: MockServer?
     if let harPath = arguments.mockHAR {
@@ -58,23 +84,30 @@ case .verify(let arguments):
     let selected = contracts.filter(arguments.filter.matches)
     guard !selected.isEmpty else {
         if contracts.isEmpty { fail("no targets in \(arguments.paths.joined(separator: ", ")): nothing to verify") }
+        let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
         fail(
-            "--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of the \(contracts.count) targets (patterns match Service.target or target, with * and ?)"
+            "--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
         )
     }
-    let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-    let colour = !noColour && (arguments.colour ?? (isatty(STDOUT_FILENO) == 1))  // NO_COLOR wins, even over --color
+    // The report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
+    do {
+        try JUnitReport.checkWritable(arguments.junitPath)
+    } catch {
+        fail("--junit \(error); nothing was sent")
+    }
+    let colour = ConsoleReport.isColourOn(
+        flag: arguments.colour, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     var console = ConsoleReport.Stream(contracts: selected, colour: colour)
-    let report = Verifier().run(selected, options: arguments.options) { index, result in
-        print(console.add(result, at: index), terminator: "")
+    let report = Verifier().run(selected, options: options) { index, result in
+        emit(console.add(result, at: index))
     }
     withExtendedLifetime(server) {}
-    print(ConsoleReport.totalsLine(for: report.results, colour: colour))
+    emit(ConsoleReport.closing(for: report, colour: colour))
     do {
         try JUnitReport.write(report, to: arguments.junitPath)
     } catch {
         fail("\(error)")
     }
-    print("JUnit report: \(arguments.junitPath)")
-    exit(report.exitCode)
+    emit("JUnit report: \(arguments.junitPath)\n")
+    exit(report.exitCode(interruptedBy: received.value))
 }

@@ -8,21 +8,61 @@
 /// ERROR GitHub.search  1.002s  couldn't connect to server
 ///     GET http://127.0.0.1:8080/search?q=swift
 /// SKIP  GitHub.upload  0.000s  networkError stub: cannot be checked against a service
-/// 1 passed, 1 failed, 1 errors, 1 skipped
+/// 1 passed, 1 failed, 1 error, 1 skipped in 1.302s
+/// drifted or not checked:
+///   DRIFT GitHub.repos  status: expected 200, got 404 (and 1 more drift)
+///   ERROR GitHub.search  couldn't connect to server
 /// ```
 /// The words come from the same builder as the JUnit report; free text is redacted and its control characters are
 /// escaped, so a body excerpt cannot drive the terminal.
 public enum ConsoleReport {
-    /// The whole run: each result's lines, then `N passed, N failed, N errors, N skipped`, ending with a newline.
+    /// The whole run: each result's lines, then the closing lines (`closing(for:colour:)`), ending with a newline.
     /// - Parameters:
     ///   - report: the finished run.
-    ///   - colour: whether to add ANSI colours (the CLI decides: a terminal, and no `NO_COLOR`).
+    ///   - colour: whether to add ANSI colours (the CLI decides: see `isColourOn`).
     /// - Returns: the text to print.
     public static func render(_ report: RunReport, colour: Bool) -> String {
         let redactor = Redactor(report: report)
-        var lines = report.results.map { line(for: $0, colour: colour, redactor: redactor) }
-        lines.append(totalsLine(for: report.results, colour: colour))
+        let lines = report.results.map { line(for: $0, colour: colour, redactor: redactor) + "\n" }
+        return lines.joined() + closing(for: report, colour: colour)
+    }
+
+    /// What ends a run, so a long log needs no scrolling back: `N passed, N failed, N errors, N skipped in 1.234s`
+    /// (the run's own `duration`, so a test can fix it), `nothing was checked: …` when no target passed or drifted,
+    /// then one line for each target that drifted or could not be checked, with its first finding or its reason.
+    /// - Parameters:
+    ///   - report: the finished run.
+    ///   - colour: whether to add ANSI colours.
+    /// - Returns: the lines, each ending with a newline.
+    public static func closing(for report: RunReport, colour: Bool) -> String {
+        let redactor = Redactor(report: report)
+        var lines = [
+            paint(
+                ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, colour
+            )
+        ]
+        if let reason = report.nothingCheckedReason { lines.append(reason) }
+        let recap = report.results.compactMap { result in
+            ReportText.recapSummary(result, redactor: redactor).map { summary in
+                "  " + paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract) + "  "
+                    + summary
+            }
+        }
+        if !recap.isEmpty { lines += ["drifted or not checked:"] + recap }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether the console gets ANSI colours: never with `NO_COLOR` set (not empty), whatever else says; else as
+    /// `--color` / `--no-color` say; else only on a terminal that is not `TERM=dumb`.
+    /// - Parameters:
+    ///   - flag: `true` for `--color`, `false` for `--no-color`, `nil` for neither.
+    ///   - environment: the process environment (`NO_COLOR`, `TERM`).
+    ///   - isTerminal: whether standard output is a terminal.
+    /// - Returns: whether to colour.
+    public static func isColourOn(flag: Bool?, environment: [String: String], isTerminal: Bool) -> Bool {
+        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }
+        if let flag { return flag }
+        return isTerminal && environment["TERM"] != "dumb"
     }
 
     /// Turns results that arrive in any order into console text in contract order, as soon as each one's turn
@@ -64,16 +104,20 @@ public enum ConsoleReport {
     ///   - redactor: what to hide; `Redactor(contracts:runSecrets:)` for the run's contracts.
     /// - Returns: one or more lines joined by `\n`.
     public static func line(for result: ContractResult, colour: Bool, redactor: Redactor) -> String {
-        let word = ReportText.statusWord(result.outcome)
-        let padded = word + String(repeating: " ", count: max(1, 6 - word.count))
-        var head = paint(padded, style(for: result.outcome), colour) + ReportText.qualifiedName(result.contract)
+        var head = paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract)
         head += "  " + ReportText.seconds(result.duration) + "s"
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             head += "  " + indentingContinuations(reason)
         }
         var details: [String]
         switch result.outcome {
-        case .drifted: details = ReportText.findingLines(result, redactor: redactor)
+        case .drifted:
+            details = ReportText.findingLines(result, redactor: redactor)
+            // A status drift shows what was asked: a wrong path and a real 404 look alike without it.
+            let drifts = result.findings.filter(\.isDrift)
+            if let last = drifts.lastIndex(where: { $0.path == "status" }) {
+                details.insert(ReportText.requestLine(result, redactor: redactor), at: last + 1)
+            }
         case .passed: details = ReportText.noteLines(result, redactor: redactor)
         case .error: details = [ReportText.requestLine(result, redactor: redactor)]
         case .skipped: details = []
@@ -104,13 +148,19 @@ public enum ConsoleReport {
         return kept
     }
 
-    /// The closing line alone: `N passed, N failed, N errors, N skipped` (failed = drifted), bold with colour.
+    /// The counts alone: `N passed, N failed, N errors, N skipped` (failed = drifted), bold with colour.
     /// - Parameters:
     ///   - results: every result of the run.
     ///   - colour: whether to add ANSI colours.
     /// - Returns: the line, without a newline.
     public static func totalsLine(for results: [ContractResult], colour: Bool) -> String {
         paint(ReportText.totalsLine(results), bold, colour)
+    }
+
+    /// The status word padded to six columns (`PASS  `, `DRIFT `), coloured when asked.
+    private static func paddedWord(_ outcome: Outcome, colour: Bool) -> String {
+        let word = ReportText.statusWord(outcome)
+        return paint(word + String(repeating: " ", count: max(1, 6 - word.count)), style(for: outcome), colour)
     }
 
     // MARK: Private

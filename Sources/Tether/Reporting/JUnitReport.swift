@@ -41,6 +41,14 @@ public enum JUnitReport {
         try ReportFile.write(xml(for: report), to: path)
     }
 
+    /// Checks that `write(_:to:)` will be able to write `path`, before a run sends anything (its folders are made).
+    /// - Parameter path: The report path, e.g. `reports/junit.xml`.
+    /// - Throws: `ReportError.write` naming the path and the reason: a folder cannot be made, the path is a folder,
+    ///   no file can be created there.
+    public static func checkWritable(_ path: String) throws(ReportError) {
+        try ReportFile.checkWritable(path)
+    }
+
     /// Why `data` is not a well-formed XML 1.0 document, by libxml2's strict parser (no recovery, no network), or
     /// `nil` when it is. For tests and self-checks: Foundation's `XMLDocument` on Linux recovers silently.
     static func wellFormednessError(_ data: Data) -> String? {

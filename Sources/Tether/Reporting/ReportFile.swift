@@ -54,6 +54,32 @@ enum ReportFile {
         }
     }
 
+    /// Checks, before a run sends anything, that `write(_:to:)` will be able to write `path`: a file path, not a
+    /// folder, whose folders exist or can be made (they are made now), in a folder where a file can be created (a
+    /// probe file is created and removed, so it holds for root, read-only file systems and `/proc` alike).
+    /// - Throws: `ReportError.write` naming `path` and the reason, as `write(_:to:)` would.
+    static func checkWritable(_ path: String) throws(ReportError) {
+        let fileName = (path as NSString).lastPathComponent
+        guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
+            throw .write(path: path, reason: "not a file path")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .write(path: path, reason: "it is a folder; give a file path such as \(path)/junit.xml")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        try createFolders(folder, for: path)
+        let probe =
+            (folder.isEmpty ? "" : folder + "/") + ".\(fileName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).probe"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .write(
+                path: path, reason: "cannot create a file in '\(folder.isEmpty ? "." : folder)': \(systemReason())")
+        }
+        close(descriptor)
+        unlink(probe)
+    }
+
     /// `mkdir -p folder`, reporting the first folder that cannot be made.
     private static func createFolders(_ folder: String, for path: String) throws(ReportError) {
         guard !folder.isEmpty else { return }

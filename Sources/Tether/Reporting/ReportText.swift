@@ -119,6 +119,23 @@ enum ReportText {
         return drifts.count == 1 ? "1 drift: \(headline)" : "\(drifts.count) drifts, first: \(headline)"
     }
 
+    /// A result in one line for the recap after the closing counts: a drift's first finding (`$.id: expected
+    /// integer, got string "7" (and 2 more drifts)`), an error's reason; `nil` for a pass or a skip.
+    static func recapSummary(_ result: ContractResult, redactor: Redactor) -> String? {
+        switch result.outcome {
+        case .drifted:
+            let drifts = result.findings.filter(\.isDrift)
+            guard let first = drifts.first else { return "drifted (no drift recorded)" }
+            let headline = firstLine(clean(first.description, redactor: redactor))
+            let more = drifts.count - 1
+            return more == 0 ? headline : headline + " (and \(more) more drift\(more == 1 ? "" : "s"))"
+        case .error:
+            return reason(result.outcome, redactor: redactor).map(firstLine)
+        case .passed, .skipped:
+            return nil
+        }
+    }
+
     /// The request line, redacted: `GET http://127.0.0.1:8080/users?per_page=2`.
     static func requestLine(_ result: ContractResult, redactor: Redactor) -> String {
         clean(result.requestLine, redactor: redactor)
@@ -137,7 +154,8 @@ enum ReportText {
         }
     }
 
-    /// The closing line: `N passed, N failed, N errors, N skipped` (failed = drifted).
+    /// The closing counts: `N passed, N failed, N errors, N skipped` (failed = drifted; `1 error`, one word agrees
+    /// with its count; `passed`, `failed` and `skipped` read the same for any count).
     static func totalsLine(_ results: [ContractResult]) -> String {
         var counts = (passed: 0, failed: 0, errors: 0, skipped: 0)
         for result in results {
@@ -148,7 +166,8 @@ enum ReportText {
             case .skipped: counts.skipped += 1
             }
         }
-        return "\(counts.passed) passed, \(counts.failed) failed, \(counts.errors) errors, \(counts.skipped) skipped"
+        let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
+        return "\(counts.passed) passed, \(counts.failed) failed, \(errors), \(counts.skipped) skipped"
     }
 
     // MARK: Computed values

@@ -17,23 +17,17 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
     public var results: [ContractResult] { run.results }
 
     /// No target was checked against the service: none was given, or every one was skipped or failed to send.
-    public var isNothingChecked: Bool { run.passedCount + run.driftedCount == 0 }
+    public var isNothingChecked: Bool { run.isNothingChecked }
 
     /// At least one target was checked, and nothing drifted or failed. An empty run is not a pass.
-    public var isPassing: Bool { !isNothingChecked && run.driftedCount == 0 && run.errorCount == 0 }
+    public var isPassing: Bool { run.exitCode == 0 }
 
-    /// The CLI's exit code for this run: 0 pass, 1 drift, 3 something (or everything) could not be checked.
-    public var exitCode: Int32 {
-        if run.exitCode != 0 { return run.exitCode }
-        return isNothingChecked ? 3 : 0
-    }
+    /// The CLI's exit code for this run (`RunReport.exitCode`): 0 pass, 1 drift, 3 something could not be
+    /// checked, 4 nothing was checked.
+    public var exitCode: Int32 { run.exitCode }
 
     /// Why nothing was checked, or `nil` when something was.
-    public var nothingCheckedReason: String? {
-        guard isNothingChecked else { return nil }
-        if results.isEmpty { return "nothing was checked: no targets were given" }
-        return "nothing was checked: every target was skipped or could not be checked"
-    }
+    public var nothingCheckedReason: String? { run.nothingCheckedReason }
 
     /// The results that need a look: drifts and errors, in target order.
     public var failures: [ContractResult] {
@@ -64,13 +58,11 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
         return placeholder
     }
 
-    /// The console report (the CLI's words), ending with why nothing was checked when that is so.
+    /// The console report (the CLI's words); its closing lines say why nothing was checked when that is so.
     /// - Parameter colour: Whether to add ANSI colours.
     /// - Returns: The text, ending with a newline.
     public func rendered(colour: Bool = false) -> String {
-        var text = ConsoleReport.render(run, colour: colour)
-        if let nothingCheckedReason { text += nothingCheckedReason + "\n" }
-        return text
+        ConsoleReport.render(run, colour: colour)
     }
 
     /// One result's lines as the console prints them, secrets redacted: the text of a test issue.

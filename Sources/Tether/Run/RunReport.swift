@@ -77,11 +77,32 @@ public struct RunReport: Sendable, Equatable {
         return order.map { ($0, byService[$0] ?? []) }
     }
 
-    /// The process exit code for a CI gate: 0 all hold, 1 a drift, 3 no drift but something could not be checked.
+    /// No target was checked against a service: none was given, or every one was skipped or could not be checked.
+    public var isNothingChecked: Bool { passedCount + driftedCount == 0 }
+
+    /// Why nothing was checked (`nothing was checked: …`), or `nil` when something was.
+    public var nothingCheckedReason: String? {
+        guard isNothingChecked else { return nil }
+        if results.isEmpty { return "nothing was checked: no targets were given" }
+        return "nothing was checked: every target was skipped or could not be checked"
+    }
+
+    /// The exit code for a CI gate, the one home of that policy (the CLI and `ContractReport` both use it):
+    /// 1 a drift; else 4 nothing was checked (no target passed or drifted); else 3 some target could not be
+    /// checked; else 0, every contract holds.
     public var exitCode: Int32 {
         if driftedCount > 0 { return 1 }
+        if isNothingChecked { return 4 }
         if errorCount > 0 { return 3 }
         return 0
+    }
+
+    /// The exit code of a run that a signal may have stopped: `128 + signal` (130 for SIGINT, 143 for SIGTERM) when
+    /// one did, whatever finished before it, else `exitCode`.
+    /// - Parameter signal: The signal that stopped the run, or `nil`.
+    /// - Returns: The process exit code.
+    public func exitCode(interruptedBy signal: Int32?) -> Int32 {
+        signal.map { 128 + $0 } ?? exitCode
     }
 }
 

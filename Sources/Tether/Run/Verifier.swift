@@ -80,7 +80,9 @@ public struct Verifier: Sendable {
         case .none:
             return ContractResult(contract: contract, outcome: .error("no request was sent (internal error)"))
         case .failure(let error):
-            return ContractResult(contract: contract, outcome: .error(error.description), duration: error.duration)
+            // A stopped run (Ctrl-C, SIGTERM) says so in one word: the request line is printed beside it anyway.
+            let message = error.isInterrupted ? TransportError.interruptedMessage : error.description
+            return ContractResult(contract: contract, outcome: .error(message), duration: error.duration)
         case .success(let live):
             if let message = NotRecorded.errorMessage(for: live) {  // the mock's own miss: not checkable, not a drift
                 return ContractResult(

@@ -15,13 +15,18 @@ public enum ContractCheck {
         var findings: [Finding] = []
         let statusHolds = response.statusCode == statusCode
         if !statusHolds {
-            findings.append(Finding(.drift, "status", "expected \(statusCode), got \(response.statusCode)"))
+            findings.append(
+                Finding(
+                    .drift, "status",
+                    "expected \(statusCode), got \(response.statusCode): check the request's path and query, "
+                        + "or fix the stub's status code"))
         }
         if let valid = contract.validStatusCodes, !valid.contains(response.statusCode) {
             findings.append(
                 Finding(
                     .drift, "status",
-                    "\(response.statusCode) is outside the target's validationType (\(describe(codes: valid)))"))
+                    "\(response.statusCode) is outside the target's validationType (\(describe(codes: valid))): "
+                        + "fix the request, or widen validationType"))
         }
         findings += headerFindings(expected: headers, response: response)
         guard statusHolds else {
@@ -51,14 +56,18 @@ public enum ContractCheck {
             let live = response.headers.filter { $0.isNamed(header.name) }.map(\.value)
             let shown = { (value: String) in header.isCredential ? "<redacted>" : "\"\(value)\"" }
             guard let first = live.first else {
-                return Finding(.drift, path, "missing (expected \(shown(header.value)))")
+                return Finding(.drift, path, "missing (expected \(shown(header.value))): \(headerHint)")
             }
             let holds = live.contains { value in
                 header.isNamed("Content-Type") ? mediaType(value) == mediaType(header.value) : value == header.value
             }
-            return holds ? nil : Finding(.drift, path, "expected \(shown(header.value)), got \(shown(first))")
+            return holds
+                ? nil : Finding(.drift, path, "expected \(shown(header.value)), got \(shown(first)): \(headerHint)")
         }
     }
+
+    /// What to do about a stubbed header that does not hold.
+    static let headerHint = "fix the stub's response headers, or drop the ones the app does not read"
 
     /// `application/json; charset=utf-8` → `application/json`.
     static func mediaType(_ value: String) -> String {
@@ -79,13 +88,19 @@ public enum ContractCheck {
             return JSONShape(stub: value).findings(live: live, strict: isStrict, parser: parser)
         case .text:
             if live.isEmpty {
-                return [Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")]
+                return [
+                    Finding(
+                        .drift, "body",
+                        "expected a non-empty body (the stub has text), got an empty body: "
+                            + "make sampleData empty, or fix the stub")
+                ]
             }
             if (try? (parser.map { try $0.validate(live) } ?? JSONValue.validate(live))) != nil {
                 return [
                     Finding(
                         .drift, "body",
-                        "expected a body that is not JSON (the stub is text), got JSON: \(Finding.textExcerpt(live))")
+                        "expected a body that is not JSON (the stub is text), got JSON: \(Finding.textExcerpt(live)): "
+                            + "make sampleData JSON, or fix the stub")
                 ]
             }
             return []

@@ -72,14 +72,18 @@ extension Finding {
     static func notJSON(_ error: JSONParseError, body: Data) -> Finding {
         switch error.reason {
         case .empty:
-            Finding(.drift, "body", "expected a JSON body, got an empty body")
+            Finding(.drift, "body", "expected a JSON body, got an empty body: make sampleData empty, or fix the stub")
         case .invalid:
-            Finding(.drift, "body", "expected a JSON body, got text: \(textExcerpt(body)); \(error.description)")
+            Finding(
+                .drift, "body",
+                "expected a JSON body, got text: \(textExcerpt(body)); \(error.description): "
+                    + "check the request's path (an error page?), or make sampleData text")
         case .invalidUTF8:
             Finding(
                 .drift, "body",
                 "expected a JSON body, got bytes that are not UTF-8"
-                    + (error.byteOffset.map { " (at byte \($0))" } ?? ""))
+                    + (error.byteOffset.map { " (at byte \($0))" } ?? "")
+                    + ": check the request's path, or make sampleData base64")
         case .tooDeep, .numberOutOfRange, .tooLarge, .outOfMemory:
             Finding(.drift, "body", error.description)
         }
@@ -157,6 +161,8 @@ private struct ShapeWalk {
     var seenBeyond64: [Bool] = []
     var findings: [Finding] = []
     var repeats: [Int] = []
+    /// What to do about each finding (parallel to `findings`), added after its repeat count.
+    var hints: [String?] = []
     var firstByKey: [RepeatKey: Int] = [:]
     var extras: [Extra] = []
     var extraBytes: [UInt8] = []
@@ -234,11 +240,15 @@ private struct ShapeWalk {
         }
     }
 
-    /// The findings, each repeated one carrying its count.
+    /// The findings, each repeated one carrying its count, then its hint: what was found, where, how often, and
+    /// what to do about it.
     func result() -> [Finding] {
         var result = findings
         for (offset, count) in repeats.enumerated() where count > 0 {
             result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
+        }
+        for (offset, hint) in hints.enumerated() {
+            if let hint { result[offset].message += ": " + hint }
         }
         return result
     }
@@ -330,20 +340,23 @@ private struct ShapeWalk {
         guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: typeCode(at: index))) else { return }
         append(
             .drift, depth: openCount,
-            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))")
+            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))",
+            hint: "change the property's type, or fix the stub")
     }
 
     mutating func fractionForInteger(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
-        append(.drift, depth: openCount, "expected integer, got fractional number \(excerpt(at: index))")
+        append(
+            .drift, depth: openCount,
+            "expected integer, got fractional number \(excerpt(at: index))", hint: "declare it Double, or fix the stub")
     }
 
     mutating func unexpectedNull(node: Int32) {
         guard isFirst(RepeatKey(node: node, rule: .unexpectedNull, detail: 0)) else { return }
         append(
             .drift, depth: openCount,
-            "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)]))): "
-                + "make the property optional or fix the stub")
+            "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)])))",
+            hint: "make the property optional, or fix the stub")
     }
 
     mutating func stubNull(node: Int32, at index: Int) {
@@ -361,7 +374,8 @@ private struct ShapeWalk {
         // Called while the object is still open: its path is the stack minus the member component, plus the key.
         append(
             .drift, depth: openCount - 1, last: shape.keyNames[key],
-            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))")
+            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))",
+            hint: "make the property optional, or fix the stub")
     }
 
     mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
@@ -384,7 +398,9 @@ private struct ShapeWalk {
         }
         extraTail[Int(node)] = extra
         top.extraHint = -1
-        append(isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))")
+        append(
+            isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))",
+            hint: isStrict ? "add it to the stub, or drop --strict" : nil)
     }
 
     /// The `Extra` for `live` at `node`, trying the frame's hint first, or `nil`.
@@ -419,11 +435,14 @@ private struct ShapeWalk {
     }
 
     /// Adds a finding whose path goes through the first `depth` open containers, then `last` (a missing key).
-    mutating func append(_ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String) {
+    mutating func append(
+        _ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String, hint: String? = nil
+    ) {
         var path = path(depth: depth)
         if let last { JSONPath.appendKey(last, to: &path) }
         findings.append(Finding(kind, path, message))
         repeats.append(0)
+        hints.append(hint)
     }
 
     /// `$` followed by the components of the first `depth` open containers: `$.items[3].price`.

@@ -35,7 +35,7 @@ import Testing
         #expect(error.contains("not recorded in \(Self.small): GET /nothere"), "\(error)")
         #expect(!run.stdout.contains("DRIFT"))
         #expect(!run.stdout.contains("expected 200, got 404"))
-        #expect(run.stdout.contains("1 passed, 0 failed, 1 errors, 0 skipped"), "\(run.stdout)")
+        #expect(run.stdout.contains("1 passed, 0 failed, 1 error, 0 skipped"), "\(run.stdout)")
 
         let junit = try #require(run.junit)
         #expect(junit.contains(#"failures="0" errors="1""#), "\(junit)")
@@ -58,7 +58,7 @@ import Testing
         ])
         let run = try TetherBinary.run(
             ["verify", folder.path, "--mock", Self.small, "--no-color"], environment: ["SHOP_TOKEN": "s3cr3t-t0ken"])
-        #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
+        #expect(run.exitCode == 4, "\(run.stdout)\(run.stderr)")  // its only target could not be checked
         #expect(run.stdout.contains("GET /nothere?token=<redacted>"), "\(run.stdout)")
         let junit = try #require(run.junit)
         for output in [run.stdout, run.stderr, junit] { #expect(!output.contains("s3cr3t-t0ken")) }

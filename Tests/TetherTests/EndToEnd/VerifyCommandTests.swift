@@ -93,7 +93,14 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         let folder = try ContractFolder(["shop.json": manifest(baseURL: server.baseURL, targets: targets)])
         let run = try TetherBinary.run(["verify", folder.path])
         #expect(run.exitCode == 1)
-        #expect(run.stdout.contains("status: expected 200, got 404"))
+        #expect(run.stdout.contains("status: expected 200, got 404: check the request's path and query"))
+        // The request line under a status drift tells a wrong path from a real 404.
+        #expect(
+            run.stdout.contains(
+                "got 404: check the request's path and query, or fix the stub's status code\n    GET \(server.baseURL)/nope\n"
+            ), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("drifted or not checked:\n  DRIFT Shop.gone  status: expected 200, got 404"))
         #expect(run.stdout.contains(#"header Content-Type: expected "application/json", got "text/plain""#))
     }
 
@@ -146,20 +153,119 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         #expect(verifyHelp.stdout.contains("sampleData"))
         let version = try TetherBinary.run(["--version"])
         #expect(version.stdout == "tether \(tetherVersion)\n")
+        #expect(help.stdout.contains("4  nothing was checked"))
+        for arguments in [["help", "verify"], ["--help", "verify"], ["verify", "-h"]] {
+            let run = try TetherBinary.run(arguments)
+            #expect(run.exitCode == 0 && run.stdout.contains("--base-url SERVICE=URL"), "\(arguments)")
+        }
+        for arguments in [["help", "mock"], ["mock", "--help"], ["help"], ["help", "help"]] {
+            let run = try TetherBinary.run(arguments)
+            #expect(run.exitCode == 0 && run.stdout.contains("tether mock FILE.har [--port N]"), "\(arguments)")
+        }
     }
 
-    @Test func refusedConnectionsExitThreeWithCurlsText() throws {
+    @Test(arguments: [
+        (["help", "foo"], "tether: error: no help on 'foo': the commands are verify and mock; run 'tether --help'"),
+        (["help", "mok"], "no help on 'mok' (did you mean 'mock'?)"),
+        (["--help", "verfy"], "no help on 'verfy' (did you mean 'verify'?)"),
+        (["help", "verify", "now"], "tether help takes one command, got 'now' after 'verify'"),
+        (["mock", "--port"], "--port needs a value; run 'tether mock --help'"),
+        (
+            ["mock", "x.har", "--port", "http"],
+            "--port takes a number from 0 to 65535, got 'http'; run 'tether mock --help'"
+        ),
+        (["mock", "--prot", "1"], "unknown option '--prot' (did you mean '--port'?); run 'tether mock --help'"),
+        (["verify", "--junit"], "--junit needs a value; run 'tether verify --help'"),
+    ])
+    func helpPathsAndUsageErrorsPointAtTheRightHelp(arguments: [String], message: String) throws {
+        let run = try TetherBinary.run(arguments)
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func aRefusedConnectionBesideAPassExitsThreeWithCurlsText() throws {
+        let server = try Self.shop()
         let folder = try ContractFolder([
-            "shop.json": manifest(baseURL: "http://127.0.0.1:1", targets: #"{"name": "a", "path": "/a"}"#)
+            "down.json":
+                #"{"service": "Down", "baseURL": "http://127.0.0.1:1", "targets": [{"name": "a", "path": "/a"}]}"#,
+            "shop.json": manifest(baseURL: server.baseURL, targets: #"{"name": "text", "path": "/text"}"#),
         ])
-        let run = try TetherBinary.run(["verify", folder.path])
-        #expect(run.exitCode == 3)
-        #expect(run.stdout.contains("ERROR Shop.a"))
+        let run = try TetherBinary.run(["verify", folder.file("shop.json"), folder.file("down.json")])
+        #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("ERROR Down.a"))
         #expect(
             run.stdout.contains("Couldn't connect to server") || run.stdout.contains("Connection refused"),
             "\(run.stdout)")
-        #expect(run.stdout.contains("0 passed, 0 failed, 1 errors, 0 skipped"))
+        #expect(run.stdout.contains("1 passed, 0 failed, 1 error, 0 skipped in "))
+        #expect(!run.stdout.contains("nothing was checked"))
         #expect(try #require(run.junit).contains(#"<error message="#))
+    }
+
+    @Test func aRunThatChecksNothingExitsFour() throws {
+        let refused = try ContractFolder([
+            "shop.json": manifest(baseURL: "http://127.0.0.1:1", targets: #"{"name": "a", "path": "/a"}"#)
+        ])
+        let run = try TetherBinary.run(["verify", refused.path])
+        #expect(run.exitCode == 4, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("0 passed, 0 failed, 1 error, 0 skipped in "))
+        #expect(run.stdout.contains("\nnothing was checked: every target was skipped or could not be checked\n"))
+        #expect(run.junit != nil)
+
+        let skipped = try ContractFolder([
+            "shop.json": manifest(
+                baseURL: "http://127.0.0.1:1",
+                targets: #"{"name": "off", "sampleResponse": {"networkError": {"code": -1009}}}"#)
+        ])
+        let onlySkipped = try TetherBinary.run(["verify", skipped.path])
+        #expect(onlySkipped.exitCode == 4, "\(onlySkipped.stdout)\(onlySkipped.stderr)")
+        #expect(onlySkipped.stdout.contains("0 passed, 0 failed, 0 errors, 1 skipped in "))
+        #expect(onlySkipped.stdout.contains("nothing was checked"))
+    }
+
+    @Test func aDriftBesideAnErrorStillExitsOne() throws {
+        let server = try Self.shop()
+        let folder = try ContractFolder([
+            "down.json":
+                #"{"service": "Down", "baseURL": "http://127.0.0.1:1", "targets": [{"name": "a", "path": "/a"}]}"#,
+            "shop.json": manifest(
+                baseURL: server.baseURL, targets: #"{"name": "gone", "path": "/nope", "sampleData": {"json": {}}}"#),
+        ])
+        let run = try TetherBinary.run(["verify", folder.path])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("0 passed, 1 failed, 1 error, 0 skipped in "))
+    }
+
+    /// Paths that cannot take a file even for root: under /proc, under a regular file, a folder.
+    @Test(arguments: ["/proc/tether-none/junit.xml", "FILE/junit.xml", "FOLDER"])
+    func anUnwritableReportPathExitsTwoBeforeAnythingIsSent(kind: String) throws {
+        let seen = SeenRequests()
+        let server = try Self.shop(seen)
+        let folder = try ContractFolder([
+            "shop.json": manifest(baseURL: server.baseURL, targets: Self.shopTargets), "plain.txt": "a file",
+        ])
+        let path = kind.replacingOccurrences(of: "FILE", with: folder.file("plain.txt"))
+            .replacingOccurrences(of: "FOLDER", with: folder.path)
+        let run = try TetherBinary.run(["verify", folder.file("shop.json"), "--junit", path])
+        #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("tether: error: --junit \(path): cannot write report: "), "\(run.stderr)")
+        #expect(run.stderr.contains("choose another path"))
+        #expect(run.stderr.hasSuffix("; nothing was sent\n"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(seen.all.isEmpty)
+    }
+
+    @Test func aReportPathWithMissingFoldersIsFine() throws {
+        let server = try Self.shop()
+        let folder = try ContractFolder([
+            "shop.json": manifest(baseURL: server.baseURL, targets: #"{"name": "text", "path": "/text"}"#)
+        ])
+        let path = folder.file("out/deep/er/junit.xml")
+        let run = try TetherBinary.run(["verify", folder.file("shop.json"), "--junit", path])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path))
+        // The probe file of the check is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("out/deep/er")) == ["junit.xml"])
     }
 
     @Test func secretsFromTheEnvironmentAndCredentialsNeverReachAReport() throws {
@@ -223,7 +329,7 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         ])
         let run = try TetherBinary.run(
             ["verify", folder.path, "--no-color"], environment: ["API_KEY": "abc/def+ghi=:@;"])
-        #expect(run.exitCode == 3)
+        #expect(run.exitCode == 4)  // its only target could not be checked
         for text in [run.stdout, run.junit ?? ""] {
             #expect(!text.contains("abc/def"), "\(text)")
             #expect(!text.contains("def%2Bghi"), "\(text)")
@@ -242,5 +348,11 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         let refused = try TetherBinary.run(["verify", folder.path, "--color"], environment: ["NO_COLOR": "1"])
         #expect(!refused.stdout.contains("\u{1B}["))
         #expect(refused.stdout.contains("ERROR S.a"))
+        // --color wins over TERM=dumb (the user asked for it); NO_COLOR wins over both.
+        let dumb = try TetherBinary.run(["verify", folder.path, "--color"], environment: ["TERM": "dumb"])
+        #expect(dumb.stdout.contains("\u{1B}["))
+        let dumbNoColour = try TetherBinary.run(
+            ["verify", folder.path, "--color"], environment: ["TERM": "dumb", "NO_COLOR": "1"])
+        #expect(!dumbNoColour.stdout.contains("\u{1B}["))
     }
 }

@@ -38,7 +38,8 @@ import Testing
         }
         #expect(
             renderedFindings(shape.findings(live: Data(#"[{"id":"2"}]"#.utf8), parser: parser)) == [
-                #"drift $[0].id: expected integer, got string "2""#, "drift $[0].name: missing key (stub has string)",
+                #"drift $[0].id: expected integer, got string "2": change the property's type, or fix the stub"#,
+                "drift $[0].name: missing key (stub has string): make the property optional, or fix the stub",
             ])
     }
 }

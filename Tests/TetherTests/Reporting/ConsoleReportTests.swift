@@ -9,16 +9,87 @@ import Testing
             ConsoleReport.render(ReportFixtures.everyOutcome, colour: false), named: "console-every-outcome.txt")
     }
 
-    @Test func closingLineCountsEveryOutcome() throws {
+    @Test func closingLineCountsEveryOutcomeGivesTheTimeAndRecapsWhatNeedsALook() throws {
         let text = ConsoleReport.render(ReportFixtures.everyOutcome, colour: false)
-        #expect(text.hasSuffix("\n2 passed, 1 failed, 1 errors, 1 skipped\n"))
+        #expect(
+            text.hasSuffix(
+                """
+
+                2 passed, 1 failed, 1 error, 1 skipped in 2.500s
+                drifted or not checked:
+                  DRIFT GitHub.repos  status: expected 200, got 404 (and 1 more drift)
+                  ERROR GitHub.search  couldn't connect to server
+
+                """), "\(text)")
         let empty = RunReport(results: [], startedAt: ReportFixtures.startedAt, duration: 0, hostname: "h")
-        #expect(ConsoleReport.render(empty, colour: false) == "0 passed, 0 failed, 0 errors, 0 skipped\n")
+        #expect(
+            ConsoleReport.render(empty, colour: false)
+                == "0 passed, 0 failed, 0 errors, 0 skipped in 0.000s\nnothing was checked: no targets were given\n")
+    }
+
+    @Test(arguments: [(0, "0 errors"), (1, "1 error"), (2, "2 errors")])
+    func countWordsAgreeWithTheirCounts(errors: Int, words: String) {
+        let contract = ReportFixtures.contract("S", "t")
+        let results =
+            [
+                ContractResult(contract: contract, outcome: .passed),
+                ContractResult(contract: contract, outcome: .drifted),
+            ]
+            + Array(repeating: ContractResult(contract: contract, outcome: .error("refused")), count: errors)
+        #expect(ReportText.totalsLine(results) == "1 passed, 1 failed, \(words), 0 skipped")
+    }
+
+    @Test func aRunThatCheckedNothingSaysSoAfterTheCounts() {
+        let contract = ReportFixtures.contract("S", "t")
+        let report = RunReport(
+            results: [
+                ContractResult(contract: contract, outcome: .skipped("a networkError stub")),
+                ContractResult(contract: contract, outcome: .error("refused")),
+            ], startedAt: ReportFixtures.startedAt, duration: 1.2341, hostname: "h")
+        #expect(
+            ConsoleReport.closing(for: report, colour: false) == """
+                0 passed, 0 failed, 1 error, 1 skipped in 1.234s
+                nothing was checked: every target was skipped or could not be checked
+                drifted or not checked:
+                  ERROR S.t  refused
+
+                """)
+    }
+
+    @Test func theRecapIsRedactedAndOneLinePerTarget() {
+        let token = ReportFixtures.token
+        var report = ReportFixtures.drift(message: "echo \(token)\nsecond line", secrets: [token])
+        report.results.append(
+            ContractResult(contract: ReportFixtures.contract("Svc", "other"), outcome: .error("refused \(token)\nmore"))
+        )
+        let closing = ConsoleReport.closing(for: report, colour: false)
+        #expect(!closing.contains(token))
+        #expect(closing.contains("\n  DRIFT Svc.target  body: echo <redacted> …\n"), "\(closing)")
+        #expect(closing.contains("\n  ERROR Svc.other  refused <redacted> …\n"), "\(closing)")
+    }
+
+    @Test func aStatusDriftShowsTheRequestLine() {
+        let result = ContractResult(
+            contract: ReportFixtures.contract("Shop", "user", url: "http://127.0.0.1:8080/users/x"), outcome: .drifted,
+            findings: [
+                Finding(.drift, "status", "expected 200, got 404"),
+                Finding(.note, "body", "not compared"),
+            ], liveStatusCode: 404, duration: 0.5)
+        #expect(
+            ConsoleReport.line(for: result, colour: false, redactor: Redactor(secrets: [])) == """
+                DRIFT Shop.user  0.500s
+                    status: expected 200, got 404
+                    GET http://127.0.0.1:8080/users/x
+                    note: body: not compared
+                """)
+        let bodyOnly = ContractResult(
+            contract: result.contract, outcome: .drifted, findings: [Finding(.drift, "$.a", "missing key")])
+        #expect(!ConsoleReport.line(for: bodyOnly, colour: false, redactor: Redactor(secrets: [])).contains("GET "))
     }
 
     @Test func oneHeadLinePerTargetWithStatusWordNameTimeAndReason() {
         let lines = ConsoleReport.render(ReportFixtures.everyOutcome, colour: false).split(separator: "\n")
-        let heads = lines.filter { !$0.hasPrefix(" ") }.dropLast()
+        let heads = lines.prefix { !$0.contains(" passed, ") }.filter { !$0.hasPrefix(" ") }
         #expect(
             heads == [
                 "PASS  GitHub.user  0.120s",
@@ -37,6 +108,7 @@ import Testing
             text == """
                 DRIFT GitHub.repos  0.302s
                     status: expected 200, got 404
+                    GET http://127.0.0.1:8080/repos?key=<redacted>
                     $.items[0].id: expected number, got string "7"
                     note: header Content-Type: text/html instead of application/json
                 """)
@@ -61,7 +133,8 @@ import Testing
         #expect(plain.contains(#"body had \u{1B}[2J and \u{9B}31m in it"#))
         let coloured = ConsoleReport.render(report, colour: true)
         #expect(coloured.contains("\u{1B}[1;31mDRIFT \u{1B}[0m"))
-        #expect(coloured.hasSuffix("\u{1B}[1m0 passed, 1 failed, 0 errors, 0 skipped\u{1B}[0m\n"))
+        #expect(coloured.contains("\n\u{1B}[1m0 passed, 1 failed, 0 errors, 0 skipped in 0.500s\u{1B}[0m\n"))
+        #expect(coloured.contains("\n  \u{1B}[1;31mDRIFT \u{1B}[0mSvc.target  body: "))
         // With colour on, the only escape sequences are ours.
         #expect(!coloured.contains("\u{1B}[2J"))
     }
@@ -128,5 +201,29 @@ import Testing
         let text = stream.add(ContractResult(contract: contracts[0], outcome: .passed), at: 0)
         #expect(
             text.split(separator: "\n").map { $0.split(separator: " ").dropFirst().first } == ["S.t0", "S.t1", "S.t2"])
+    }
+}
+
+@Suite struct ConsoleColourTests {
+    @Test(
+        arguments: [
+            // (NO_COLOR, TERM, flag, terminal) → colour
+            (nil, "xterm", nil, true, true),
+            (nil, "xterm", nil, false, false),
+            (nil, "dumb", nil, true, false),
+            (nil, "dumb", true, true, true),
+            (nil, "dumb", true, false, true),
+            (nil, "xterm", false, true, false),
+            ("1", "xterm", nil, true, false),
+            ("1", "xterm", true, true, false),
+            ("1", "dumb", true, false, false),
+            ("", "xterm", nil, true, true),
+        ] as [(String?, String, Bool?, Bool, Bool)])
+    func noColorWinsThenTheFlagThenADumbTerminal(
+        noColour: String?, term: String, flag: Bool?, isTerminal: Bool, isOn: Bool
+    ) {
+        var environment = ["TERM": term]
+        environment["NO_COLOR"] = noColour
+        #expect(ConsoleReport.isColourOn(flag: flag, environment: environment, isTerminal: isTerminal) == isOn)
     }
 }

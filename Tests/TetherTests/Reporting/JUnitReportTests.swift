@@ -128,7 +128,7 @@ import Testing
         // The pass's note has no place in an Ant test case: it is in the suite's system-out.
         #expect(
             try strings(document, "//testsuite[1]/system-out")
-                == ["1 passed, 1 failed, 1 errors, 0 skipped\nGitHub.user: note: $.plan: key not in the stub"])
+                == ["1 passed, 1 failed, 1 error, 0 skipped\nGitHub.user: note: $.plan: key not in the stub"])
     }
 
     // MARK: Hostile text

@@ -58,7 +58,11 @@ private var isoDecoder: JSONDecoder {
             GitHub.userProfile("x")
         ])
         #expect(report.results.first?.outcome == .drifted)
-        #expect(report.results.first?.findings.first == Finding(.drift, "status", "expected 200, got 404"))
+        #expect(
+            report.results.first?.findings.first
+                == Finding(
+                    .drift, "status",
+                    "expected 200, got 404: check the request's path and query, or fix the stub's status code"))
         #expect(!report.isPassing)
         #expect(report.exitCode == 1)
         #expect(report.failures.count == 1)
@@ -71,7 +75,7 @@ private var isoDecoder: JSONDecoder {
         }
         let report = await ContractVerifier.stubbed(transport).verify([GitHub.zen])
         #expect(report.results.first?.outcome == .error("https://api.github.com/zen: Couldn't connect to server"))
-        #expect(report.exitCode == 3)
+        #expect(report.exitCode == 4)  // its only target could not be checked: nothing was checked
         #expect(!report.isPassing)
     }
 
@@ -81,7 +85,7 @@ private var isoDecoder: JSONDecoder {
         #expect(report.results.isEmpty)
         #expect(report.isNothingChecked)
         #expect(!report.isPassing)
-        #expect(report.exitCode == 3)
+        #expect(report.exitCode == 4)
         #expect(report.nothingCheckedReason == "nothing was checked: no targets were given")
         #expect(report.rendered().hasSuffix("nothing was checked: no targets were given\n"))
         #expect(transport.requests.isEmpty)
@@ -149,7 +153,10 @@ private var isoDecoder: JSONDecoder {
         #expect(result.outcome == .drifted)
         #expect(
             result.findings.filter(\.isDrift) == [
-                Finding(.drift, "status", "401 is outside the target's validationType (successCodes, 200-299)")
+                Finding(
+                    .drift, "status",
+                    "401 is outside the target's validationType (successCodes, 200-299): fix the request, or widen validationType"
+                )
             ])
     }
 

@@ -23,7 +23,9 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(ContractCheck.findings(contract: contract(status: 401), response: live(401)).filter(\.isDrift).isEmpty)
         #expect(
             ContractCheck.findings(contract: contract(), response: live(404)).filter(\.isDrift) == [
-                Finding(.drift, "status", "expected 200, got 404")
+                Finding(
+                    .drift, "status",
+                    "expected 200, got 404: check the request's path and query, or fix the stub's status code")
             ])
     }
 
@@ -31,7 +33,9 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         let findings = ContractCheck.findings(contract: contract(.json(.array([]))), response: live(500, "oops"))
         #expect(
             findings == [
-                Finding(.drift, "status", "expected 200, got 500"),
+                Finding(
+                    .drift, "status",
+                    "expected 200, got 500: check the request's path and query, or fix the stub's status code"),
                 Finding(
                     .note, "body", "not compared: the status differs, so the body answers another case than the stub"),
             ])
@@ -42,7 +46,10 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             contract: contract(status: 404, valid: ValidationCodes.success), response: live(404))
         #expect(
             findings.filter(\.isDrift) == [
-                Finding(.drift, "status", "404 is outside the target's validationType (successCodes, 200-299)")
+                Finding(
+                    .drift, "status",
+                    "404 is outside the target's validationType (successCodes, 200-299): fix the request, or widen validationType"
+                )
             ])
         let both = ContractCheck.findings(contract: contract(status: 200, valid: [200, 304]), response: live(500))
         #expect(both.filter(\.isDrift).count == 2)
@@ -61,8 +68,13 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             response: live(201, headers: [HTTPHeader("Content-Type", "text/html")]))
         #expect(
             drifts.filter(\.isDrift) == [
-                Finding(.drift, "header Content-Type", "expected \"application/json\", got \"text/html\""),
-                Finding(.drift, "header X-Version", "missing (expected \"2\")"),
+                Finding(
+                    .drift, "header Content-Type",
+                    "expected \"application/json\", got \"text/html\": fix the stub's response headers, or drop the ones the app does not read"
+                ),
+                Finding(
+                    .drift, "header X-Version",
+                    "missing (expected \"2\"): fix the stub's response headers, or drop the ones the app does not read"),
             ])
     }
 
@@ -74,11 +86,17 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             ).isEmpty)
         #expect(
             ContractCheck.findings(contract: contract(stub), response: live(200, "")) == [
-                Finding(.drift, "body", "expected a non-empty body (the stub has text), got an empty body")
+                Finding(
+                    .drift, "body",
+                    "expected a non-empty body (the stub has text), got an empty body: make sampleData empty, or fix the stub"
+                )
             ])
         #expect(
             ContractCheck.findings(contract: contract(stub), response: live(200, #"{"zen": "x"}"#)) == [
-                Finding(.drift, "body", #"expected a body that is not JSON (the stub is text), got JSON: {"zen": "x"}"#)
+                Finding(
+                    .drift, "body",
+                    #"expected a body that is not JSON (the stub is text), got JSON: {"zen": "x"}: make sampleData JSON, or fix the stub"#
+                )
             ])
     }
 
@@ -135,9 +153,21 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
     @Test func credentialValuesAreNeverPutIntoAMessage() {
         let live = response([HTTPHeader("Set-Cookie", "session=SERVERSECRET123")])
         let findings = ContractCheck.headerFindings(expected: [HTTPHeader("Set-Cookie", "session=x")], response: live)
-        #expect(findings == [Finding(.drift, "header Set-Cookie", "expected <redacted>, got <redacted>")])
+        #expect(
+            findings == [
+                Finding(
+                    .drift, "header Set-Cookie",
+                    "expected <redacted>, got <redacted>: fix the stub's response headers, or drop the ones the app does not read"
+                )
+            ])
         let missing = ContractCheck.headerFindings(
             expected: [HTTPHeader("Authorization", "Bearer t")], response: response([]))
-        #expect(missing == [Finding(.drift, "header Authorization", "missing (expected <redacted>)")])
+        #expect(
+            missing == [
+                Finding(
+                    .drift, "header Authorization",
+                    "missing (expected <redacted>): fix the stub's response headers, or drop the ones the app does not read"
+                )
+            ])
     }
 }

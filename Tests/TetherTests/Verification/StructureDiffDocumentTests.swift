@@ -15,14 +15,14 @@ import Testing
             """#
         #expect(
             try structureFindings(stub: stub, live: live) == [
-                #"drift $.id: expected integer, got string "1""#,
-                "drift $.name: unexpected null (stub has string): make the property optional or fix the stub",
-                "drift $.owner.id: expected integer, got fractional number 2.5",
-                #"drift $.owner.site_admin: expected boolean, got string "no""#,
+                #"drift $.id: expected integer, got string "1": change the property's type, or fix the stub"#,
+                "drift $.name: unexpected null (stub has string): make the property optional, or fix the stub",
+                "drift $.owner.id: expected integer, got fractional number 2.5: declare it Double, or fix the stub",
+                #"drift $.owner.site_admin: expected boolean, got string "no": change the property's type, or fix the stub"#,
                 "note $.owner.type: key not in stub (string)",
-                "drift $.owner.login: missing key (stub has string)",
-                "drift $.topics[1]: expected string, got number 3",
-                "drift $.license: unexpected null (stub has object): make the property optional or fix the stub",
+                "drift $.owner.login: missing key (stub has string): make the property optional, or fix the stub",
+                "drift $.topics[1]: expected string, got number 3: change the property's type, or fix the stub",
+                "drift $.license: unexpected null (stub has object): make the property optional, or fix the stub",
                 "note $.fork: key not in stub (boolean)",
             ])
     }
@@ -39,9 +39,9 @@ import Testing
         let live = #"{"items": [\#(items.joined(separator: ","))]}"#
         #expect(
             try structureFindings(stub: stub, live: live) == [
-                #"drift $.items[3].price: expected number, got string "12.50" … and in 46 more elements"#,
-                "drift $.items[50].price: expected number, got boolean true",
-                "drift $.items[51].id: missing key (stub has integer) … and in 1 more element",
+                #"drift $.items[3].price: expected number, got string "12.50" … and in 46 more elements: change the property's type, or fix the stub"#,
+                "drift $.items[50].price: expected number, got boolean true: change the property's type, or fix the stub",
+                "drift $.items[51].id: missing key (stub has integer) … and in 1 more element: make the property optional, or fix the stub",
             ])
     }
 
@@ -67,7 +67,8 @@ import Testing
         let live = #"{"a": 1, "x": [], "b": {"c": 2, "d": null}}"#
         #expect(
             try structureFindings(stub: stub, live: live, strict: true) == [
-                "drift $.x: key not in stub (array)", "drift $.b.d: key not in stub (null)",
+                "drift $.x: key not in stub (array): add it to the stub, or drop --strict",
+                "drift $.b.d: key not in stub (null): add it to the stub, or drop --strict",
             ])
         #expect(
             try structureFindings(stub: stub, live: live, strict: false) == [
@@ -84,15 +85,21 @@ import Testing
             .joined(separator: ",") + "}"
         #expect(
             try structureFindings(stub: stub, live: live) == [
-                "drift $.k3: missing key (stub has integer)", "drift $.k66: missing key (stub has integer)",
+                "drift $.k3: missing key (stub has integer): make the property optional, or fix the stub",
+                "drift $.k66: missing key (stub has integer): make the property optional, or fix the stub",
             ])
         #expect(try structureFindings(stub: stub, live: stub) == [])
     }
 
     @Test func emptyBody() throws {
-        #expect(try structureFindings(stub: "{}", live: "") == ["drift body: expected a JSON body, got an empty body"])
         #expect(
-            try structureFindings(stub: "{}", live: " \n") == ["drift body: expected a JSON body, got an empty body"])
+            try structureFindings(stub: "{}", live: "") == [
+                "drift body: expected a JSON body, got an empty body: make sampleData empty, or fix the stub"
+            ])
+        #expect(
+            try structureFindings(stub: "{}", live: " \n") == [
+                "drift body: expected a JSON body, got an empty body: make sampleData empty, or fix the stub"
+            ])
     }
 
     @Test func textBody() throws {
@@ -109,7 +116,7 @@ import Testing
     @Test func truncatedJSONBodySaysWhere() throws {
         #expect(
             try structureFindings(stub: "{}", live: #"{"a": [1, 2"#) == [
-                #"drift body: expected a JSON body, got text: {"a": [1, 2; not valid JSON: the input ends inside an array (missing ']') around line 1, column 12"#
+                #"drift body: expected a JSON body, got text: {"a": [1, 2; not valid JSON: the input ends inside an array (missing ']') around line 1, column 12: check the request's path (an error page?), or make sampleData text"#
             ])
     }
 
@@ -117,7 +124,9 @@ import Testing
         let live = Data(#"{"name": "caf"#.utf8) + Data([0xE9]) + Data(#""}"#.utf8)
         let result = StructureDiff.findings(stub: .object([JSONMember("name", .string("x"))]), live: live)
         #expect(
-            renderedFindings(result) == ["drift body: expected a JSON body, got bytes that are not UTF-8 (at byte 13)"])
+            renderedFindings(result) == [
+                "drift body: expected a JSON body, got bytes that are not UTF-8 (at byte 13): check the request's path, or make sampleData base64"
+            ])
     }
 
     @Test func bodyNestedTooDeep() throws {
@@ -143,7 +152,10 @@ import Testing
         let live = String(repeating: #"{"a":"#, count: depth) + #""x""# + String(repeating: "}", count: depth)
         let result = try structureFindings(stub: stub, live: live)
         #expect(result.count == 1)
-        #expect(result.first?.hasSuffix(#".a: expected integer, got string "x""#) == true)
+        #expect(
+            result.first?.hasSuffix(
+                #".a: expected integer, got string "x": change the property's type, or fix the stub"#)
+                == true)
         #expect(try structureFindings(stub: stub, live: stub) == [])
     }
 
@@ -158,7 +170,7 @@ import Testing
         #expect(live.utf8.count > 4_000_000)
         #expect(
             try structureFindings(stub: stub, live: live) == [
-                "drift $[49999].owner.login: unexpected null (stub has string): make the property optional or fix the stub"
+                "drift $[49999].owner.login: unexpected null (stub has string): make the property optional, or fix the stub"
             ])
     }
 }

@@ -28,36 +28,45 @@ func structureFindings(stub: String, live: String, strict: Bool = false) throws 
             live: #"{"a":"yy","n":7,"b":false,"o":{"k":[3,4]}}"#, expected: []),
         Rule(
             name: "string expected", stub: #"{"a":"x"}"#, live: #"{"a":12}"#,
-            expected: ["drift $.a: expected string, got number 12"]),
+            expected: ["drift $.a: expected string, got number 12: change the property's type, or fix the stub"]),
         Rule(
             name: "number expected", stub: #"{"price":1.5}"#, live: #"{"price":"12.50"}"#,
-            expected: [#"drift $.price: expected number, got string "12.50""#]),
+            expected: [
+                #"drift $.price: expected number, got string "12.50": change the property's type, or fix the stub"#
+            ]),
         Rule(
             name: "integer rejects a fraction", stub: #"{"id":1}"#, live: #"{"id":1.5}"#,
-            expected: ["drift $.id: expected integer, got fractional number 1.5"]),
+            expected: ["drift $.id: expected integer, got fractional number 1.5: declare it Double, or fix the stub"]),
         Rule(
             name: "integer rejects an exponent", stub: #"{"id":1}"#, live: #"{"id":1e3}"#,
-            expected: ["drift $.id: expected integer, got fractional number 1000.0"]),
+            expected: ["drift $.id: expected integer, got fractional number 1000.0: declare it Double, or fix the stub"]
+        ),
         Rule(name: "fraction accepts an integer", stub: #"{"p":1.5}"#, live: #"{"p":2}"#, expected: []),
         Rule(
             name: "integer accepts a 64-bit unsigned", stub: #"{"n":1}"#, live: #"{"n":18446744073709551615}"#,
             expected: []),
         Rule(
             name: "boolean expected", stub: #"{"a":true}"#, live: #"{"a":"true"}"#,
-            expected: [#"drift $.a: expected boolean, got string "true""#]),
+            expected: [#"drift $.a: expected boolean, got string "true": change the property's type, or fix the stub"#]),
         Rule(
             name: "object expected", stub: #"{"a":{"b":1}}"#, live: #"{"a":[1,2]}"#,
-            expected: ["drift $.a: expected object, got array [1,2]"]),
+            expected: ["drift $.a: expected object, got array [1,2]: change the property's type, or fix the stub"]),
         Rule(
             name: "array expected", stub: #"{"a":[1]}"#, live: #"{"a":{"x":1,"y":[null]}}"#,
-            expected: [#"drift $.a: expected array, got object {"x":1,"y":[null]}"#]),
-        Rule(name: "root type", stub: #"{"a":1}"#, live: "[1]", expected: ["drift $: expected object, got array [1]"]),
+            expected: [
+                #"drift $.a: expected array, got object {"x":1,"y":[null]}: change the property's type, or fix the stub"#
+            ]),
+        Rule(
+            name: "root type", stub: #"{"a":1}"#, live: "[1]",
+            expected: ["drift $: expected object, got array [1]: change the property's type, or fix the stub"]),
         Rule(
             name: "missing key", stub: #"{"owner":{"login":"x","id":1}}"#, live: #"{"owner":{"id":2}}"#,
-            expected: ["drift $.owner.login: missing key (stub has string)"]),
+            expected: [
+                "drift $.owner.login: missing key (stub has string): make the property optional, or fix the stub"
+            ]),
         Rule(
             name: "unexpected null", stub: #"{"bio":"x"}"#, live: #"{"bio":null}"#,
-            expected: ["drift $.bio: unexpected null (stub has string): make the property optional or fix the stub"]),
+            expected: ["drift $.bio: unexpected null (stub has string): make the property optional, or fix the stub"]),
         Rule(
             name: "stub null accepts anything", stub: #"{"bio":null}"#, live: #"{"bio":"x"}"#,
             expected: ["note $.bio: stub has null: any value accepted (got string)"]),
@@ -76,24 +85,29 @@ func structureFindings(stub: String, live: String, strict: Bool = false) throws 
             name: "key that is not an identifier", stub: #"{"a b":1,"1st":2,"q\"":3}"#,
             live: #"{"a b":"x","1st":"y","q\"":"z"}"#,
             expected: [
-                #"drift $["a b"]: expected integer, got string "x""#,
-                #"drift $["1st"]: expected integer, got string "y""#,
-                #"drift $["q\""]: expected integer, got string "z""#,
+                #"drift $["a b"]: expected integer, got string "x": change the property's type, or fix the stub"#,
+                #"drift $["1st"]: expected integer, got string "y": change the property's type, or fix the stub"#,
+                #"drift $["q\""]: expected integer, got string "z": change the property's type, or fix the stub"#,
             ]),
         Rule(
             name: "array element", stub: #"{"slides":[{"title":"t"}]}"#,
             live: #"{"slides":[{"title":"a"},{"title":12}]}"#,
-            expected: ["drift $.slides[1].title: expected string, got number 12"]),
+            expected: [
+                "drift $.slides[1].title: expected string, got number 12: change the property's type, or fix the stub"
+            ]),
         Rule(
             name: "stub elements of different types", stub: #"[1,"a"]"#, live: #"[2,"b",true]"#,
-            expected: ["drift $[2]: expected string or integer, got boolean true"]),
+            expected: [
+                "drift $[2]: expected string or integer, got boolean true: change the property's type, or fix the stub"
+            ]),
         Rule(
             name: "key missing from some stub elements is optional", stub: #"[{"a":1,"b":2},{"a":3}]"#,
-            live: #"[{"a":1},{"b":5}]"#, expected: ["drift $[1].a: missing key (stub has integer)"]),
+            live: #"[{"a":1},{"b":5}]"#,
+            expected: ["drift $[1].a: missing key (stub has integer): make the property optional, or fix the stub"]),
         Rule(
             name: "null among stub elements makes them nullable", stub: #"[{"a":1},{"a":null}]"#,
             live: #"[{"a":null},{"a":2},{"a":"x"}]"#,
-            expected: [#"drift $[2].a: expected integer, got string "x""#]),
+            expected: [#"drift $[2].a: expected integer, got string "x": change the property's type, or fix the stub"#]),
         Rule(name: "stub elements integer and fraction accept both", stub: "[1, 2.5]", live: "[1.5, 3]", expected: []),
         Rule(
             name: "live keys in another order", stub: #"{"a":1,"b":"x","c":true}"#,
@@ -101,10 +115,12 @@ func structureFindings(stub: String, live: String, strict: Bool = false) throws 
         Rule(
             name: "long values are cut", stub: #"{"a":1}"#,
             live: #"{"a":"\#(String(repeating: "x", count: 100))"}"#,
-            expected: [#"drift $.a: expected integer, got string "\#(String(repeating: "x", count: 59))…"#]),
+            expected: [
+                #"drift $.a: expected integer, got string "\#(String(repeating: "x", count: 59))…: change the property's type, or fix the stub"#
+            ]),
         Rule(
             name: "control characters in excerpts are escaped", stub: #"{"a":1}"#, live: #"{"a":"x\ny"}"#,
-            expected: [#"drift $.a: expected integer, got string "x\ny""#]),
+            expected: [#"drift $.a: expected integer, got string "x\ny": change the property's type, or fix the stub"#]),
     ]
 
     @Test(arguments: rules)
@@ -117,7 +133,8 @@ func structureFindings(stub: String, live: String, strict: Bool = false) throws 
         let live = Data(#"{"a":"1"}"#.utf8)
         #expect(
             renderedFindings(shape.findings(live: live)) == [
-                #"drift $.a: expected integer, got string "1""#, "drift $.b: missing key (stub has string)",
+                #"drift $.a: expected integer, got string "1": change the property's type, or fix the stub"#,
+                "drift $.b: missing key (stub has string): make the property optional, or fix the stub",
             ])
         #expect(shape.findings(live: live) == shape.findings(live: live))
     }
