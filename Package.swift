@@ -1,30 +1,42 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
+// 6.2: `nonisolated(nonsending)` (TetherTesting) and access-level imports.
 import PackageDescription
 
 let package = Package(
     name: "Tether",
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        // Foundation only, no C anywhere below it: the Moya-shaped types, the contract model, manifests and export.
+        // An iOS test target can link it (and write contract files for the CLI to verify).
+        .library(name: "TetherContracts", targets: ["TetherContracts"]),
+        // The engine on macOS and Linux: TetherContracts re-exported, plus transport, checks, mock server and reports.
         .library(name: "Tether", targets: ["Tether"]),
         .executable(name: "tether", targets: ["tether"]),
         // Test helpers for Swift Testing and XCTest; apart, so that Tether and tether never link XCTest.
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
     ],
     targets: [
-        // C libraries from Debian packages, each wrapped in exactly one place.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // C libraries from Debian (apt) and Homebrew (brew) packages, each wrapped in exactly one place.
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "CSimdJSONLibrary", pkgConfig: "simdjson",
+            providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
         // simdjson is C++; this shim gives it a plain C API so that no importer needs C++ interoperability.
+        .target(name: "CSimdJSON", dependencies: ["CSimdJSONLibrary"]),
+        .target(name: "TetherContracts"),
         .target(
-            name: "CSimdJSON",
-            cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
-            linkerSettings: [.linkedLibrary("simdjson")]
-        ),
-        .target(name: "Tether", dependencies: ["CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON"]),
+            name: "Tether",
+            dependencies: ["TetherContracts", "CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON"]),
         .executableTarget(name: "tether", dependencies: ["Tether"]),
-        .executableTarget(name: "tether-bench", dependencies: ["Tether"], path: "bench/TetherBench"),
-        .testTarget(name: "TetherTests", dependencies: ["Tether"], resources: [.copy("Fixtures")]),
         .target(name: "TetherTesting", dependencies: ["Tether"]),
+        .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts"]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherContracts"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "Tether"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 @Test func exitCodeFollowsOutcomes() {
     let contract = Contract(

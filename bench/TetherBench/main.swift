@@ -1,5 +1,5 @@
 // Benchmarks of the library's hot paths, run in a release build:
-//   swift build -c release --product tether-bench && .build/release/tether-bench --json-only
+//   swift build -c release --package-path bench && bench/.build/release/tether-bench --json-only
 // Options: --json-only (the JSON benchmarks only; the only ones so far), --size-mb N (body size, default 20),
 // --runs N (best of N, default 5).
 import Foundation

@@ -1,4 +1,4 @@
-import CSimdJSON
+internal import CSimdJSON
 import Foundation
 
 // The only Swift file that imports CSimdJSON: a parser that owns simdjson's handle, and a read-only view of the

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// The JUnit XML report, written with libxml2's `xmlTextWriter`.

@@ -105,6 +105,3 @@ public struct RunReport: Sendable, Equatable {
         signal.map { 128 + $0 } ?? exitCode
     }
 }
-
-/// Tether's version, printed by `--version` and written into every JUnit suite's properties.
-public let tetherVersion = "0.1.0"

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// How requests are sent: parallelism, limits and TLS.

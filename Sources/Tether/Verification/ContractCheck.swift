@@ -59,7 +59,8 @@ public enum ContractCheck {
                 return Finding(.drift, path, "missing (expected \(shown(header.value))): \(headerHint)")
             }
             let holds = live.contains { value in
-                header.isNamed("Content-Type") ? mediaType(value) == mediaType(header.value) : value == header.value
+                header.isNamed("Content-Type")
+                    ? HTTPHeader.mediaType(of: value) == HTTPHeader.mediaType(of: header.value) : value == header.value
             }
             return holds
                 ? nil : Finding(.drift, path, "expected \(shown(header.value)), got \(shown(first)): \(headerHint)")
@@ -68,12 +69,6 @@ public enum ContractCheck {
 
     /// What to do about a stubbed header that does not hold.
     static let headerHint = "fix the stub's response headers, or drop the ones the app does not read"
-
-    /// `application/json; charset=utf-8` → `application/json`.
-    static func mediaType(_ value: String) -> String {
-        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
-            .lowercased()
-    }
 
     static func bodyFindings(stub: StubBody, live: Data, isStrict: Bool, parser: JSONParser? = nil) -> [Finding] {
         switch stub {

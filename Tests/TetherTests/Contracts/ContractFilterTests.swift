@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 @Suite struct ContractFilterTests {
     private func contract(_ service: String, _ name: String) -> Contract {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// A folder of manifest and sample files for one test, removed when the test ends.
 final class ContractFolder {

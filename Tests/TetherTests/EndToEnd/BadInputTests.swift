@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 private func manifest(_ baseURL: String, _ targets: String) -> String {
     #"{"service": "Edge", "baseURL": "\#(baseURL)", "targets": [\#(targets)]}"#

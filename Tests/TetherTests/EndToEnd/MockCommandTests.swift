@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// `tether mock FILE.har` serves a HAR on 127.0.0.1 until it is stopped.
 @Suite struct MockCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// What the built binary says when a HAR cannot answer: a request it does not hold is an error (exit 3), not a drift;
 /// a HAR with nothing to replay, or a folder, stops the run at start-up (exit 2) naming the file.

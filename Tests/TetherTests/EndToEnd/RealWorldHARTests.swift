@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Replays real api.github.com traffic (recorded by public projects, Fixtures/realworld/SOURCES.md) and verifies stubs
 /// against it through the built binary: data no one here wrote, in a clean export and in one with real-export quirks.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Ctrl-C (SIGINT) and SIGTERM stop a run cleanly: the report of what finished, the rest `interrupted`, 128 + signal.
 @Suite struct SignalTests {

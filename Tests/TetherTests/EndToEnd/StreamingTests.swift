@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// The built binary running in the background with its standard output a pipe (as in a CI log), read while it runs.
 final class RunningTether {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// An HTTPS server on 127.0.0.1 (Python's ssl module, a certificate made by openssl for this test), so TLS
 /// verification, `--cacert` and `--insecure` are checked against a real handshake.

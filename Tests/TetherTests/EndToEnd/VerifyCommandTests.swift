@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Requests a handler saw, shared with the server's threads.
 final class SeenRequests: @unchecked Sendable {
@@ -113,8 +114,10 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         let run = try TetherBinary.run(["verify", folder.path])
         #expect(run.exitCode == 2)
         #expect(
-            run.stderr.contains("shop.json: targets[1].sampleDta: unknown key (did you mean 'sampleData'?)"),
+            run.stderr.contains(
+                "shop.json:1:157: error: targets[1].sampleDta: unknown key (did you mean 'sampleData'?)"),
             "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("tether: error: 1 contract error; nothing was sent\n"), "\(run.stderr)")
         #expect(seen.all.isEmpty)
         #expect(run.junit == nil)
     }

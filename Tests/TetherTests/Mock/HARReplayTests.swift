@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 @Suite struct HARReplayTests {
     static func small() throws -> HARArchive {

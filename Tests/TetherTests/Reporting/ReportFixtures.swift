@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Fixed runs for the report tests: fixed clock, fixed host, every outcome.
 enum ReportFixtures {

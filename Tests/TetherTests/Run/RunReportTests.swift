@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// The exit-code policy, in its one home: 1 a drift > 4 nothing was checked > 3 some could not be checked > 0.
 @Suite struct RunReportTests {

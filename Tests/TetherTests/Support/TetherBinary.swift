@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// What one run of the built `tether` binary did.
 struct TetherRun {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

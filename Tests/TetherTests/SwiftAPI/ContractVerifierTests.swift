@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 private struct Repository: Decodable {
     enum Visibility: String, Decodable {

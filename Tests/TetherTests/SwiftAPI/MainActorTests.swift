@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// A holder as an app or a UI test would have one: main-actor isolated, keeping its verifier in a property.
 @MainActor

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// The GitHub targets of Moya's demo served by a `MockServer` on 127.0.0.1: the whole pipeline, libcurl included.
 private func gitHubServer(reposBody: String = #"[{"name": "Moya", "stargazers_count": 1}]"#) throws -> MockServer {

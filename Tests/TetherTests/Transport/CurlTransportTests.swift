@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// The real libcurl against real servers on 127.0.0.1.
 @Suite struct CurlTransportTests {

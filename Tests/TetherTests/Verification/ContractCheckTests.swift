@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 private func contract(
     _ sampleData: StubBody = .none, status: Int = 200, headers: [HTTPHeader] = [], method: String = "GET",

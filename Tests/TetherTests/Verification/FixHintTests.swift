@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Every kind of drift says what to do about it, after what it found (and after its repeat count).
 @Suite struct FixHintTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// The merge of stub array elements, for narrow objects (linear key search) and wide ones (over 32 keys).
 @Suite struct JSONShapeMergeTests {

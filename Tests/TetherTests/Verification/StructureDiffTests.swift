@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Renders findings as `drift $.a: message` / `note $.a: message`, so that expectations read like the report.
 func renderedFindings(_ findings: [Finding]) -> [String] {

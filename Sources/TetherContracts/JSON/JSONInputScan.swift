@@ -2,10 +2,10 @@ import Foundation
 
 /// Second looks at input that failed to parse, to say where and why: simdjson gives neither a byte offset nor the
 /// difference between a malformed number and one out of range. Used on the error path only.
-enum JSONInputScan {
+package enum JSONInputScan {
     /// The 1-based line and column (counted in characters) of the byte at `offset`.
     /// A byte order mark at the start is not counted: editors do not show it.
-    static func lineAndColumn(ofByte offset: Int, in input: Data) -> (line: Int, column: Int) {
+    package static func lineAndColumn(ofByte offset: Int, in input: Data) -> (line: Int, column: Int) {
         input.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var line = 1
@@ -25,12 +25,12 @@ enum JSONInputScan {
     }
 
     /// The offset of the first byte that does not belong to a valid UTF-8 sequence, or `nil` if all is valid.
-    static func firstInvalidUTF8Offset(in input: Data) -> Int? {
+    package static func firstInvalidUTF8Offset(in input: Data) -> Int? {
         input.withUnsafeBytes { raw -> Int? in firstInvalidUTF8Offset(in: raw.bindMemory(to: UInt8.self)) }
     }
 
     /// The offset of the first byte that does not belong to a valid UTF-8 sequence, or `nil` if all is valid.
-    static func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         let count = bytes.count
         while index < count {

@@ -8,10 +8,10 @@ import Foundation
 
 /// Writes report files atomically: a temporary file in the destination's folder, flushed, then renamed over the
 /// destination, so a reader (a CI dashboard, a rerun) sees the old report or the new one, never half of one.
-enum ReportFile {
+package enum ReportFile {
     /// Writes `data` to `path`, creating missing parent folders.
     /// - Throws: `ReportError.write` naming `path` and the system's reason; no temporary file is left behind.
-    static func write(_ data: Data, to path: String) throws(ReportError) {
+    package static func write(_ data: Data, to path: String) throws(ReportError) {
         let fileName = (path as NSString).lastPathComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
@@ -58,7 +58,7 @@ enum ReportFile {
     /// folder, whose folders exist or can be made (they are made now), in a folder where a file can be created (a
     /// probe file is created and removed, so it holds for root, read-only file systems and `/proc` alike).
     /// - Throws: `ReportError.write` naming `path` and the reason, as `write(_:to:)` would.
-    static func checkWritable(_ path: String) throws(ReportError) {
+    package static func checkWritable(_ path: String) throws(ReportError) {
         let fileName = (path as NSString).lastPathComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")

@@ -57,6 +57,22 @@ public struct JSONReader: Sendable {
     }
 }
 
+extension JSONValue {
+    /// Parses a JSON document with `JSONReader` (pure Swift; simdjson's `JSONParser` is for live bodies).
+    ///
+    /// Object members keep their document order (and repeated keys); numbers written without fraction or exponent
+    /// become `.integer` (or `.unsignedInteger` above `Int64.max`), all others `.double`.
+    /// - Parameters:
+    ///   - bytes: The document, UTF-8; a byte order mark at the start is skipped.
+    ///   - maxDepth: How deeply arrays and objects may nest; deeper input is an error, never a crash.
+    /// - Returns: The document's root value.
+    /// - Throws: `JSONParseError` for empty input, invalid JSON or UTF-8, too deep nesting, numbers out of range,
+    ///   with the line and column.
+    public static func parse(_ bytes: Data, maxDepth: Int = 1024) throws(JSONParseError) -> JSONValue {
+        try JSONReader(maxDepth: maxDepth).value(bytes)
+    }
+}
+
 /// A document read by `JSONReader.document(_:)`: the value, and where in the bytes each part of it starts.
 public struct JSONDocument: Sendable {
     /// The root value.

@@ -80,6 +80,12 @@ public struct Contract: Sendable, Equatable {
 }
 
 extension HTTPHeader {
+    /// `application/json; charset=utf-8` → `application/json`: what a `Content-Type` says, without its parameters.
+    package static func mediaType(of value: String) -> String {
+        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
+            .lowercased()
+    }
+
     /// Whether this header is called `name` (header names compare case-insensitively).
     public func isNamed(_ name: String) -> Bool { self.name.caseInsensitiveCompare(name) == .orderedSame }
 

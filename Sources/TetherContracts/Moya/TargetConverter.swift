@@ -134,7 +134,7 @@ public struct TargetConverter {
     }
 
     /// The target's type name; inside a `MultiTarget`, the wrapped target's.
-    static func serviceName(of target: any TargetType) -> String {
+    package static func serviceName(of target: any TargetType) -> String {
         if let multi = target as? MultiTarget { return serviceName(of: multi.target) }
         return String(describing: type(of: target))
     }
@@ -151,7 +151,7 @@ public struct TargetConverter {
         return full.firstIndex(of: "(").map { String(full[..<$0]) } ?? full
     }
 
-    static func uniqueNames(for targets: [some TargetType]) -> [String] {
+    package static func uniqueNames(for targets: [some TargetType]) -> [String] {
         let keys = targets.map { (serviceName(of: $0), caseName(of: $0)) }
         var counts: [String: Int] = [:]
         for (service, name) in keys { counts["\(service)\u{0}\(name)", default: 0] += 1 }
@@ -331,7 +331,7 @@ public struct TargetConverter {
 
     /// `application/json`, `application/vnd.github+json`, …: every media range listed is JSON.
     static func isJSONMediaType(_ value: String) -> Bool {
-        let types = value.split(separator: ",").map { ContractCheck.mediaType(String($0)) }
+        let types = value.split(separator: ",").map { HTTPHeader.mediaType(of: String($0)) }
         return !types.isEmpty && types.allSatisfy { $0 == "application/json" || $0.hasSuffix("+json") }
     }
 }

@@ -1,8 +1,8 @@
 /// How paths into JSON are written, in findings, decode errors and manifest errors alike: `$.items[3].price`,
 /// `$["a b"]`, `targets[2].sampleData`.
-enum JSONPath {
+package enum JSONPath {
     /// Appends `.key` for identifier-like keys, else `["key"]` with the key JSON-escaped.
-    static func appendKey(_ key: String, to path: inout String) {
+    package static func appendKey(_ key: String, to path: inout String) {
         if isIdentifier(key) {
             path += "." + key
         } else {

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `TetherContracts` is what an iOS test target links: nothing but Swift sources and Foundation may be in its
+/// dependency closure. Read from the package as SwiftPM itself describes it (`swift package dump-package`).
+@Suite struct FoundationOnlyTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private struct Manifest: Decodable {
+        struct Target: Decodable {
+            var name: String
+            var type: String
+            var path: String?
+            var dependencies: [[String: [JSONAny]]]
+        }
+        var targets: [Target]
+    }
+
+    /// Any JSON value, for the parts of the manifest this test does not read.
+    private struct JSONAny: Decodable {
+        var text: String?
+        init(from decoder: any Decoder) throws {
+            text = try? decoder.singleValueContainer().decode(String.self)
+        }
+    }
+
+    private func dumpPackage() throws -> Manifest {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // A scratch path of its own: the test run holds the package's .build.
+        let scratch = NSTemporaryDirectory() + "tether-dump-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        process.arguments = [
+            "swift", "package", "--package-path", Self.root.path, "--scratch-path", scratch, "dump-package",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    @Test func theClosureHoldsNoCAndNoCxxTarget() throws {
+        let manifest = try dumpPackage()
+        let byName = Dictionary(manifest.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var closure: [String] = []
+        var queue = ["TetherContracts"]
+        while let name = queue.popLast() {
+            guard !closure.contains(name) else { continue }
+            closure.append(name)
+            let target = try #require(byName[name], "no target \(name)")
+            for dependency in target.dependencies {
+                for (_, values) in dependency { if let first = values.first?.text { queue.append(first) } }
+            }
+        }
+        #expect(closure == ["TetherContracts"], "TetherContracts depends on \(closure.dropFirst())")
+        #expect(byName["TetherContracts"]?.type == "regular")
+        // And the target itself holds Swift sources only: no C, C++ or headers a build would compile.
+        let folder = Self.root.appendingPathComponent("Sources/TetherContracts")
+        let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+        let other = files.filter { file in
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path, isDirectory: &isFolder)
+            return !isFolder.boolValue && !file.hasSuffix(".swift")
+        }
+        #expect(other.isEmpty, "\(other)")
+        #expect(files.contains { $0.hasSuffix(".swift") })
+        // The engine depends on it: one model for both.
+        #expect(
+            byName["Tether"]?.dependencies.contains { $0.values.contains { $0.first?.text == "TetherContracts" } }
+                == true)
+    }
+}

@@ -1,0 +1,14 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The benchmark program, apart from the product so that `swift build` at the root builds the product only.
+// `bench/run` builds it (release) and runs it beside curl.
+let package = Package(
+    name: "TetherBench",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "Tether", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "tether-bench", dependencies: [.product(name: "Tether", package: "Tether")], path: "TetherBench")
+    ]
+)
