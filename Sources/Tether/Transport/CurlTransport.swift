@@ -114,6 +114,7 @@ public struct CurlTransport: HTTPTransport {
                 next += 1
                 switch Transfer.make(request: requests[index], options: options, reusing: idle.popLast()) {
                 case .success(let transfer):
+                    transfer.startedAt = ContinuousClock.now
                     if let error = multi.add(transfer) {
                         onResult(index, .failure(TransportError(message: error, url: requests[index].url)))
                     } else {
@@ -129,7 +130,7 @@ public struct CurlTransport: HTTPTransport {
                 guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
                 running[index] = nil
                 multi.remove(transfer)
-                let result = transfer.result(code: code)
+                let result = transfer.result(code: code, finishedAt: ContinuousClock.now)
                 idle.append(transfer.easy.reset())
                 onResult(index, result)
             }
@@ -217,16 +218,23 @@ private final class Transfer {
     private var handle: UnsafeMutableRawPointer { easy.handle }
     let request: HTTPRequest
     let maxBodyBytes: Int
+    /// The limits in force, in libcurl's milliseconds (0: none), to say which one a timeout hit.
+    let timeoutMilliseconds: Int
+    let connectTimeoutMilliseconds: Int
+    /// When the transfer was handed to libcurl: its duration is counted from here, wherever libcurl kept it waiting.
+    var startedAt: ContinuousClock.Instant?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var body = Data()
     var headers: [HTTPHeader] = []
     var isBodyTooLarge = false
 
-    private init(easy: CurlEasy, request: HTTPRequest, maxBodyBytes: Int) {
+    private init(easy: CurlEasy, request: HTTPRequest, options: TransportOptions) {
         self.easy = easy
         self.request = request
-        self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytes = options.maxBodyBytes
+        self.timeoutMilliseconds = milliseconds(options.timeout)
+        self.connectTimeoutMilliseconds = milliseconds(min(options.connectTimeout, options.timeout))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -242,11 +250,24 @@ private final class Transfer {
             return .failure(
                 TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
         }
-        let transfer = Transfer(easy: easy, request: request, maxBodyBytes: options.maxBodyBytes)
+        let transfer = Transfer(easy: easy, request: request, options: options)
         if let message = transfer.configure(options: options) {
             return .failure(TransportError(message: message, url: request.url))
         }
         return .success(transfer)
+    }
+
+    /// Whether the request asks libcurl to wait for a connection that may multiplex (CURLOPT_PIPEWAIT) rather than
+    /// open one of its own: only for `https`, where HTTP/2 can be negotiated.
+    ///
+    /// With `CURL_HTTP_VERSION_2TLS` a plain `http` request never multiplexes, yet libcurl 7.88 still parks it
+    /// behind the first connection to the host until that connection's multiplexing is known. Over TLS, ALPN tells
+    /// it at the handshake and the parked requests move on at once. Over plain HTTP/1.1 it is known only from the
+    /// first response's status line, and libcurl looks at the parked requests again only when a transfer *ends*:
+    /// one slow response held every request beside it, and their `--timeout` ran out while they were parked (they
+    /// then failed with "Failed to resolve host '127.0.0.1' with timeout after 0 ms").
+    static func waitsForMultiplexing(_ url: String) -> Bool {
+        url.utf8.count > 8 && url.prefix(8).lowercased() == "https://"
     }
 
     /// Sets every option; returns libcurl's text for the first one it refuses.
@@ -260,10 +281,9 @@ private final class Transfer {
             tether_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 20),
             tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
-            tether_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1),
-            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(options.timeout)),
-            tether_curl_setopt_long(
-                handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(min(options.connectTimeout, options.timeout))),
+            tether_curl_setopt_long(handle, CURLOPT_PIPEWAIT, Transfer.waitsForMultiplexing(request.url) ? 1 : 0),
+            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds),
+            tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
             tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
             tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
             tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),
@@ -349,9 +369,14 @@ private final class Transfer {
         headers.append(HTTPHeader(name, value))
     }
 
-    func result(code: CURLcode) -> Result<HTTPResponse, TransportError> {
-        var total: Double = 0
-        _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &total)
+    /// The response, or why there is none. `duration` is the wall time since the transfer was handed to libcurl, or
+    /// libcurl's own total time when that is larger: libcurl's clock does not count the time a transfer waited for a
+    /// connection, and an early failure leaves it at zero.
+    func result(code: CURLcode, finishedAt: ContinuousClock.Instant) -> Result<HTTPResponse, TransportError> {
+        var curlTotal: Double = 0
+        _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &curlTotal)
+        let wall = startedAt.map { seconds(finishedAt - $0) } ?? 0
+        let total = max(wall, curlTotal.isFinite ? curlTotal : 0)
         if isBodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(
                 TransportError(
@@ -360,7 +385,8 @@ private final class Transfer {
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            var text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            if code == CURLE_OPERATION_TIMEDOUT { text = timeoutMessage(libcurlText: text, waited: total) }
             return .failure(TransportError(message: text, url: request.url, code: Int(code.rawValue), duration: total))
         }
         var status = 0
@@ -370,6 +396,29 @@ private final class Transfer {
         let url = effective.map { String(cString: $0) } ?? request.url
         return .success(HTTPResponse(statusCode: status, headers: headers, body: body, url: url, duration: total))
     }
+}
+
+extension Transfer {
+    /// libcurl's text for a timeout, with the option that raises the limit that was hit.
+    ///
+    /// A request never sent (no pre-transfer time) was still connecting: the connect limit applies when it is the
+    /// tighter one. Otherwise the whole-request limit ran out.
+    fileprivate func timeoutMessage(libcurlText: String, waited: Double) -> String {
+        var pretransfer: curl_off_t = 0
+        _ = tether_curl_getinfo_off(handle, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+        let isConnecting = pretransfer == 0
+        let connectIsTighter =
+            connectTimeoutMilliseconds > 0
+            && (timeoutMilliseconds == 0 || connectTimeoutMilliseconds < timeoutMilliseconds)
+        let option = isConnecting && connectIsTighter ? "--connect-timeout" : "--timeout"
+        return "\(libcurlText) (raise \(option) to wait longer)"
+    }
+}
+
+/// A clock's duration in seconds.
+private func seconds(_ duration: Duration) -> Double {
+    let parts = duration.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
 }
 
 private func transferWriteBody(
