@@ -91,27 +91,35 @@ public struct CurlTransport: HTTPTransport {
             }
             return
         }
-        var next = 0
+        var waiting = Array(requests.indices)  // not handed to libcurl yet, in order
         var running: [Int: Transfer] = [:]  // keyed by request index
         var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
+        var gate = OriginGate()
         let jobs = max(1, options.jobs)
-        while next < requests.count || !running.isEmpty {
+        // A cancellation wakes the wait below at once; the multi handle outlives its registration.
+        let waker = options.cancellation?.register(multi.waker)
+        defer {
+            waker.map { options.cancellation?.unregister($0) }
+            withExtendedLifetime(multi) {}
+        }
+        while !waiting.isEmpty || !running.isEmpty {
             if options.cancellation?.isCancelled == true {
                 // Stop: the transfers in flight end now, and nothing more is sent.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
                     onResult(index, .failure(.interrupted(url: requests[index].url)))
                 }
-                running = [:]
-                while next < requests.count {
-                    onResult(next, .failure(.interrupted(url: requests[next].url)))
-                    next += 1
-                }
+                for index in waiting { onResult(index, .failure(.interrupted(url: requests[index].url))) }
                 return
             }
-            while running.count < jobs && next < requests.count {
-                let index = next
-                next += 1
+            var position = 0
+            while running.count < jobs && position < waiting.count {
+                let index = waiting[position]
+                guard gate.admits(index, url: requests[index].url) else {
+                    position += 1
+                    continue
+                }
+                waiting.remove(at: position)
                 switch Transfer.make(request: requests[index], options: options, reusing: idle.popLast()) {
                 case .success(let transfer):
                     transfer.startedAt = ContinuousClock.now
@@ -134,9 +142,54 @@ public struct CurlTransport: HTTPTransport {
                 idle.append(transfer.easy.reset())
                 onResult(index, result)
             }
-            // Wait for the network only when no slot came free: a free slot is filled first, at once.
-            if finished.isEmpty && !running.isEmpty { multi.wait(milliseconds: 100) }
+            let opened = gate.open { index in running[index]?.hasConnected ?? true }
+            // Wait for the network only when no slot came free and no origin opened: those are filled first, at once.
+            if finished.isEmpty && !opened && !running.isEmpty { multi.wait(milliseconds: 100) }
         }
+    }
+}
+
+/// Holds back the requests to an `https` origin while the first connection to it is being set up, so that they
+/// learn from its TLS handshake (ALPN) whether they can share it (HTTP/2) or must open their own (HTTP/1.1).
+///
+/// This is libcurl's CURLOPT_PIPEWAIT done where the clock is honest. libcurl 7.88 parks a PIPEWAIT request behind
+/// any connection to its host whose multiplexing is not known yet, or that is still connecting, and looks at the
+/// parked requests again only when a handshake completes or a transfer *ends*. Over plain HTTP/1.1 (which
+/// `CURL_HTTP_VERSION_2TLS` never multiplexes) the answer comes with the first response's status line, and that does
+/// not wake them: one slow response held every request beside it, their `--timeout` running out while parked (they
+/// then failed with "Failed to resolve host '127.0.0.1' with timeout after 0 ms"). Over TLS a hanging handshake did
+/// the same. Here a held request is not handed to libcurl yet, so its timeout and duration start when it is.
+private struct OriginGate {
+    /// Origins whose first connection is being set up, with the request that opens it.
+    private var opening: [Substring: Int] = [:]
+    /// Origins past their first handshake (or whose first request ended without one).
+    private var known: Set<Substring> = []
+
+    /// Whether the request may be handed to libcurl now; the first one to a new `https` origin opens it.
+    mutating func admits(_ index: Int, url: String) -> Bool {
+        guard let origin = Self.tlsOrigin(url), !known.contains(origin) else { return true }
+        if opening[origin] != nil { return false }
+        opening[origin] = index
+        return true
+    }
+
+    /// Opens the origins whose opening request has connected (or is no longer in flight); returns whether any did.
+    mutating func open(whereConnected hasConnected: (Int) -> Bool) -> Bool {
+        let ready = opening.filter { hasConnected($0.value) }
+        for origin in ready.keys {
+            opening[origin] = nil
+            known.insert(origin)
+        }
+        return !ready.isEmpty
+    }
+
+    /// `https://host:port` of an `https` URL, lower-cased; nil for any other scheme.
+    static func tlsOrigin(_ url: String) -> Substring? {
+        let scheme = "https://"
+        guard url.utf8.count > scheme.utf8.count, url.prefix(scheme.count).lowercased() == scheme else { return nil }
+        let rest = url.dropFirst(scheme.count)
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return Substring(url[url.startIndex..<end].lowercased())
     }
 }
 
@@ -174,6 +227,18 @@ private final class CurlMulti {
     func perform() {
         var running: Int32 = 0
         _ = curl_multi_perform(handle, &running)
+    }
+
+    /// Wakes `wait` from another thread (`curl_multi_wakeup`).
+    var waker: @Sendable () -> Void {
+        let wakeable = Wakeable(handle: handle)
+        return { wakeable.wake() }
+    }
+
+    /// A multi handle's address, for `curl_multi_wakeup` (documented as safe from any thread) and nothing else.
+    private struct Wakeable: @unchecked Sendable {
+        let handle: UnsafeMutableRawPointer
+        func wake() { _ = curl_multi_wakeup(handle) }
     }
 
     func wait(milliseconds: Int32) {
@@ -257,19 +322,6 @@ private final class Transfer {
         return .success(transfer)
     }
 
-    /// Whether the request asks libcurl to wait for a connection that may multiplex (CURLOPT_PIPEWAIT) rather than
-    /// open one of its own: only for `https`, where HTTP/2 can be negotiated.
-    ///
-    /// With `CURL_HTTP_VERSION_2TLS` a plain `http` request never multiplexes, yet libcurl 7.88 still parks it
-    /// behind the first connection to the host until that connection's multiplexing is known. Over TLS, ALPN tells
-    /// it at the handshake and the parked requests move on at once. Over plain HTTP/1.1 it is known only from the
-    /// first response's status line, and libcurl looks at the parked requests again only when a transfer *ends*:
-    /// one slow response held every request beside it, and their `--timeout` ran out while they were parked (they
-    /// then failed with "Failed to resolve host '127.0.0.1' with timeout after 0 ms").
-    static func waitsForMultiplexing(_ url: String) -> Bool {
-        url.utf8.count > 8 && url.prefix(8).lowercased() == "https://"
-    }
-
     /// Sets every option; returns libcurl's text for the first one it refuses.
     private func configure(options: TransportOptions) -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -281,7 +333,6 @@ private final class Transfer {
             tether_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 20),
             tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
-            tether_curl_setopt_long(handle, CURLOPT_PIPEWAIT, Transfer.waitsForMultiplexing(request.url) ? 1 : 0),
             tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds),
             tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
             tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
@@ -372,6 +423,13 @@ private final class Transfer {
     /// The response, or why there is none. `duration` is the wall time since the transfer was handed to libcurl, or
     /// libcurl's own total time when that is larger: libcurl's clock does not count the time a transfer waited for a
     /// connection, and an early failure leaves it at zero.
+    /// Whether the TLS handshake is done, so libcurl knows (from ALPN) whether the connection multiplexes.
+    var hasConnected: Bool {
+        var appConnect: curl_off_t = 0
+        _ = tether_curl_getinfo_off(handle, CURLINFO_APPCONNECT_TIME_T, &appConnect)
+        return appConnect > 0
+    }
+
     func result(code: CURLcode, finishedAt: ContinuousClock.Instant) -> Result<HTTPResponse, TransportError> {
         var curlTotal: Double = 0
         _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &curlTotal)
