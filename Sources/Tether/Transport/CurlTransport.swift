@@ -298,8 +298,12 @@ private final class Transfer {
         self.easy = easy
         self.request = request
         self.maxBodyBytes = options.maxBodyBytes
-        self.timeoutMilliseconds = milliseconds(options.timeout)
-        self.connectTimeoutMilliseconds = milliseconds(min(options.connectTimeout, options.timeout))
+        let timeout = milliseconds(options.timeout)
+        let connectTimeout = milliseconds(options.connectTimeout)
+        // Connecting never gets longer than the whole request; "no limit" on the whole keeps the connect limit.
+        self.timeoutMilliseconds = timeout
+        self.connectTimeoutMilliseconds =
+            timeout == 0 ? connectTimeout : connectTimeout == 0 ? timeout : min(connectTimeout, timeout)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -420,9 +424,6 @@ private final class Transfer {
         headers.append(HTTPHeader(name, value))
     }
 
-    /// The response, or why there is none. `duration` is the wall time since the transfer was handed to libcurl, or
-    /// libcurl's own total time when that is larger: libcurl's clock does not count the time a transfer waited for a
-    /// connection, and an early failure leaves it at zero.
     /// Whether the TLS handshake is done, so libcurl knows (from ALPN) whether the connection multiplexes.
     var hasConnected: Bool {
         var appConnect: curl_off_t = 0
@@ -430,6 +431,9 @@ private final class Transfer {
         return appConnect > 0
     }
 
+    /// The response, or why there is none. `duration` is the wall time since the transfer was handed to libcurl, or
+    /// libcurl's own total time when that is larger: libcurl's clock does not count the time a transfer waited for a
+    /// connection, and an early failure leaves it at zero.
     func result(code: CURLcode, finishedAt: ContinuousClock.Instant) -> Result<HTTPResponse, TransportError> {
         var curlTotal: Double = 0
         _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &curlTotal)
@@ -444,7 +448,7 @@ private final class Transfer {
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
             var text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            if code == CURLE_OPERATION_TIMEDOUT { text = timeoutMessage(libcurlText: text, waited: total) }
+            if code == CURLE_OPERATION_TIMEDOUT { text = timeoutMessage(libcurlText: text) }
             return .failure(TransportError(message: text, url: request.url, code: Int(code.rawValue), duration: total))
         }
         var status = 0
@@ -461,7 +465,7 @@ extension Transfer {
     ///
     /// A request never sent (no pre-transfer time) was still connecting: the connect limit applies when it is the
     /// tighter one. Otherwise the whole-request limit ran out.
-    fileprivate func timeoutMessage(libcurlText: String, waited: Double) -> String {
+    fileprivate func timeoutMessage(libcurlText: String) -> String {
         var pretransfer: curl_off_t = 0
         _ = tether_curl_getinfo_off(handle, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
         let isConnecting = pretransfer == 0
