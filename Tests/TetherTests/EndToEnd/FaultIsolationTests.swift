@@ -31,14 +31,18 @@ import Testing
     }
 
     @Test(arguments: NginxServer.Mode.allCases)
-    func fastTargetsPassBesideASlowOne(mode: NginxServer.Mode) throws {
-        let upstream = try SlowServer()
-        let nginx = try NginxServer(mode: mode, upstream: upstream)
+    func fastTargetsPassBesideASlowOne(mode: NginxServer.Mode) async throws {
+        let (upstream, nginx) = try await offPool {
+            let upstream = try SlowServer()
+            return (upstream, try NginxServer(mode: mode, upstream: upstream))
+        }
+        defer { upstream.stop() }
         let folder = try ContractFolder(["fault.json": manifest(baseURL: nginx.baseURL)])
         var arguments = ["verify", folder.path, "--timeout", "2", "--jobs", "8", "--no-color"]
         if mode.isTLS { arguments += ["--cacert", nginx.caCertificate] }
 
-        let run = try TetherBinary.run(arguments)
+        let command = arguments
+        let run = try await offPool { try TetherBinary.run(command) }
 
         #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")  // the slow one could not be checked; no drift
         let errors = lines("ERROR", in: run.stdout)
@@ -56,11 +60,14 @@ import Testing
     }
 
     /// The README's CI gate: a real drift beside a slow endpoint is exit 1, never hidden behind exit 3.
-    @Test func aDriftBesideASlowTargetFailsTheRun() throws {
-        let server = try SlowServer()
+    @Test func aDriftBesideASlowTargetFailsTheRun() async throws {
+        let server = try await offPool { try SlowServer() }
         let folder = try ContractFolder(["fault.json": manifest(baseURL: server.baseURL, drifted: 3)])
 
-        let run = try TetherBinary.run(["verify", folder.path, "--timeout", "2", "--jobs", "8", "--no-color"])
+        let path = folder.path
+        let run = try await offPool {
+            try TetherBinary.run(["verify", path, "--timeout", "2", "--jobs", "8", "--no-color"])
+        }
 
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(lines("DRIFT", in: run.stdout).map(\.name) == ["Fault.fast3"], "\(run.stdout)")

@@ -10,8 +10,8 @@ import Testing
     /// The slow requests would answer after this many seconds; `send` must be back long before.
     static let slowSeconds = 20
 
-    @Test func cancellingEndsTheRunAndAnswersEveryRequestOnce() throws {
-        let server = try SlowServer()
+    @Test func cancellingEndsTheRunAndAnswersEveryRequestOnce() async throws {
+        let server = try await offPool { try SlowServer() }
         let slow = "\(server.baseURL)/delay/\(Self.slowSeconds)"
         // --jobs 2: fast0 finishes, then slow1 and slow2 fill both slots and fast3, fast4 are never sent.
         let requests = [
@@ -31,14 +31,16 @@ import Testing
             cancelledAt.withLock { $0 = ContinuousClock.now }
             cancellation.cancel()
         }
-        var results: [Int: [Result<HTTPResponse, TransportError>]] = [:]
-        let started = ContinuousClock.now
-        CurlTransport().send(requests, options: TransportOptions(jobs: 2, cancellation: cancellation)) {
-            index, result in
-            results[index, default: []].append(result)
-            if index == 0 { firstDone.signal() }
+        let (results, started, returned) = try await offPool {
+            var results: [Int: [Result<HTTPResponse, TransportError>]] = [:]
+            let started = ContinuousClock.now
+            CurlTransport().send(requests, options: TransportOptions(jobs: 2, cancellation: cancellation)) {
+                index, result in
+                results[index, default: []].append(result)
+                if index == 0 { firstDone.signal() }
+            }
+            return (results, started, ContinuousClock.now)
         }
-        let returned = ContinuousClock.now
 
         #expect(cancellation.isCancelled)
         let cancelled = try #require(cancelledAt.withLock { $0 })

@@ -6,11 +6,13 @@ import Testing
 /// Durations and timeout messages tell the truth: the wait the request really had, libcurl's own text, the URL, and
 /// the option that raises the limit that was hit.
 @Suite struct CurlTransportHonestyTests {
-    @Test func aResponseTimeoutNamesTimeoutAndCountsTheWholeWait() throws {
-        let server = try SlowServer()
+    @Test func aResponseTimeoutNamesTimeoutAndCountsTheWholeWait() async throws {
+        let server = try await offPool { try SlowServer() }
         let url = "\(server.baseURL)/delay/8/slow"
-        let result = CurlTransport().send(
-            [HTTPRequest(method: "GET", url: url)], options: TransportOptions(timeout: 1, connectTimeout: 0.5))[0]
+        let result = try await offPool {
+            CurlTransport().send(
+                [HTTPRequest(method: "GET", url: url)], options: TransportOptions(timeout: 1, connectTimeout: 0.5))[0]
+        }
         guard case .failure(let error) = result else {
             Issue.record("expected a timeout, got \(result)")
             return
@@ -32,13 +34,15 @@ import Testing
             (timeout: 5.0, connect: 1.0, option: "--connect-timeout"), (1.0, 10.0, "--timeout"),
             (0, 1.0, "--connect-timeout"),
         ])
-    func aHangingHandshakeIsAConnectTimeoutForEveryRequest(timeout: Double, connect: Double, option: String) throws {
+    func aHangingHandshakeIsAConnectTimeoutForEveryRequest(timeout: Double, connect: Double, option: String)
+        async throws
+    {
         let server = try MisbehavingServer(mode: .hang)
         defer { server.stop() }
         let base = server.baseURL.replacingOccurrences(of: "http://", with: "https://")
         let requests = (0..<3).map { HTTPRequest(method: "GET", url: "\(base)/r\($0)") }
-        let results = CurlTransport().send(
-            requests, options: TransportOptions(jobs: 8, timeout: timeout, connectTimeout: connect))
+        let options = TransportOptions(jobs: 8, timeout: timeout, connectTimeout: connect)
+        let results = try await offPool { CurlTransport().send(requests, options: options) }
         let limit = timeout > 0 ? min(timeout, connect) : connect
         for (request, result) in zip(requests, results) {
             guard case .failure(let error) = result else {
@@ -55,12 +59,11 @@ import Testing
     }
 
     /// A request that completes reports the time it took, not zero, when it waited on the server.
-    @Test func aSlowAnswerReportsItsRealDuration() throws {
-        let server = try SlowServer()
-        let response = try CurlTransport().send(
-            [HTTPRequest(method: "GET", url: "\(server.baseURL)/delay/1/answer")],
-            options: TransportOptions(timeout: 10)
-        )[0].get()
+    @Test func aSlowAnswerReportsItsRealDuration() async throws {
+        let server = try await offPool { try SlowServer() }
+        let request = HTTPRequest(method: "GET", url: "\(server.baseURL)/delay/1/answer")
+        let result = try await offPool { CurlTransport().send([request], options: TransportOptions(timeout: 10))[0] }
+        let response = try result.get()
         #expect(response.statusCode == 200)
         #expect(response.duration >= 0.99, "\(response.duration)")
     }

@@ -26,11 +26,23 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
     static let fastCount = 12
     /// The slow endpoint answers long after the timeout, so the slow request always times out.
     static let timeout = 2.0
+    /// Two cases at a time, each off the cooperative pool (see `offPool`).
+    static let slots = Slots(2)
 
     @Test(arguments: IsolationCase.all)
-    func aSlowRequestNeverHoldsBackTheOthers(_ test: IsolationCase) throws {
-        let upstream = try SlowServer()
-        let nginx = try NginxServer(mode: test.mode, upstream: upstream)
+    func aSlowRequestNeverHoldsBackTheOthers(_ test: IsolationCase) async throws {
+        try await Self.slots.run { try await check(test) }
+    }
+
+    private func check(_ test: IsolationCase) async throws {
+        let (upstream, nginx) = try await offPool {
+            let upstream = try SlowServer()
+            return (upstream, try NginxServer(mode: test.mode, upstream: upstream))
+        }
+        defer {
+            nginx.stop()
+            upstream.stop()
+        }
         var requests = (0..<Self.fastCount).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
         let slowIndex: Int
         switch test.position {
@@ -42,7 +54,8 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
         let options = TransportOptions(
             jobs: test.jobs, timeout: Self.timeout, caCertificatePath: test.mode.isTLS ? nginx.caCertificate : nil)
 
-        let results = CurlTransport().send(requests, options: options)
+        let sent = requests
+        let results = try await offPool { CurlTransport().send(sent, options: options) }
 
         #expect(results.count == requests.count)
         guard case .failure(let slow) = results[slowIndex] else {
@@ -71,12 +84,15 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
         #expect(protocols == [test.mode == .tlsHTTP2 ? "HTTP/2.0" : "HTTP/1.1"])
     }
 
-    @Test func http2RequestsShareAConnection() throws {
-        let upstream = try SlowServer()
-        let nginx = try NginxServer(mode: .tlsHTTP2, upstream: upstream)
+    @Test func http2RequestsShareAConnection() async throws {
+        let (upstream, nginx) = try await offPool {
+            let upstream = try SlowServer()
+            return (upstream, try NginxServer(mode: .tlsHTTP2, upstream: upstream))
+        }
+        defer { upstream.stop() }
         let requests = (0..<20).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
-        let results = CurlTransport().send(
-            requests, options: TransportOptions(jobs: 8, caCertificatePath: nginx.caCertificate))
+        let options = TransportOptions(jobs: 8, caCertificatePath: nginx.caCertificate)
+        let results = try await offPool { CurlTransport().send(requests, options: options) }
         #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 }, "\(results)")
         let logged = nginx.loggedRequests
         #expect(logged.count == 20)
@@ -85,11 +101,14 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
         #expect(connections.count <= 2, "20 requests came on \(connections.count) connections")
     }
 
-    @Test func plainHTTPRequestsReuseKeptAliveConnections() throws {
-        let upstream = try SlowServer()
-        let nginx = try NginxServer(mode: .plain, upstream: upstream)
+    @Test func plainHTTPRequestsReuseKeptAliveConnections() async throws {
+        let (upstream, nginx) = try await offPool {
+            let upstream = try SlowServer()
+            return (upstream, try NginxServer(mode: .plain, upstream: upstream))
+        }
+        defer { upstream.stop() }
         let requests = (0..<40).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
-        let results = CurlTransport().send(requests, options: TransportOptions(jobs: 4))
+        let results = try await offPool { CurlTransport().send(requests, options: TransportOptions(jobs: 4)) }
         #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 }, "\(results)")
         let connections = Set(nginx.loggedRequests.map(\.connection))
         #expect(connections.count <= 4, "40 requests at --jobs 4 came on \(connections.count) connections")
