@@ -91,7 +91,8 @@ public struct CurlTransport: HTTPTransport {
             }
             return
         }
-        var waiting = Array(requests.indices)  // not handed to libcurl yet, in order
+        var next = 0  // requests[next...] are not looked at yet
+        var held: [Int] = []  // looked at, held back by the gate (an https origin is being opened), in order
         var running: [Int: Transfer] = [:]  // keyed by request index
         var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
         var gate = OriginGate()
@@ -102,24 +103,39 @@ public struct CurlTransport: HTTPTransport {
             waker.map { options.cancellation?.unregister($0) }
             withExtendedLifetime(multi) {}
         }
-        while !waiting.isEmpty || !running.isEmpty {
+        while next < requests.count || !held.isEmpty || !running.isEmpty {
             if options.cancellation?.isCancelled == true {
                 // Stop: the transfers in flight end now, and nothing more is sent.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
                     onResult(index, .failure(.interrupted(url: requests[index].url)))
                 }
-                for index in waiting { onResult(index, .failure(.interrupted(url: requests[index].url))) }
+                for index in held + Array(next..<requests.count) {
+                    onResult(index, .failure(.interrupted(url: requests[index].url)))
+                }
                 return
             }
+            // Fill the free slots: held requests first (they came earlier), then new ones, in order.
             var position = 0
-            while running.count < jobs && position < waiting.count {
-                let index = waiting[position]
-                guard gate.admits(index, url: requests[index].url) else {
-                    position += 1
-                    continue
+            while running.count < jobs {
+                let index: Int
+                if position < held.count {
+                    guard gate.admits(held[position], url: requests[held[position]].url) else {
+                        position += 1
+                        continue
+                    }
+                    index = held.remove(at: position)
+                } else if next < requests.count {
+                    index = next
+                    next += 1
+                    guard gate.admits(index, url: requests[index].url) else {
+                        held.append(index)
+                        position = held.count
+                        continue
+                    }
+                } else {
+                    break
                 }
-                waiting.remove(at: position)
                 switch Transfer.make(request: requests[index], options: options, reusing: idle.popLast()) {
                 case .success(let transfer):
                     transfer.startedAt = ContinuousClock.now
