@@ -6,6 +6,8 @@ import Foundation
 public final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
+    private var wakers: [Int: @Sendable () -> Void] = [:]
+    private var nextWaker = 0
 
     /// A flag that is not raised yet.
     public init() {}
@@ -13,8 +15,9 @@ public final class Cancellation: @unchecked Sendable {
     /// Raises the flag; safe from any thread, any number of times.
     public func cancel() {
         lock.lock()
+        defer { lock.unlock() }
         cancelled = true
-        lock.unlock()
+        for waker in wakers.values { waker() }
     }
 
     /// Whether `cancel()` was called.
@@ -22,5 +25,22 @@ public final class Cancellation: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return cancelled
+    }
+
+    /// Calls `waker` on `cancel()` (under the lock, so it never runs after `unregister` returned): the transport
+    /// wakes its wait for the network with it. Returns the token for `unregister`.
+    func register(_ waker: @escaping @Sendable () -> Void) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        nextWaker += 1
+        wakers[nextWaker] = waker
+        return nextWaker
+    }
+
+    /// Forgets a waker; once this returns, `cancel()` no longer calls it.
+    func unregister(_ token: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        wakers[token] = nil
     }
 }

@@ -91,29 +91,54 @@ public struct CurlTransport: HTTPTransport {
             }
             return
         }
-        var next = 0
+        var next = 0  // requests[next...] are not looked at yet
+        var held: [Int] = []  // looked at, held back by the gate (an https origin is being opened), in order
         var running: [Int: Transfer] = [:]  // keyed by request index
         var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
+        var gate = OriginGate()
         let jobs = max(1, options.jobs)
-        while next < requests.count || !running.isEmpty {
+        // A cancellation wakes the wait below at once; the multi handle outlives its registration.
+        let waker = options.cancellation?.register(multi.waker)
+        defer {
+            waker.map { options.cancellation?.unregister($0) }
+            withExtendedLifetime(multi) {}
+        }
+        while next < requests.count || !held.isEmpty || !running.isEmpty {
             if options.cancellation?.isCancelled == true {
                 // Stop: the transfers in flight end now, and nothing more is sent.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
                     onResult(index, .failure(.interrupted(url: requests[index].url)))
                 }
-                running = [:]
-                while next < requests.count {
-                    onResult(next, .failure(.interrupted(url: requests[next].url)))
-                    next += 1
+                for index in held + Array(next..<requests.count) {
+                    onResult(index, .failure(.interrupted(url: requests[index].url)))
                 }
                 return
             }
-            while running.count < jobs && next < requests.count {
-                let index = next
-                next += 1
+            // Fill the free slots: held requests first (they came earlier), then new ones, in order.
+            var position = 0
+            while running.count < jobs {
+                let index: Int
+                if position < held.count {
+                    guard gate.admits(held[position], url: requests[held[position]].url) else {
+                        position += 1
+                        continue
+                    }
+                    index = held.remove(at: position)
+                } else if next < requests.count {
+                    index = next
+                    next += 1
+                    guard gate.admits(index, url: requests[index].url) else {
+                        held.append(index)
+                        position = held.count
+                        continue
+                    }
+                } else {
+                    break
+                }
                 switch Transfer.make(request: requests[index], options: options, reusing: idle.popLast()) {
                 case .success(let transfer):
+                    transfer.startedAt = ContinuousClock.now
                     if let error = multi.add(transfer) {
                         onResult(index, .failure(TransportError(message: error, url: requests[index].url)))
                     } else {
@@ -129,13 +154,58 @@ public struct CurlTransport: HTTPTransport {
                 guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
                 running[index] = nil
                 multi.remove(transfer)
-                let result = transfer.result(code: code)
+                let result = transfer.result(code: code, finishedAt: ContinuousClock.now)
                 idle.append(transfer.easy.reset())
                 onResult(index, result)
             }
-            // Wait for the network only when no slot came free: a free slot is filled first, at once.
-            if finished.isEmpty && !running.isEmpty { multi.wait(milliseconds: 100) }
+            let opened = gate.open { index in running[index]?.hasConnected ?? true }
+            // Wait for the network only when no slot came free and no origin opened: those are filled first, at once.
+            if finished.isEmpty && !opened && !running.isEmpty { multi.wait(milliseconds: 100) }
         }
+    }
+}
+
+/// Holds back the requests to an `https` origin while the first connection to it is being set up, so that they
+/// learn from its TLS handshake (ALPN) whether they can share it (HTTP/2) or must open their own (HTTP/1.1).
+///
+/// This is libcurl's CURLOPT_PIPEWAIT done where the clock is honest. libcurl 7.88 parks a PIPEWAIT request behind
+/// any connection to its host whose multiplexing is not known yet, or that is still connecting, and looks at the
+/// parked requests again only when a handshake completes or a transfer *ends*. Over plain HTTP/1.1 (which
+/// `CURL_HTTP_VERSION_2TLS` never multiplexes) the answer comes with the first response's status line, and that does
+/// not wake them: one slow response held every request beside it, their `--timeout` running out while parked (they
+/// then failed with "Failed to resolve host '127.0.0.1' with timeout after 0 ms"). Over TLS a hanging handshake did
+/// the same. Here a held request is not handed to libcurl yet, so its timeout and duration start when it is.
+private struct OriginGate {
+    /// Origins whose first connection is being set up, with the request that opens it.
+    private var opening: [Substring: Int] = [:]
+    /// Origins past their first handshake (or whose first request ended without one).
+    private var known: Set<Substring> = []
+
+    /// Whether the request may be handed to libcurl now; the first one to a new `https` origin opens it.
+    mutating func admits(_ index: Int, url: String) -> Bool {
+        guard let origin = Self.tlsOrigin(url), !known.contains(origin) else { return true }
+        if opening[origin] != nil { return false }
+        opening[origin] = index
+        return true
+    }
+
+    /// Opens the origins whose opening request has connected (or is no longer in flight); returns whether any did.
+    mutating func open(whereConnected hasConnected: (Int) -> Bool) -> Bool {
+        let ready = opening.filter { hasConnected($0.value) }
+        for origin in ready.keys {
+            opening[origin] = nil
+            known.insert(origin)
+        }
+        return !ready.isEmpty
+    }
+
+    /// `https://host:port` of an `https` URL, lower-cased; nil for any other scheme.
+    static func tlsOrigin(_ url: String) -> Substring? {
+        let scheme = "https://"
+        guard url.utf8.count > scheme.utf8.count, url.prefix(scheme.count).lowercased() == scheme else { return nil }
+        let rest = url.dropFirst(scheme.count)
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return Substring(url[url.startIndex..<end].lowercased())
     }
 }
 
@@ -173,6 +243,18 @@ private final class CurlMulti {
     func perform() {
         var running: Int32 = 0
         _ = curl_multi_perform(handle, &running)
+    }
+
+    /// Wakes `wait` from another thread (`curl_multi_wakeup`).
+    var waker: @Sendable () -> Void {
+        let wakeable = Wakeable(handle: handle)
+        return { wakeable.wake() }
+    }
+
+    /// A multi handle's address, for `curl_multi_wakeup` (documented as safe from any thread) and nothing else.
+    private struct Wakeable: @unchecked Sendable {
+        let handle: UnsafeMutableRawPointer
+        func wake() { _ = curl_multi_wakeup(handle) }
     }
 
     func wait(milliseconds: Int32) {
@@ -217,16 +299,27 @@ private final class Transfer {
     private var handle: UnsafeMutableRawPointer { easy.handle }
     let request: HTTPRequest
     let maxBodyBytes: Int
+    /// The limits in force, in libcurl's milliseconds (0: none), to say which one a timeout hit.
+    let timeoutMilliseconds: Int
+    let connectTimeoutMilliseconds: Int
+    /// When the transfer was handed to libcurl: its duration is counted from here, wherever libcurl kept it waiting.
+    var startedAt: ContinuousClock.Instant?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var body = Data()
     var headers: [HTTPHeader] = []
     var isBodyTooLarge = false
 
-    private init(easy: CurlEasy, request: HTTPRequest, maxBodyBytes: Int) {
+    private init(easy: CurlEasy, request: HTTPRequest, options: TransportOptions) {
         self.easy = easy
         self.request = request
-        self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytes = options.maxBodyBytes
+        let timeout = milliseconds(options.timeout)
+        let connectTimeout = milliseconds(options.connectTimeout)
+        // Connecting never gets longer than the whole request; "no limit" on the whole keeps the connect limit.
+        self.timeoutMilliseconds = timeout
+        self.connectTimeoutMilliseconds =
+            timeout == 0 ? connectTimeout : connectTimeout == 0 ? timeout : min(connectTimeout, timeout)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -242,7 +335,7 @@ private final class Transfer {
             return .failure(
                 TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
         }
-        let transfer = Transfer(easy: easy, request: request, maxBodyBytes: options.maxBodyBytes)
+        let transfer = Transfer(easy: easy, request: request, options: options)
         if let message = transfer.configure(options: options) {
             return .failure(TransportError(message: message, url: request.url))
         }
@@ -260,10 +353,8 @@ private final class Transfer {
             tether_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 20),
             tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
-            tether_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1),
-            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(options.timeout)),
-            tether_curl_setopt_long(
-                handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(min(options.connectTimeout, options.timeout))),
+            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds),
+            tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
             tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
             tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
             tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),
@@ -349,9 +440,21 @@ private final class Transfer {
         headers.append(HTTPHeader(name, value))
     }
 
-    func result(code: CURLcode) -> Result<HTTPResponse, TransportError> {
-        var total: Double = 0
-        _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &total)
+    /// Whether the TLS handshake is done, so libcurl knows (from ALPN) whether the connection multiplexes.
+    var hasConnected: Bool {
+        var appConnect: curl_off_t = 0
+        _ = tether_curl_getinfo_off(handle, CURLINFO_APPCONNECT_TIME_T, &appConnect)
+        return appConnect > 0
+    }
+
+    /// The response, or why there is none. `duration` is the wall time since the transfer was handed to libcurl, or
+    /// libcurl's own total time when that is larger: libcurl's clock does not count the time a transfer waited for a
+    /// connection, and an early failure leaves it at zero.
+    func result(code: CURLcode, finishedAt: ContinuousClock.Instant) -> Result<HTTPResponse, TransportError> {
+        var curlTotal: Double = 0
+        _ = tether_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &curlTotal)
+        let wall = startedAt.map { seconds(finishedAt - $0) } ?? 0
+        let total = max(wall, curlTotal.isFinite ? curlTotal : 0)
         if isBodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(
                 TransportError(
@@ -360,7 +463,8 @@ private final class Transfer {
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            var text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            if code == CURLE_OPERATION_TIMEDOUT { text = timeoutMessage(libcurlText: text) }
             return .failure(TransportError(message: text, url: request.url, code: Int(code.rawValue), duration: total))
         }
         var status = 0
@@ -370,6 +474,29 @@ private final class Transfer {
         let url = effective.map { String(cString: $0) } ?? request.url
         return .success(HTTPResponse(statusCode: status, headers: headers, body: body, url: url, duration: total))
     }
+}
+
+extension Transfer {
+    /// libcurl's text for a timeout, with the option that raises the limit that was hit.
+    ///
+    /// A request never sent (no pre-transfer time) was still connecting: the connect limit applies when it is the
+    /// tighter one. Otherwise the whole-request limit ran out.
+    fileprivate func timeoutMessage(libcurlText: String) -> String {
+        var pretransfer: curl_off_t = 0
+        _ = tether_curl_getinfo_off(handle, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+        let isConnecting = pretransfer == 0
+        let connectIsTighter =
+            connectTimeoutMilliseconds > 0
+            && (timeoutMilliseconds == 0 || connectTimeoutMilliseconds < timeoutMilliseconds)
+        let option = isConnecting && connectIsTighter ? "--connect-timeout" : "--timeout"
+        return "\(libcurlText) (raise \(option) to wait longer)"
+    }
+}
+
+/// A clock's duration in seconds.
+private func seconds(_ duration: Duration) -> Double {
+    let parts = duration.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
 }
 
 private func transferWriteBody(

@@ -8,7 +8,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: String
-    /// Seconds from start to the last byte.
+    /// Seconds from when the request was handed to libcurl (its turn among `--jobs`) to the last byte.
     public var duration: Double
 
     public init(statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0) {
@@ -32,6 +32,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public var url: String
     /// libcurl's `CURLcode`, or 0 for errors of ours.
     public var code: Int
+    /// Seconds from when the request was handed to libcurl to the failure (0 when it never was).
     public var duration: Double
 
     public init(message: String, url: String, code: Int = 0, duration: Double = 0) {
