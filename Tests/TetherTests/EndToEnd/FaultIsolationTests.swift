@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// The built `tether` against a service with one slow endpoint (issue 6 §1): the slow target is an error that says
 /// which option raises the limit; every target beside it keeps its own verdict and duration, and a drift among

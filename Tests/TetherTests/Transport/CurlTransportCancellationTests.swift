@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// `TransportOptions.cancellation` raised from another thread while slow requests are in flight.
 @Suite struct CurlTransportCancellationTests {

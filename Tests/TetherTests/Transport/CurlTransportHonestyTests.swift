@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// Durations and timeout messages tell the truth: the wait the request really had, libcurl's own text, the URL, and
 /// the option that raises the limit that was hit.

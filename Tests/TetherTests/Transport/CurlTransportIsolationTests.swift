@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Tether
+@testable import TetherContracts
 
 /// One slow request among fast ones to the same host, over each protocol nginx speaks, at several `--jobs`.
 struct IsolationCase: Sendable, CustomTestStringConvertible {
