@@ -6,7 +6,8 @@ let package = Package(
     name: "GitHubExample",
     dependencies: [.package(name: "Tether", path: "../..")],
     targets: [
-        .target(name: "GitHubExample", dependencies: [.product(name: "Tether", package: "Tether")]),
+        // The API layer needs only the Moya-shaped types: the Foundation-only product, as an app target would use.
+        .target(name: "GitHubExample", dependencies: [.product(name: "TetherContracts", package: "Tether")]),
         .testTarget(
             name: "GitHubExampleTests",
             dependencies: [

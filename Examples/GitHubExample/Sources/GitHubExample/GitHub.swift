@@ -1,5 +1,5 @@
 import Foundation
-import Tether  // with Moya: `import Moya`, and a forwarding `extension GitHub: Tether.TargetType` (see the README)
+import TetherContracts  // with Moya: `import Moya`, and a forwarding `extension GitHub: Tether.TargetType` (see the README)
 
 /// The GitHub API of Moya's demo and testing guide.
 public enum GitHub: CaseIterable, Sendable {
@@ -25,7 +25,7 @@ extension GitHub: TargetType {
         }
     }
 
-    public var method: Tether.Method { .get }
+    public var method: TetherContracts.Method { .get }
 
     public var task: Task {
         switch self {

@@ -1,0 +1,1 @@
+../../../GitHubExample/Sources/GitHubExample/GitHub.swift
