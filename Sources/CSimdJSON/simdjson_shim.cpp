@@ -49,7 +49,12 @@ static void advise_huge(const void *start, size_t bytes) {
     if (bytes < 2 * huge) { return; }
     uintptr_t begin = (reinterpret_cast<uintptr_t>(start) + huge - 1) & ~(huge - 1);
     uintptr_t end = (reinterpret_cast<uintptr_t>(start) + bytes) & ~(huge - 1);
+#ifdef MADV_HUGEPAGE  // Linux only; elsewhere the kernel decides (macOS has no transparent huge pages)
     if (end > begin) { madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE); }
+#else
+    (void)begin;
+    (void)end;
+#endif
 }
 
 extern "C" void tj_parser_destroy(tj_parser *parser) { delete parser; }

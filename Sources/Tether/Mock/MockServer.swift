@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A request as the mock server received it.
@@ -125,10 +127,14 @@ public final class MockServer {
         log.initialize(to: tether_mhd_log())
 
         var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)  // BSD sockets carry their length
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr = in_addr(s_addr: in_addr_t(UInt32(0x7f00_0001).bigEndian))
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue)
+        // MHD_USE_AUTO: epoll on Linux, kqueue/poll on macOS; libmicrohttpd picks the best the system has.
+        let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
         let daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 tether_mhd_start(

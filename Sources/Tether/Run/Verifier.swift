@@ -25,7 +25,7 @@ public struct Verifier: Sendable {
     ///   - hostname: Written into each JUnit suite.
     public init(
         transport: any HTTPTransport = CurlTransport(), now: @escaping @Sendable () -> Date = { Date() },
-        hostname: String = ProcessInfo.processInfo.hostName
+        hostname: String = localHostName()
     ) {
         self.transport = transport
         self.now = now
@@ -96,4 +96,13 @@ public struct Verifier: Sendable {
                 liveURL: live.url, duration: live.duration)
         }
     }
+}
+
+/// This machine's name for the JUnit report, from `gethostname`: `ProcessInfo.hostName` does a blocking reverse DNS
+/// lookup on Darwin, which can take seconds on a CI runner.
+public func localHostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return name.isEmpty ? "localhost" : name
 }

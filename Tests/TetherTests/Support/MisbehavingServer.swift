@@ -54,7 +54,7 @@ final class MisbehavingServer: Sendable {
 
     init(mode: Mode) throws {
         self.mode = mode
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, streamSocketType, 0)
         guard listener >= 0 else { throw Failure.socket("socket", errno) }
         var yes: Int32 = 1
         _ = setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -160,3 +160,10 @@ final class MisbehavingServer: Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 }
+
+/// `SOCK_STREAM` as `socket` takes it: an enum case on Glibc, a plain `Int32` on Darwin.
+#if canImport(Glibc)
+    let streamSocketType = Int32(SOCK_STREAM.rawValue)
+#else
+    let streamSocketType = SOCK_STREAM
+#endif

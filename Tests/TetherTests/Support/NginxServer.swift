@@ -218,7 +218,7 @@ final class NginxServer: @unchecked Sendable {
 
 /// A TCP port on 127.0.0.1 that nobody listens on right now (the system's pick, released at once).
 func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, streamSocketType, 0)
     guard descriptor >= 0 else { throw NginxServer.Failure.notStarted("socket failed") }
     defer { close(descriptor) }
     var address = loopback(port: 0)
@@ -234,7 +234,7 @@ func freePort() throws -> Int {
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
 func accepts(port: Int) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, streamSocketType, 0)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var address = loopback(port: port)
