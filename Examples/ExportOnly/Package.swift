@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "ExportOnly",
     platforms: [.iOS(.v16), .macOS(.v13)],
+    products: [.library(name: "GitHubAPI", targets: ["GitHubAPI"])],
     dependencies: [.package(name: "Tether", path: "../..")],
     targets: [
         // The GitHub example's targets (the same file as Examples/GitHubExample's, through a symbolic link).
