@@ -36,8 +36,7 @@ case .mock(let harPath, let port):
         stop.signal()
     }
     do {
-        let archive = try HARArchive.load(contentsOf: harPath)
-        let server = try MockServer(replaying: archive, file: harPath, port: port)
+        let (server, archive) = try MockServer.replaying(harFile: harPath, port: port)
         let count = archive.entries.count == 1 ? "1 recorded response" : "\(archive.entries.count) recorded responses"
         emit("serving \(count) from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n")
         stop.wait()
@@ -61,53 +60,22 @@ case .verify(let arguments):
     }
     var options = arguments.options
     options.transport.cancellation = cancellation
-    var overrides = arguments.baseURLs
-    var server: MockServer?
-    if let harPath = arguments.mockHAR {
-        do {
-            let mock = try MockServer(replaying: try HARArchive.load(contentsOf: harPath), file: harPath)
-            overrides.all = mock.baseURL
-            server = mock
-        } catch {
-            fail("\(error)")
-        }
-    }
-    let contracts: [Contract]
-    do {
-        contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(
-            paths: arguments.paths)
-    } catch {
-        // Every contract error at once, in the compiler's form that editors and CI annotations read.
-        FileHandle.standardError.write(Data((error.description + "\n").utf8))
-        fail("\(error.countText); nothing was sent")
-    }
-    let selected = contracts.filter(arguments.filter.matches)
-    guard !selected.isEmpty else {
-        if contracts.isEmpty { fail("no targets in \(arguments.paths.joined(separator: ", ")): nothing to verify") }
-        let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
-        fail(
-            "--filter \(arguments.filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
-        )
-    }
-    // The report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
-    do {
-        try JUnitReport.checkWritable(arguments.junitPath)
-    } catch {
-        fail("--junit \(error); nothing was sent")
-    }
     let colour = ConsoleReport.isColourOn(
         flag: arguments.colour, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
-    var console = ConsoleReport.Stream(contracts: selected, colour: colour)
-    let report = Verifier().run(selected, options: options) { index, result in
-        emit(console.add(result, at: index))
-    }
-    withExtendedLifetime(server) {}
-    emit(ConsoleReport.closing(for: report, colour: colour))
+    let command = VerifyCommand(
+        paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
+        filter: arguments.filter, options: options,
+        reports: ReportFormat.all.compactMap { format in
+            (format.option == "junit" ? arguments.junitPath : format.defaultPath).map { (format, $0) }
+        }, colour: colour)
     do {
-        try JUnitReport.write(report, to: arguments.junitPath)
+        let report = try command.run(write: emit)
+        exit(report.exitCode(interruptedBy: received.value))
     } catch {
-        fail("\(error)")
+        // Every contract error at once, in the compiler's form that editors and CI annotations read.
+        if case .contracts(let errors) = error {
+            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+        }
+        fail(error.description)
     }
-    emit("JUnit report: \(arguments.junitPath)\n")
-    exit(report.exitCode(interruptedBy: received.value))
 }

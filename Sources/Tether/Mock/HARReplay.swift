@@ -112,3 +112,24 @@ extension MockServer {
         try self.init(port: port) { replay.response(for: $0) }
     }
 }
+
+extension MockServer {
+    /// Starts a server on 127.0.0.1 that replays the HAR file at `path`: what `tether verify --mock`, `tether mock`
+    /// and `ContractVerifier(mockHAR:)` start, written once.
+    /// - Parameters:
+    ///   - path: The HAR file, as the user named it.
+    ///   - port: The port to listen on; 0 (the default) lets the system pick a free one.
+    /// - Returns: The running server and the archive it replays.
+    /// - Throws: `MockServerError.har` when the file cannot be read as HAR, else as the server's `init`.
+    public static func replaying(harFile path: String, port: Int = 0) throws(MockServerError) -> (
+        server: MockServer, archive: HARArchive
+    ) {
+        let archive: HARArchive
+        do {
+            archive = try HARArchive.load(contentsOf: path)
+        } catch {
+            throw .har(error)
+        }
+        return (try MockServer(replaying: archive, file: path, port: port), archive)
+    }
+}

@@ -81,10 +81,14 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidPort(Int)
     /// MHD would not start a daemon on 127.0.0.1 at `port` (0: a free port); `reason` is MHD's own message.
     case cannotStart(port: Int, reason: String)
+    /// The HAR file to replay cannot be used (`MockServer.replaying(harFile:)`).
+    case har(HARError)
 
     /// The message: lower case, naming the file or port and what to do.
     public var description: String {
         switch self {
+        case .har(let error):
+            return error.description
         case .invalidPort(let port):
             return "mock server: port \(port) is not in 0…65535; pass 0 to let the system pick a free port"
         case .cannotStart(let port, let reason):

@@ -190,3 +190,31 @@ public enum ConsoleReport {
             .joined(separator: "\n" + indent + "  ")
     }
 }
+
+/// The console as a report sink: each result's lines as soon as its turn in contract order comes, then the closing
+/// line and the recap. `write` gets the text (the CLI writes it straight to standard output, past stdio's buffer).
+public struct ConsoleOutput: ReportSink {
+    private var stream: ConsoleReport.Stream
+    private let colour: Bool
+    private let write: (String) -> Void
+
+    /// - Parameters:
+    ///   - contracts: Every contract of the run (for the redactor).
+    ///   - colour: Whether to add ANSI colours (`ConsoleReport.isColourOn`).
+    ///   - write: Where the text goes.
+    public init(contracts: [Contract], colour: Bool, write: @escaping (String) -> Void) {
+        self.stream = ConsoleReport.Stream(contracts: contracts, colour: colour)
+        self.colour = colour
+        self.write = write
+    }
+
+    public mutating func add(_ result: ContractResult, at index: Int) {
+        let text = stream.add(result, at: index)
+        if !text.isEmpty { write(text) }
+    }
+
+    public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        write(ConsoleReport.closing(for: report, colour: colour))
+        return nil
+    }
+}

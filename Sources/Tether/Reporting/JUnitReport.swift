@@ -64,10 +64,11 @@ public enum JUnitReport {
         let name = nonBlank(service, or: "unnamed")
         try writer.startElement("testsuite")
         try writer.attribute("name", name)
+        let counts = OutcomeCounts(results)
         try writer.attribute("tests", String(results.count))
-        try writer.attribute("failures", String(results.count { $0.outcome == .drifted }))
-        try writer.attribute("errors", String(results.count { if case .error = $0.outcome { true } else { false } }))
-        try writer.attribute("skipped", String(results.count { if case .skipped = $0.outcome { true } else { false } }))
+        try writer.attribute("failures", String(counts.drifted))
+        try writer.attribute("errors", String(counts.errors))
+        try writer.attribute("skipped", String(counts.skipped))
         try writer.attribute("time", ReportText.seconds(results.reduce(0) { $0 + max(0, $1.duration) }))
         try writer.attribute("timestamp", ReportText.timestamp(report.startedAt))
         try writer.attribute("hostname", nonBlank(report.hostname, or: "localhost"))
@@ -274,5 +275,26 @@ final class XMLParsedDocument {
         }
         _ = XMLParsedDocument(parsed)  // takes the tree and frees it at once: only success mattered
         return nil
+    }
+}
+
+/// The JUnit XML file of a run, as a report sink: its path is checked before anything is sent, and it is written
+/// (atomically) once the run is over.
+public struct JUnitFile: ReportSink {
+    /// Where the report goes, e.g. `reports/junit.xml`; parent folders are created.
+    public var path: String
+
+    /// - Parameter path: Where the report goes.
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func prepare() throws(ReportError) {
+        try JUnitReport.checkWritable(path)
+    }
+
+    public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        try JUnitReport.write(report, to: path)
+        return "JUnit report: \(path)"
     }
 }

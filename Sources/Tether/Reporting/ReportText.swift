@@ -157,17 +157,9 @@ enum ReportText {
     /// The closing counts: `N passed, N failed, N errors, N skipped` (failed = drifted; `1 error`, one word agrees
     /// with its count; `passed`, `failed` and `skipped` read the same for any count).
     static func totalsLine(_ results: [ContractResult]) -> String {
-        var counts = (passed: 0, failed: 0, errors: 0, skipped: 0)
-        for result in results {
-            switch result.outcome {
-            case .passed: counts.passed += 1
-            case .drifted: counts.failed += 1
-            case .error: counts.errors += 1
-            case .skipped: counts.skipped += 1
-            }
-        }
+        let counts = OutcomeCounts(results)
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
-        return "\(counts.passed) passed, \(counts.failed) failed, \(errors), \(counts.skipped) skipped"
+        return "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped"
     }
 
     // MARK: Computed values

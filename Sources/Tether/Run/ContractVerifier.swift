@@ -130,7 +130,7 @@ public struct ContractVerifier {
         var server: MockServer?
         if let mockHAR {
             do {
-                let mock = try MockServer(replaying: try HARArchive.load(contentsOf: mockHAR), file: mockHAR)
+                let mock = try MockServer.replaying(harFile: mockHAR).server
                 converter.baseURL = URL(string: mock.baseURL)
                 server = mock
             } catch {

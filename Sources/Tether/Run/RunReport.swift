@@ -41,6 +41,30 @@ public struct ContractResult: Sendable, Equatable {
     public var requestLine: String { "\(contract.request.method) \(contract.request.url)" }
 }
 
+/// How many results came out each way; the one place outcomes are counted (console, JUnit, exit code).
+public struct OutcomeCounts: Sendable, Equatable {
+    /// Every rule held.
+    public var passed = 0
+    /// At least one drift (JUnit's failures).
+    public var drifted = 0
+    /// Could not be checked (JUnit's errors).
+    public var errors = 0
+    /// Cannot be checked against a service.
+    public var skipped = 0
+
+    /// Counts `results`.
+    public init<Results: Sequence>(_ results: Results) where Results.Element == ContractResult {
+        for result in results {
+            switch result.outcome {
+            case .passed: passed += 1
+            case .drifted: drifted += 1
+            case .error: errors += 1
+            case .skipped: skipped += 1
+            }
+        }
+    }
+}
+
 /// Everything one run produced: what the console, JUnit and the exit code are made from.
 public struct RunReport: Sendable, Equatable {
     public var results: [ContractResult]
@@ -61,10 +85,16 @@ public struct RunReport: Sendable, Equatable {
         self.secrets = secrets
     }
 
-    public var passedCount: Int { results.count { $0.outcome == .passed } }
-    public var driftedCount: Int { results.count { $0.outcome == .drifted } }
-    public var errorCount: Int { results.count { if case .error = $0.outcome { true } else { false } } }
-    public var skippedCount: Int { results.count { if case .skipped = $0.outcome { true } else { false } } }
+    /// How many results came out each way: the one count every report prints.
+    public var counts: OutcomeCounts { OutcomeCounts(results) }
+    /// Targets that held.
+    public var passedCount: Int { counts.passed }
+    /// Targets that drifted (JUnit's failures).
+    public var driftedCount: Int { counts.drifted }
+    /// Targets that could not be checked (JUnit's errors).
+    public var errorCount: Int { counts.errors }
+    /// Targets that cannot be checked against a service (JUnit's skipped).
+    public var skippedCount: Int { counts.skipped }
 
     /// Services in order of first appearance, each with its results: the JUnit suites.
     public var suites: [(service: String, results: [ContractResult])] {

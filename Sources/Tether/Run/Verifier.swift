@@ -36,11 +36,15 @@ public struct Verifier: Sendable {
     /// - Parameters:
     ///   - contracts: What to verify.
     ///   - options: Rules and transport.
+    ///   - onResponse: Called with a contract's index and its live response (status, headers, body) as it arrives,
+    ///     before it is checked and its body dropped: for callers that keep what the service said (record, update,
+    ///     the decode check).
     ///   - onResult: Called once per contract with its index and result as soon as it is known (skipped ones first,
     ///     the others as their responses arrive), so a console can show progress.
     /// - Returns: One result per contract, in contract order.
     public func run(
         _ contracts: [Contract], options: VerifyOptions = VerifyOptions(),
+        onResponse: (Int, HTTPResponse) -> Void = { _, _ in },
         onResult: (Int, ContractResult) -> Void = { _, _ in }
     ) -> RunReport {
         let startedAt = now()
@@ -54,6 +58,7 @@ public struct Verifier: Sendable {
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         transport.send(sendable.map { contracts[$0].request }, options: options.transport) { position, response in
             let index = sendable[position]
+            if case .success(let live) = response { onResponse(index, live) }
             results[index] = Self.result(
                 contract: contracts[index], response: response, isStrict: options.isStrict, parser: parser)
             onResult(index, results[index])

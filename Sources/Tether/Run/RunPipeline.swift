@@ -1,0 +1,188 @@
+import Foundation
+
+/// One run of the pipeline: contracts → transport → checks → report sinks. `tether verify` (through
+/// `VerifyCommand`) and `ContractVerifier` both run through it.
+public struct RunPipeline {
+    /// Sends the requests and checks each answer.
+    public var verifier: Verifier
+    /// Strictness and transport.
+    public var options: VerifyOptions
+    /// Where results go: the console, report files.
+    public var sinks: [any ReportSink]
+    /// Called with each live response before its body is dropped (see `Verifier.run`).
+    public var onResponse: (Int, HTTPResponse) -> Void
+
+    /// - Parameters: as the properties.
+    public init(
+        verifier: Verifier = Verifier(), options: VerifyOptions = VerifyOptions(), sinks: [any ReportSink] = [],
+        onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in }
+    ) {
+        self.verifier = verifier
+        self.options = options
+        self.sinks = sinks
+        self.onResponse = onResponse
+    }
+
+    /// Checks that every sink can write (before anything is sent); throws the first that cannot.
+    /// - Throws: `ReportError` of the first sink that could not write.
+    public func prepare() throws(ReportError) {
+        for sink in sinks { try sink.prepare() }
+    }
+
+    /// Runs `contracts`, handing each result to every sink as it is known, then the whole run.
+    /// - Parameter contracts: What to verify.
+    /// - Returns: The run, and the lines the sinks give for the console (where each report went).
+    /// - Throws: `ReportError` when a sink cannot write its report (every other sink has still been finished).
+    public mutating func run(_ contracts: [Contract]) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
+        var sinks = self.sinks
+        let report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
+            for position in sinks.indices { sinks[position].add(result, at: index) }
+        }
+        var lines: [String] = []
+        var failure: ReportError?
+        for position in sinks.indices {
+            do {
+                if let line = try sinks[position].finish(report) { lines.append(line) }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        self.sinks = sinks
+        if let failure { throw RunPipelineError(report: report, lines: lines, error: failure) }
+        return (report, lines)
+    }
+}
+
+/// A run that finished but whose report could not be written: the run, and why.
+public struct RunPipelineError: Error, CustomStringConvertible {
+    /// The run, complete.
+    public var report: RunReport
+    /// The lines of the sinks that did write.
+    public var lines: [String]
+    /// Why a report could not be written.
+    public var error: ReportError
+
+    public var description: String { error.description }
+}
+
+/// `tether verify` as a library call: read the manifests, select the targets, start the mock, check that every report
+/// can be written, then run the pipeline with the console and the report files as sinks. The executable only parses
+/// arguments and maps the outcome to an exit code.
+public struct VerifyCommand {
+    /// Manifests or folders of them.
+    public var paths: [String]
+    /// Where `${VAR}` comes from.
+    public var environment: [String: String]
+    /// `--base-url`.
+    public var baseURLs: BaseURLOverrides
+    /// `--mock FILE.har`: replay it on 127.0.0.1 and send every request there.
+    public var mockHAR: String?
+    /// `--filter`.
+    public var filter: ContractFilter
+    /// Strictness and transport (with the run's `Cancellation`).
+    public var options: VerifyOptions
+    /// Report files by format (`--junit PATH`).
+    public var reports: [(format: ReportFormat, path: String)]
+    /// Whether the console is coloured.
+    public var colour: Bool
+    /// The pipeline's verifier (libcurl by default).
+    public var verifier: Verifier
+
+    /// - Parameters: as the properties.
+    public init(
+        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
+        mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
+        options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
+        colour: Bool = false, verifier: Verifier = Verifier()
+    ) {
+        self.paths = paths
+        self.environment = environment
+        self.baseURLs = baseURLs
+        self.mockHAR = mockHAR
+        self.filter = filter
+        self.options = options
+        self.reports = reports
+        self.colour = colour
+        self.verifier = verifier
+    }
+
+    /// Runs the command.
+    /// - Parameter write: Where console text goes, as soon as it is ready.
+    /// - Returns: The run.
+    /// - Throws: `VerifyCommandError`: broken contracts, no target selected, a mock or report that cannot be used
+    ///   (nothing was sent), or a report that could not be written at the end.
+    public func run(write: @escaping (String) -> Void) throws(VerifyCommandError) -> RunReport {
+        var overrides = baseURLs
+        var server: MockServer?
+        if let mockHAR {
+            do {
+                server = try MockServer.replaying(harFile: mockHAR).server
+            } catch {
+                throw .mock(error)
+            }
+            overrides.all = server?.baseURL
+        }
+        defer { withExtendedLifetime(server) {} }
+        let contracts: [Contract]
+        do {
+            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
+        } catch {
+            throw .contracts(error)
+        }
+        let selected = contracts.filter(filter.matches)
+        guard !selected.isEmpty else {
+            if contracts.isEmpty {
+                throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
+            }
+            let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
+            throw .selection(
+                "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
+            )
+        }
+        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, colour: colour, write: write)]
+        // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
+        for (format, path) in reports {
+            let sink = format.sink(path)
+            do {
+                try sink.prepare()
+            } catch {
+                throw .report(option: "--\(format.option)", error)
+            }
+            sinks.append(sink)
+        }
+        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks)
+        do {
+            let (report, lines) = try pipeline.run(selected)
+            for line in lines { write(line + "\n") }
+            return report
+        } catch {
+            for line in error.lines { write(line + "\n") }
+            throw .unwritten(error)
+        }
+    }
+}
+
+/// Why `tether verify` stopped, or could not write its report.
+public enum VerifyCommandError: Error, CustomStringConvertible {
+    /// The manifests have errors: nothing was sent.
+    case contracts(ContractErrors)
+    /// The HAR file to replay cannot be used: nothing was sent.
+    case mock(MockServerError)
+    /// No target to verify: nothing was sent.
+    case selection(String)
+    /// A report cannot be written (checked before anything was sent).
+    case report(option: String, ReportError)
+    /// The run finished, but a report could not be written.
+    case unwritten(RunPipelineError)
+
+    /// The message, for `tether: error: …`.
+    public var description: String {
+        switch self {
+        case .contracts(let errors): "\(errors.countText); nothing was sent"
+        case .mock(let error): "\(error)"
+        case .selection(let message): message
+        case .report(let option, let error): "\(option) \(error); nothing was sent"
+        case .unwritten(let error): "\(error)"
+        }
+    }
+}
