@@ -1,0 +1,40 @@
+import Foundation
+import FuzzSupport
+import Tether
+
+// The manifest loader on arbitrary bytes. Input: a manifest, then (after a `=====` line) the bytes of a sample file,
+// written as `sample.json` and `sample.txt` beside it. The manifest is loaded as a file and as a folder; either way a
+// `ContractError` is a fine answer, a trap or a hang is not.
+
+private let folder = (scratchFolder as NSString).appendingPathComponent("manifest")
+private let manifestPath = (folder as NSString).appendingPathComponent("manifest.json")
+private let environment = ["TOKEN": "fuzz-secret-token", "HOST": "api.example.com", "EMPTY": ""]
+
+/// Parts of paths a sample `file` could name that are not files (a device blocks, `/proc` is endless): the loader
+/// reads what it is told to, and hanging on `/dev/stdin` is not a parser bug.
+private let specialPaths = ["dev/", "proc/", "sys/", "fd/"].map { Data($0.utf8) }
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let (manifest, sample) = splitParts(fuzzData(bytes, size))
+    if specialPaths.contains(where: { manifest.range(of: $0) != nil }) { return 0 }
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        violated("the scratch folder can be created", "\(error)")
+    }
+    writeScratch(manifest, to: manifestPath)
+    writeScratch(sample, to: (folder as NSString).appendingPathComponent("sample.json"))
+    writeScratch(sample, to: (folder as NSString).appendingPathComponent("sample.txt"))
+    let loader = ManifestLoader(environment: environment)
+    for paths in [[manifestPath], [folder]] {
+        do {
+            for contract in try loader.load(paths: paths) where contract.source.isEmpty {
+                violated("every contract names its source", "\(contract)")
+            }
+        } catch {
+            if error.description.isEmpty { violated("a contract error has a message") }
+        }
+    }
+    return 0
+}
