@@ -111,7 +111,7 @@ public struct JSONShape: Sendable, Equatable {
                     }
                 }
             }
-            for (offset, name) in names.enumerated() {
+            for offset in names.indices {
                 keys[firstKey + offset].node = compile(valuesByName[offset], depth: depth + 1)
             }
         }
