@@ -8,6 +8,7 @@ import Tether
 // `StructureDiff.findings` (a fresh parser), lenient and strict. Besides not crashing, the check keeps its promises:
 // - strict and lenient find the same things, and differ only in the kind of `key not in stub`;
 // - a live body that is not JSON gives exactly one drift, at `body`; one that is JSON never does;
+// - a parser with a small depth limit finds the same, or one drift at `body` for a body nested deeper;
 // - a live body and its own serialization (`parse` then `serialized`) give the same findings;
 // - a stub without repeated keys holds against its own serialization, even strictly.
 // A stub that is not JSON is checked as a text stub.
@@ -49,6 +50,15 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     for finding in lenient where finding.path != "body" && !finding.path.hasPrefix("$") {
         violated("a body finding's path is a JSON path", "\(finding)")
+    }
+
+    // A parser with a small depth limit finds the same when the body fits in it, and one drift at `body` when not.
+    let depth = 1 + stubBytes.count % 6
+    if let shallow = try? JSONParser(maxDepth: depth) {
+        let limited = ContractCheck.findings(contract: contract(.json(stub)), response: response, parser: shallow)
+        let fits = (try? JSONValue.parse(live, maxDepth: depth)) != nil
+        let holds = fits ? limited == lenient : limited.count == 1 && limited[0].path == "body" && limited[0].isDrift
+        if !holds { violated("a depth limit of \(depth) only cuts bodies nested deeper", "\(limited)\nvs\n\(lenient)") }
     }
 
     if let liveValue {
