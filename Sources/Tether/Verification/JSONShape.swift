@@ -111,7 +111,7 @@ public struct JSONShape: Sendable, Equatable {
                     }
                 }
             }
-            for (offset, name) in names.enumerated() {
+            for offset in names.indices {
                 keys[firstKey + offset].node = compile(valuesByName[offset], depth: depth + 1)
             }
         }
@@ -122,19 +122,23 @@ public struct JSONShape: Sendable, Equatable {
     /// The keys of the stub objects at one position in first-seen order, each with the values the objects give it
     /// (the first one where an object repeats a key). Stub objects are small, so a linear search finds a key; a
     /// dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
+    /// Keys are compared by their UTF-8 bytes, as the walk compares live keys and as JSON tells keys apart: Swift's
+    /// `String` equality would take `"é"` and `"e\u0301"` for one key, and the second would then never be checked.
     private static func groupedMembers(_ objects: [[JSONMember]]) -> (names: [String], values: [[JSONValue]]) {
         var names: [String] = []
         var values: [[JSONValue]] = []
-        var indexByName: [String: Int] = [:]
+        var indexByName: [[UInt8]: Int] = [:]
         for members in objects {
             var seenHere = [Bool](repeating: false, count: names.count)
             for member in members {
                 let found: Int?
                 if names.count > 32 {
-                    if indexByName.isEmpty { for (offset, name) in names.enumerated() { indexByName[name] = offset } }
-                    found = indexByName[member.key]
+                    if indexByName.isEmpty {
+                        for (offset, name) in names.enumerated() { indexByName[Array(name.utf8)] = offset }
+                    }
+                    found = indexByName[Array(member.key.utf8)]
                 } else {
-                    found = names.firstIndex(of: member.key)
+                    found = names.firstIndex { $0.utf8.elementsEqual(member.key.utf8) }
                 }
                 if let found {
                     guard !seenHere[found] else { continue }
@@ -142,7 +146,7 @@ public struct JSONShape: Sendable, Equatable {
                     values[found].append(member.value)
                 } else {
                     seenHere.append(true)
-                    if !indexByName.isEmpty { indexByName[member.key] = names.count }
+                    if !indexByName.isEmpty { indexByName[Array(member.key.utf8)] = names.count }
                     names.append(member.key)
                     values.append([member.value])
                 }

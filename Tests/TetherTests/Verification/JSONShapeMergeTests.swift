@@ -29,4 +29,22 @@ import Testing
         #expect(
             StructureDiff.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
     }
+
+    /// Caught by the structure fuzzer's self-check (input: `Fuzz/Corpus/structure/regression-canonically-equal-keys`):
+    /// `"\u00e9"` and `"e\u0301"` are two JSON keys, but Swift's `String` equality merged them into one, so a stub
+    /// did not hold against itself and a live object with only the second key drifted.
+    @Test(arguments: [1, 40])
+    func keysThatSwiftCallsEqualButDifferInBytesStayApart(width: Int) {
+        let padding = (0..<width).map { JSONMember("k\($0)", .integer(1)) }
+        let stub = JSONValue.object(
+            padding + [JSONMember("\u{E9}", .integer(1)), JSONMember("e\u{301}", .string("x"))])
+        let findings = StructureDiff.findings(stub: stub, live: stub.serialized(), strict: true)
+        #expect(findings.isEmpty)
+        let elements = JSONValue.array([
+            .object(padding + [JSONMember("\u{E9}", .integer(1))]),
+            .object(padding + [JSONMember("e\u{301}", .integer(2))]),
+        ])
+        let live = Data((#"[{"# + padding.map { #""\#($0.key)":1,"# }.joined() + "\"e\u{301}\":2}]").utf8)
+        #expect(StructureDiff.findings(stub: elements, live: live, strict: true).filter(\.isDrift).isEmpty)
+    }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import FuzzSupport
+import Tether
+
+// The manifest loader on arbitrary bytes. Input: a manifest, then (after a `=====` line) the bytes of a sample file,
+// written as `sample.json` and `sample.txt` beside it. The manifest is loaded as a file and as a folder; either way a
+// `ContractError` is a fine answer, a trap, a leak or a hang is not.
+//
+// No file the loader reads is ever empty: Foundation of Swift 6.3.1 leaks 4 KiB on every read of an empty file
+// (`FileManager.contents(atPath:)`, `Data(contentsOf:)`: a malloc in `readBytesFromFile` that is never freed), which
+// would make every run a leak report that is not Tether's. An empty manifest is skipped, an empty sample not written.
+
+private let folder = (scratchFolder as NSString).appendingPathComponent("manifest")
+private let manifestPath = (folder as NSString).appendingPathComponent("manifest.json")
+private let environment = ["TOKEN": "fuzz-secret-token", "HOST": "api.example.com", "EMPTY": ""]
+
+/// Parts of paths a sample `file` could name that are not files (a device blocks, `/proc` is endless): the loader
+/// reads what it is told to, and hanging on `/dev/stdin` is not a parser bug.
+private let specialPaths = ["dev/", "proc/", "sys/", "fd/"].map { Data($0.utf8) }
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let (manifest, sample) = splitParts(fuzzData(bytes, size))
+    if manifest.isEmpty || specialPaths.contains(where: { manifest.range(of: $0) != nil }) { return 0 }
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        violated("the scratch folder can be created", "\(error)")
+    }
+    writeScratch(manifest, to: manifestPath)
+    for name in ["sample.json", "sample.txt"] {
+        let path = (folder as NSString).appendingPathComponent(name)
+        if sample.isEmpty {
+            try? FileManager.default.removeItem(atPath: path)
+        } else {
+            writeScratch(sample, to: path)
+        }
+    }
+    let loader = ManifestLoader(environment: environment)
+    for paths in [[manifestPath], [folder]] {
+        do {
+            for contract in try loader.load(paths: paths) where contract.source.isEmpty {
+                violated("every contract names its source", "\(contract)")
+            }
+        } catch {
+            if error.description.isEmpty { violated("a contract error has a message") }
+        }
+    }
+    return 0
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+// What the fuzz targets share: splitting one input into parts, a scratch folder, and the one way a target says an
+// input broke a promise (a trap, which libFuzzer reports as a crash and saves the input for).
+
+/// The bytes libFuzzer hands to `LLVMFuzzerTestOneInput`, as `Data` (copied: the pointer is valid only during the call).
+public func fuzzData(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> Data {
+    Data(bytes: bytes, count: size)
+}
+
+/// The line that separates the parts of a multi-part input (manifest and sample file, stub and live body).
+public let partSeparator = Data("\n=====\n".utf8)
+
+/// `data` split at the first `partSeparator`: the part before it, and the rest (empty when there is no separator).
+public func splitParts(_ data: Data) -> (first: Data, rest: Data) {
+    guard let range = data.range(of: partSeparator) else { return (data, Data()) }
+    return (data[data.startIndex..<range.lowerBound], data[range.upperBound...])
+}
+
+/// `data` cut at every `separator` byte, empty fields kept.
+public func fields(_ data: Data, separator: UInt8) -> [Data] {
+    data.split(separator: separator, omittingEmptySubsequences: false).map { Data($0) }
+}
+
+/// A folder of this process's own under `TMPDIR` (scripts/fuzz points it at a run folder that it removes).
+public let scratchFolder: String = {
+    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    let folder = (base as NSString).appendingPathComponent("tether-fuzz-\(getpid())")
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        fatalError("fuzz: cannot create the scratch folder \(folder): \(error)")
+    }
+    return folder
+}()
+
+/// Writes `data` to `path`, or traps: the scratch folder is ours, so a failed write is the harness's fault.
+public func writeScratch(_ data: Data, to path: String) {
+    guard FileManager.default.createFile(atPath: path, contents: data) else {
+        fatalError("fuzz: cannot write \(path)")
+    }
+}
+
+/// Stops the run with a crash that names the broken promise; libFuzzer saves the input as `crash-…`.
+public func violated(_ promise: String, _ details: @autoclosure () -> String = "") -> Never {
+    let text = details()
+    fatalError("fuzz: violated: \(promise)" + (text.isEmpty ? "" : "\n" + text))
+}
