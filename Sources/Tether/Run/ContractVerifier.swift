@@ -73,7 +73,7 @@ public struct ContractVerifier {
     /// - Returns: The report, in target order.
     nonisolated(nonsending) public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
     where Targets.Element: TargetType {
-        await perform(Array(targets), verifier: verifier).report
+        await perform(Array(targets)).report
     }
 
     /// Verifies one target and also decodes its live body with the app's model and decoder (the decode check).
@@ -88,18 +88,16 @@ public struct ContractVerifier {
     nonisolated(nonsending) public func verify<Target: TargetType, Model: Decodable>(
         _ target: Target, decodes model: Model.Type, using decoder: JSONDecoder = JSONDecoder()
     ) async -> ContractReport {
-        let recorder = ResponseRecorder(base: verifier.transport)
-        var recording = verifier
-        recording.transport = recorder
-        let (contractReport, isSent) = await perform([target], verifier: recording)
+        let recorder = ResponseRecorder()
+        let (contractReport, isSent) = await perform([target], onResponse: recorder.record)
         guard isSent else { return contractReport }
         var report = contractReport.run
         let errors = contractReport.contractErrors
         // Only a sent target with a response has a body to decode: skipped and broken targets are never sent.
         if let index = report.results.indices.first {
             var result = report.results[index]
-            if case .network(let statusCode, _) = result.contract.sampleResponse, let live = recorder.responses.first,
-                case .success(let response) = live
+            if case .network(let statusCode, _) = result.contract.sampleResponse,
+                let response = recorder.responses.first
             {
                 if response.statusCode == statusCode {
                     result.findings += DecodeCheck.findings(decoding: model, from: response.body, using: decoder)
@@ -123,9 +121,9 @@ public struct ContractVerifier {
     }
 
     /// Starts the mock server if asked, converts, runs, merges. `isSent` is false when the mock could not start.
-    nonisolated(nonsending) private func perform<Target: TargetType>(_ targets: [Target], verifier: Verifier) async -> (
-        report: ContractReport, isSent: Bool
-    ) {
+    nonisolated(nonsending) private func perform<Target: TargetType>(
+        _ targets: [Target], onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void = { _, _ in }
+    ) async -> (report: ContractReport, isSent: Bool) {
         var converter = converter
         var server: MockServer?
         if let mockHAR {
@@ -148,7 +146,7 @@ public struct ContractVerifier {
             }
         }
         let (contracts, plan, errors) = prepare(targets, converter: converter)
-        let run = await Self.run(contracts, options: options, verifier: verifier)
+        let run = await Self.run(contracts, verifier: verifier, options: options, onResponse: onResponse)
         withExtendedLifetime(server) {}
         return (ContractReport(run: merged(run, plan: plan), contractErrors: errors), true)
     }
@@ -194,12 +192,19 @@ public struct ContractVerifier {
     }
 
     /// Runs the blocking pipeline on a thread of its own, so that the cooperative pool is never blocked.
-    nonisolated(nonsending) private static func run(_ contracts: [Contract], options: VerifyOptions, verifier: Verifier)
-        async -> RunReport
-    {
+    nonisolated(nonsending) private static func run(
+        _ contracts: [Contract], verifier: Verifier, options: VerifyOptions,
+        onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void
+    ) async -> RunReport {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: verifier.run(contracts, options: options))
+                var pipeline = RunPipeline(verifier: verifier, options: options, onResponse: onResponse)
+                // No sinks here (the report is written on request), so the run cannot fail to write one.
+                let report =
+                    (try? pipeline.run(contracts).report)
+                    ?? RunReport(
+                        results: [], startedAt: Date(), duration: 0, hostname: pipeline.verifier.hostname)
+                continuation.resume(returning: report)
             }
             thread.name = "tether-verify"
             thread.start()
@@ -207,24 +212,18 @@ public struct ContractVerifier {
     }
 }
 
-/// A transport that keeps what its base transport answered, for checks that need the live body (the decode check).
-final class ResponseRecorder: HTTPTransport, @unchecked Sendable {
-    private let base: any HTTPTransport
+/// Keeps the live responses a run hands over, for checks that need the body (the decode check).
+final class ResponseRecorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var recorded: [Result<HTTPResponse, TransportError>] = []
+    private var recorded: [HTTPResponse] = []
 
-    init(base: any HTTPTransport) {
-        self.base = base
-    }
-
-    /// Every response so far, in request order.
-    var responses: [Result<HTTPResponse, TransportError>] {
+    /// Every response so far, in arrival order.
+    var responses: [HTTPResponse] {
         lock.withLock { recorded }
     }
 
-    func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>] {
-        let results = base.send(requests, options: options)
-        lock.withLock { recorded += results }
-        return results
+    /// For `RunPipeline.onResponse`.
+    func record(_ index: Int, _ response: HTTPResponse) {
+        lock.withLock { recorded.append(response) }
     }
 }

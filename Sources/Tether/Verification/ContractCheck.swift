@@ -44,7 +44,8 @@ public enum ContractCheck {
             }
             return findings
         }
-        findings += bodyFindings(stub: contract.sampleData, live: response.body, isStrict: isStrict, parser: parser)
+        findings += bodyFindings(
+            stub: contract.sampleData, live: response.body, isStrict: isStrict, rules: contract.rules, parser: parser)
         return findings
     }
 
@@ -70,7 +71,9 @@ public enum ContractCheck {
     /// What to do about a stubbed header that does not hold.
     static let headerHint = "fix the stub's response headers, or drop the ones the app does not read"
 
-    static func bodyFindings(stub: StubBody, live: Data, isStrict: Bool, parser: JSONParser? = nil) -> [Finding] {
+    static func bodyFindings(
+        stub: StubBody, live: Data, isStrict: Bool, rules: ContractRules = ContractRules(), parser: JSONParser? = nil
+    ) -> [Finding] {
         switch stub {
         case .none:
             return [
@@ -80,7 +83,7 @@ public enum ContractCheck {
             ]
         case .json(let value):
             guard let parser else { return StructureDiff.findings(stub: value, live: live, strict: isStrict) }
-            return JSONShape(stub: value).findings(live: live, strict: isStrict, parser: parser)
+            return JSONShape(stub: value).findings(live: live, strict: isStrict, rules: rules, parser: parser)
         case .text:
             if live.isEmpty {
                 return [

@@ -27,10 +27,12 @@ extension JSONShape {
     /// - Parameters:
     ///   - live: The live response body, raw bytes.
     ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    ///   - rules: The contract's rules beyond the defaults.
     /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
-    public func findings(live: Data, strict: Bool = false) -> [Finding] {
+    public func findings(live: Data, strict: Bool = false, rules: ContractRules = ContractRules()) -> [Finding] {
         do {
-            return findings(live: live, strict: strict, parser: try JSONParser(maxDepth: JSONShape.maxDepth))
+            return findings(
+                live: live, strict: strict, rules: rules, parser: try JSONParser(maxDepth: JSONShape.maxDepth))
         } catch {
             return [Finding.notJSON(error, body: live)]
         }
@@ -40,23 +42,27 @@ extension JSONShape {
     /// - Parameters:
     ///   - live: The live response body, raw bytes.
     ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    ///   - rules: The contract's rules beyond the defaults.
     ///   - parser: The parser to read the body with; its depth limit applies.
     /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
-    public func findings(live: Data, strict: Bool = false, parser: JSONParser) -> [Finding] {
+    public func findings(
+        live: Data, strict: Bool = false, rules: ContractRules = ContractRules(), parser: JSONParser
+    ) -> [Finding] {
         do {
-            return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict) }
+            return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict, rules: rules) }
         } catch {
             return [Finding.notJSON(error, body: live)]
         }
     }
 
     /// Checks a parsed live document.
-    func findings(tape: JSONTape, strict: Bool) -> [Finding] {
+    func findings(tape: JSONTape, strict: Bool, rules: ContractRules = ContractRules()) -> [Finding] {
         nodes.withUnsafeBufferPointer { nodes in
             keys.withUnsafeBufferPointer { keys in
                 keyBytes.withUnsafeBufferPointer { keyBytes in
                     var walk = ShapeWalk(
-                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict)
+                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict,
+                        rules: rules)
                     walk.run()
                     return walk.result()
                 }
@@ -120,6 +126,8 @@ private struct ShapeWalk {
     let keyBytes: UnsafeBufferPointer<UInt8>
     let tape: JSONTape
     let isStrict: Bool
+    /// The contract's rules: where path-scoped rules decide what a position may be (the defaults today).
+    let rules: ContractRules
 
     /// An open container of the live document.
     struct Frame {
@@ -172,8 +180,9 @@ private struct ShapeWalk {
 
     init(
         shape: JSONShape, nodes: UnsafeBufferPointer<JSONShape.Node>, keys: UnsafeBufferPointer<JSONShape.Key>,
-        keyBytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, isStrict: Bool
+        keyBytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, isStrict: Bool, rules: ContractRules
     ) {
+        self.rules = rules
         self.shape = shape
         self.nodes = nodes
         self.keys = keys

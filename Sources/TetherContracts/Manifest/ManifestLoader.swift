@@ -313,7 +313,25 @@ public struct ManifestLoader: Sendable {
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
-            sampleResponse: sampleResponse, validStatusCodes: validCodes, source: node.file, secrets: secrets)
+            sampleResponse: sampleResponse, validStatusCodes: validCodes, source: node.file, secrets: secrets,
+            stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) })
+    }
+
+    /// Where the body of `sampleData` (a checked node) is written.
+    private static func stubSource(_ node: ManifestNode, folder: String) -> StubSource? {
+        guard case .object(let members) = node.value, let (kind, value) = members.first.map({ ($0.key, $0.value) })
+        else { return nil }
+        let (line, column) = node.document.lineAndColumn(ofValue: node.index)
+        var location = node.location
+        JSONPath.appendKey(kind, to: &location)
+        var file = node.file
+        if kind == "file", case .string(let relative) = value {
+            file = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            location = ""
+        }
+        return StubSource(
+            file: file, location: location, manifest: node.file, manifestLocation: node.location, line: line,
+            column: column)
     }
 
     private func headerEntries(_ node: ManifestNode) throws(ContractError) -> [(String, String?, ManifestNode)] {

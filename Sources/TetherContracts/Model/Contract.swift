@@ -44,6 +44,43 @@ public enum StubResponse: Sendable, Equatable {
     case networkError(code: Int, description: String)
 }
 
+/// What may vary in a live body and what must not, beyond the default structure rules (Postel's law, as Pact's):
+/// a value the structure check takes, so that path-scoped rules (ignore, optional, nullable, formats, values) plug into
+/// its walk, each with its message beside it. Empty today: every target gets the defaults.
+public struct ContractRules: Sendable, Equatable {
+    /// The defaults: nothing beyond the structure rules.
+    public init() {}
+
+    /// Whether these are the defaults.
+    public var isEmpty: Bool { self == ContractRules() }
+}
+
+/// Where a stub's body is written, so that a tool can rewrite exactly that (`tether update`) and point at it.
+public struct StubSource: Sendable, Equatable {
+    /// The file that holds the body: the sample file, or the manifest for an inline `json`, `text` or `base64`.
+    public var file: String
+    /// Where in `file` the body is: empty for a whole sample file, else its JSON location (`targets[2].sampleData.json`).
+    public var location: String
+    /// The manifest that declares the target.
+    public var manifest: String
+    /// The JSON location of the target's `sampleData` in the manifest (`targets[2].sampleData`).
+    public var manifestLocation: String
+    /// The 1-based line and column of `manifestLocation` in the manifest.
+    public var line: Int
+    /// See `line`.
+    public var column: Int
+
+    /// - Parameters: as the properties.
+    public init(file: String, location: String, manifest: String, manifestLocation: String, line: Int, column: Int) {
+        self.file = file
+        self.location = location
+        self.manifest = manifest
+        self.manifestLocation = manifestLocation
+        self.line = line
+        self.column = column
+    }
+}
+
 /// One stub taken as a contract: the request to send and what the answer must look like.
 public struct Contract: Sendable, Equatable {
     /// The service (manifest `service`, or the Swift target's type) this target belongs to: the JUnit suite.
@@ -61,12 +98,20 @@ public struct Contract: Sendable, Equatable {
     public var source: String
     /// Values that must never appear in a report: secrets the environment put into the request, sensitive headers.
     public var secrets: [String]
+    /// What may vary in the live body beyond the default structure rules; the structure check takes it as a value.
+    public var rules: ContractRules
+    /// Where the stub's body is written (a sample file, or a place in the manifest), for tools that rewrite stubs;
+    /// `nil` for Swift targets and for targets without `sampleData`.
+    public var stubSource: StubSource?
 
+    /// - Parameters: as the properties.
     public init(
         service: String, name: String, baseURL: String, request: HTTPRequest, sampleData: StubBody,
         sampleResponse: StubResponse = .network(statusCode: 200, headers: []), validStatusCodes: [Int]? = nil,
-        source: String, secrets: [String] = []
+        source: String, secrets: [String] = [], rules: ContractRules = ContractRules(), stubSource: StubSource? = nil
     ) {
+        self.rules = rules
+        self.stubSource = stubSource
         self.service = service
         self.name = name
         self.baseURL = baseURL

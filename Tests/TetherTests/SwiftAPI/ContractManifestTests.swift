@@ -104,6 +104,10 @@ private func temporaryFolder() -> String {
             var comparable = file
             comparable.source = code.source
             comparable.secrets = code.secrets
+            if comparable.sampleData != .none {  // files know where their stubs are written
+                #expect(comparable.stubSource?.manifest == manifestPath)
+            }
+            comparable.stubSource = code.stubSource
             #expect(comparable == code)
         }
         #expect(loaded.first?.secrets == ["s3cr3t-token"])
