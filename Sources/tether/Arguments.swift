@@ -47,48 +47,39 @@ struct TetherCommand: Sendable {
     var usage: String
     /// What it does, beside its usage line in `tether --help`.
     var summary: String
-    /// Whether `tether help NAME` explains it.
-    var hasHelp: Bool
+    /// What `tether help NAME` prints; `nil` when there is nothing to say beyond its summary.
+    var helpText: (@Sendable () -> String)?
     /// Reads the arguments after the command's name.
     var parse: @Sendable (ArraySlice<String>) throws(UsageError) -> Command
 
-    static let verify = TetherCommand(
+    static let verify: TetherCommand = .init(
         names: ["verify"], usage: "tether verify [PATH ...] [OPTIONS]",
-        summary: "verify contract files (default: the contracts folder)", hasHelp: true, parse: parseVerify)
-    static let mock = TetherCommand(
+        summary: "verify contract files (default: the contracts folder)", helpText: { Help.verify }, parse: parseVerify)
+    static let mock: TetherCommand = .init(
         names: ["mock"], usage: "tether mock FILE.har [--port N]",
-        summary: "serve recorded responses from a HAR file on 127.0.0.1", hasHelp: true, parse: parseMock)
-    static let version = TetherCommand(
+        summary: "serve recorded responses from a HAR file on 127.0.0.1", helpText: { Help.mock }, parse: parseMock)
+    static let version: TetherCommand = .init(
         names: ["--version", "-V", "version"], usage: "tether --version", summary: "print the version",
-        hasHelp: false, parse: { _ in .version })
-    static let help = TetherCommand(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | mock]", summary: "print help", hasHelp: true,
-        parse: parseHelp)
+        helpText: nil, parse: { _ in .version })
+    static let help: TetherCommand = .init(
+        names: ["help", "--help", "-h"], usage: "tether help [verify | mock]", summary: "print help",
+        helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all = [verify, mock, version, help]
+    static let all: [TetherCommand] = [verify, mock, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
 
     /// Every spelling of more than one letter: what "did you mean" chooses from.
     static var suggestions: [String] { all.flatMap(\.names).filter { $0.count > 2 } }
-
-    /// The full help `tether help NAME` prints.
-    var helpText: String {
-        switch names[0] {
-        case "verify": Help.verify
-        case "mock": Help.mock
-        default: Help.main
-        }
-    }
 }
 
 private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var rest = arguments
     guard let topic = rest.popFirst() else { return .help(Help.main) }
-    guard let command = TetherCommand.named(topic), command.hasHelp else {
-        let topics = TetherCommand.all.filter { $0.hasHelp && $0.names[0] != "help" }.map { $0.names[0] }
+    guard let help = TetherCommand.named(topic)?.helpText else {
+        let topics = TetherCommand.all.filter { $0.helpText != nil && $0.names[0] != "help" }.map { $0.names[0] }
         let hint = didYouMean(topic, in: topics)
         throw UsageError(
             "no help on '\(topic)'\(hint): the commands are \(topics.joined(separator: " and ")); "
@@ -97,7 +88,7 @@ private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
     if let extra = rest.first {
         throw UsageError("tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
     }
-    return .help(command.helpText)
+    return .help(help())
 }
 
 private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

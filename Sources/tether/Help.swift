@@ -4,7 +4,7 @@ import Tether
 /// (`TetherCommand`, `verifyOptions`, `mockOptions`), so they cannot drift from what the parser accepts.
 enum Help {
     /// `tether --help`.
-    static let main = """
+    static let main: String = """
         tether \(tetherVersion): check that your Moya stubs still match the real API.
 
         Tether takes each stub (sampleData, its status code, its headers) as a contract, calls the live service or a
@@ -31,7 +31,7 @@ enum Help {
         """
 
     /// `tether verify --help`.
-    static let verify = """
+    static let verify: String = """
         USAGE
           \(TetherCommand.verify.usage)
 
@@ -64,7 +64,7 @@ enum Help {
         """
 
     /// `tether mock --help`.
-    static let mock = """
+    static let mock: String = """
         USAGE
           \(TetherCommand.mock.usage)
 

@@ -91,6 +91,7 @@ struct OptionTable<Parsed>: Sendable {
 
     /// What a command line asked for.
     enum Outcome {
+        /// Every argument was read into the value.
         case parsed(Parsed)
         /// `--help` came before any error.
         case help
