@@ -52,15 +52,19 @@ struct TetherCommand: Sendable {
     /// Reads the arguments after the command's name.
     var parse: @Sendable (ArraySlice<String>) throws(UsageError) -> Command
 
+    /// `tether verify`: checks contracts against the live services or a mock.
     static let verify: TetherCommand = .init(
         names: ["verify"], usage: "tether verify [PATH ...] [OPTIONS]",
         summary: "verify contract files (default: the contracts folder)", helpText: { Help.verify }, parse: parseVerify)
+    /// `tether mock`: serves a HAR file's responses.
     static let mock: TetherCommand = .init(
         names: ["mock"], usage: "tether mock FILE.har [--port N]",
         summary: "serve recorded responses from a HAR file on 127.0.0.1", helpText: { Help.mock }, parse: parseMock)
+    /// `tether --version`.
     static let version: TetherCommand = .init(
         names: ["--version", "-V", "version"], usage: "tether --version", summary: "print the version",
         helpText: nil, parse: { _ in .version })
+    /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
         names: ["help", "--help", "-h"], usage: "tether help [verify | mock]", summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
@@ -102,7 +106,9 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
 
 /// `tether mock`'s arguments while they are read.
 struct MockArguments {
+    /// The HAR file to serve.
     var harPath: String?
+    /// 0 lets the system choose a free port.
     var port = 0
 }
 
@@ -117,13 +123,20 @@ private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
     }
 }
 
+/// The sections of `tether verify --help` and `tether mock --help`, in the order of their first option.
 extension HelpSection {
+    /// `--base-url`, `--mock`.
     static let whereRequestsGo = HelpSection(title: "WHERE REQUESTS GO")
+    /// `--filter`.
     static let whichTargets = HelpSection(title: "WHICH TARGETS")
+    /// `--strict`; the rules to come.
     static let rules = HelpSection(title: "RULES")
+    /// Concurrency, timeouts, body size, TLS.
     static let transport = HelpSection(
         title: "TRANSPORT", note: "Proxies come from http_proxy, https_proxy and no_proxy, as for curl.")
+    /// Reports and the console.
     static let output = HelpSection(title: "OUTPUT")
+    /// A command with few options lists them under one heading.
     static let options = HelpSection(title: "OPTIONS")
 }
 
