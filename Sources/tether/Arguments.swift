@@ -26,267 +26,287 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-enum Help {
-    static let main = """
-        tether \(tetherVersion): check that your Moya stubs still match the real API.
-
-        Tether takes each stub (sampleData, its status code, its headers) as a contract, calls the live service or a
-        mock of it, compares the status code and the JSON structure (keys, types, nulls, array elements; not values),
-        and writes JUnit XML for your CI dashboard.
-
-        USAGE
-          tether verify [PATH ...] [OPTIONS]   verify contract files (default: the contracts folder)
-          tether mock FILE.har [--port N]      serve recorded responses from a HAR file on 127.0.0.1
-          tether --version                     print the version
-          tether help [verify | mock]          print help
-
-        EXAMPLES
-          tether verify                                   every manifest in contracts/, against the live services
-          tether verify --mock contracts/github.har       offline, against responses recorded in a HAR file
-          tether verify --base-url http://127.0.0.1:4010  every service against a local mock (Prism, WireMock, …)
-
-        EXIT CODES
-          0  every contract holds
-          1  at least one stub drifted from the live service
-          2  usage error or broken contract file (nothing was sent)
-          3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …)
-          4  nothing was checked: every target was skipped or could not be checked
-          130, 143  stopped by Ctrl-C or SIGTERM (the report holds what finished; Ctrl-C again quits at once)
-
-        Run 'tether verify --help' for the options and the contract format.
-        """
-
-    static let verify = """
-        USAGE
-          tether verify [PATH ...] [OPTIONS]
-
-        PATH is a contract manifest (a JSON file with "targets") or a folder searched for them; default: contracts.
-
-        WHERE REQUESTS GO
-          --base-url URL            send every service's requests to URL instead of its manifest's baseURL
-          --base-url SERVICE=URL    the same for one service (repeatable; wins over the form above)
-          --mock FILE.har           start an embedded server on 127.0.0.1 that replays the responses recorded in
-                                    FILE.har (Proxyman, Charles, browsers) and verify against it
-
-        WHICH TARGETS
-          --filter PATTERN          only targets whose Service.target (or target) matches PATTERN; * and ? are
-                                    wildcards; repeatable, e.g. --filter 'GitHub.user*' --filter zen
-
-        RULES
-          --strict                  keys the live body has and the stub lacks are drifts, not notes
-
-        TRANSPORT
-          --jobs N                  requests in flight at once (default 8)
-          --timeout SECONDS         per request, start to last byte (default 30)
-          --connect-timeout SECONDS per connection (default 10)
-          --max-body BYTES          largest body accepted, e.g. 1048576, 512K, 64M (default 64M)
-          --insecure                do not verify TLS certificates
-          --cacert FILE             trust the CA certificates in FILE (PEM)
-                                    Proxies come from http_proxy, https_proxy and no_proxy, as for curl.
-
-        OUTPUT
-          --junit FILE              where to write the JUnit XML report (default reports/junit.xml)
-          --color, --no-color       force colour on or off (default: on for a terminal, off for TERM=dumb);
-                                    NO_COLOR always wins
-
-        CONTRACTS (contracts/github.json)
-          {
-            "service": "GitHub",
-            "baseURL": "https://api.github.com",
-            "headers": { "Authorization": "Bearer ${GITHUB_TOKEN}" },
-            "targets": [
-              { "name": "userRepositories", "method": "GET", "path": "/users/octocat/repos",
-                "query": { "per_page": "2" },
-                "sampleData": { "file": "samples/userRepositories.json" } },
-              { "name": "unauthorized", "path": "/user", "headers": { "Authorization": null },
-                "sampleData": { "json": { "message": "Requires authentication" } },
-                "sampleResponse": { "networkResponse": { "statusCode": 401 } } }
-            ]
-          }
-        sampleData: {"file": PATH} | {"json": VALUE} | {"text": "..."} | {"base64": "..."}; absent means Data().
-        sampleResponse: {"networkResponse": {"statusCode": N}} (default 200) | {"response": {"statusCode": N,
-          "headers": {...}}} | {"networkError": {"code": N, "description": "..."}} (reported as skipped).
-        task: "requestPlain" | {"requestData": {"text"|"base64": ...}} | {"requestJSONEncodable": VALUE} |
-          {"requestParameters": {"parameters": {...}, "encoding": "url"|"queryString"|"httpBody"|"json"}} |
-          {"requestCompositeData": ...} | {"requestCompositeParameters": ...}
-        ${VAR} (or ${VAR:-default}) expands from the environment; values of 6+ characters and credentials in
-        Authorization, Cookie and similar headers are shown as <redacted> in every report.
-        """
-
-    static let mock = """
-        USAGE
-          tether mock FILE.har [--port N]
-
-        Serves the responses recorded in FILE.har on 127.0.0.1 (port N, default a free one) until interrupted.
-        Requests match on method, path and query; anything unrecorded gets 404 with a JSON body naming it.
-        """
-}
-
-/// Parses `tether`'s arguments (no swift-argument-parser on these machines: ours, with suggestions for typos).
+/// Parses `tether`'s arguments (no swift-argument-parser on these machines: ours, from one table per command, with
+/// suggestions for typos).
 func parseCommand(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Command {
     var rest = arguments[...]
     guard let first = rest.popFirst() else { return .help(Help.main) }
-    switch first {
-    case "--help", "-h", "help":
-        guard let topic = rest.popFirst() else { return .help(Help.main) }
-        let topics = ["verify": Help.verify, "mock": Help.mock, "help": Help.main]
-        guard let text = topics[topic] else {
-            let hint = didYouMean(topic, in: ["verify", "mock"])
-            throw UsageError("no help on '\(topic)'\(hint): the commands are verify and mock; run 'tether --help'")
-        }
-        if let extra = rest.first {
-            throw UsageError(
-                "tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
-        }
-        return .help(text)
-    case "--version", "-V", "version": return .version
-    case "verify": return try parseVerify(rest)
-    case "mock": return try parseMock(rest)
-    default:
-        let hint = didYouMean(first, in: ["verify", "mock", "help", "--help", "--version"])
+    guard let command = TetherCommand.named(first) else {
+        let hint = didYouMean(first, in: TetherCommand.suggestions)
         throw UsageError("unknown command '\(first)'\(hint); run 'tether --help'")
+    }
+    return try command.parse(rest)
+}
+
+/// One of `tether`'s commands, declared once: its spellings, its usage line and summary in `tether --help`, and
+/// how it reads the arguments after it.
+struct TetherCommand: Sendable {
+    /// The first is the main one; all are accepted and offered by "did you mean".
+    var names: [String]
+    /// `tether verify [PATH ...] [OPTIONS]`: the first line of its help and its row in `tether --help`.
+    var usage: String
+    /// What it does, beside its usage line in `tether --help`.
+    var summary: String
+    /// What `tether help NAME` prints; `nil` when there is nothing to say beyond its summary.
+    var helpText: (@Sendable () -> String)?
+    /// Reads the arguments after the command's name.
+    var parse: @Sendable (ArraySlice<String>) throws(UsageError) -> Command
+
+    /// `tether verify`: checks contracts against the live services or a mock.
+    static let verify: TetherCommand = .init(
+        names: ["verify"], usage: "tether verify [PATH ...] [OPTIONS]",
+        summary: "verify contract files (default: the contracts folder)", helpText: { Help.verify }, parse: parseVerify)
+    /// `tether mock`: serves a HAR file's responses.
+    static let mock: TetherCommand = .init(
+        names: ["mock"], usage: "tether mock FILE.har [--port N]",
+        summary: "serve recorded responses from a HAR file on 127.0.0.1", helpText: { Help.mock }, parse: parseMock)
+    /// `tether --version`.
+    static let version: TetherCommand = .init(
+        names: ["--version", "-V", "version"], usage: "tether --version", summary: "print the version",
+        helpText: nil, parse: { _ in .version })
+    /// `tether help [COMMAND]`, also `tether --help`.
+    static let help: TetherCommand = .init(
+        names: ["help", "--help", "-h"], usage: "tether help [verify | mock]", summary: "print help",
+        helpText: { Help.main }, parse: parseHelp)
+
+    /// In the order `tether --help` lists them.
+    static let all: [TetherCommand] = [verify, mock, version, help]
+
+    /// The command spelled `name`, if any.
+    static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
+
+    /// Every spelling of more than one letter: what "did you mean" chooses from.
+    static var suggestions: [String] { all.flatMap(\.names).filter { $0.count > 2 } }
+}
+
+private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var rest = arguments
+    guard let topic = rest.popFirst() else { return .help(Help.main) }
+    guard let help = TetherCommand.named(topic)?.helpText else {
+        let topics = TetherCommand.all.filter { $0.helpText != nil && $0.names[0] != "help" }.map { $0.names[0] }
+        let hint = didYouMean(topic, in: topics)
+        throw UsageError(
+            "no help on '\(topic)'\(hint): the commands are \(topics.joined(separator: " and ")); "
+                + "run 'tether --help'")
+    }
+    if let extra = rest.first {
+        throw UsageError("tether help takes one command, got '\(extra)' after '\(topic)'; run 'tether help \(topic)'")
+    }
+    return .help(help())
+}
+
+private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    switch try verifyOptions.parse(arguments, into: VerifyArguments()) {
+    case .help: return .help(Help.verify)
+    case .parsed(var result):
+        if result.paths.isEmpty { result.paths = ["contracts"] }
+        return .verify(result)
     }
 }
 
-private let verifyOptions = [
-    "--base-url", "--mock", "--filter", "--strict", "--jobs", "--timeout", "--connect-timeout", "--max-body",
-    "--insecure", "--cacert",
-    "--junit", "--color", "--no-color", "--help",
-]
+/// `tether mock`'s arguments while they are read.
+struct MockArguments {
+    /// The HAR file to serve.
+    var harPath: String?
+    /// 0 lets the system choose a free port.
+    var port = 0
+}
 
-/// Splits `--name=value` and takes the value of `--name value`.
-private struct OptionReader {
-    var rest: ArraySlice<String>
-    /// The command whose help a usage error points at: `verify`, `mock`.
-    var command: String
-    var inlineValue: String?
-    var name = ""
+private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    switch try mockOptions.parse(arguments, into: MockArguments()) {
+    case .help: return .help(Help.mock)
+    case .parsed(let result):
+        guard let path = result.harPath else {
+            throw UsageError("tether mock needs a HAR file, e.g. tether mock contracts/github.har")
+        }
+        return .mock(harPath: path, port: result.port)
+    }
+}
 
-    mutating func next() -> String? {
-        guard let argument = rest.popFirst() else { return nil }
-        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            name = String(argument[..<equals])
-            inlineValue = String(argument[argument.index(after: equals)...])
+/// The sections of `tether verify --help` and `tether mock --help`, in the order of their first option.
+extension HelpSection {
+    /// `--base-url`, `--mock`.
+    static let whereRequestsGo = HelpSection(title: "WHERE REQUESTS GO")
+    /// `--filter`.
+    static let whichTargets = HelpSection(title: "WHICH TARGETS")
+    /// `--strict`; the rules to come.
+    static let rules = HelpSection(title: "RULES")
+    /// Concurrency, timeouts, body size, TLS.
+    static let transport = HelpSection(
+        title: "TRANSPORT", note: "Proxies come from http_proxy, https_proxy and no_proxy, as for curl.")
+    /// Reports and the console.
+    static let output = HelpSection(title: "OUTPUT")
+    /// A command with few options lists them under one heading.
+    static let options = HelpSection(title: "OPTIONS")
+}
+
+/// Every option of `tether verify`, in the order its help lists them.
+let verifyOptions = OptionTable<VerifyArguments>(
+    command: "verify",
+    options: [
+        Option(
+            names: ["--base-url"], section: .whereRequestsGo,
+            forms: [
+                .init(value: "URL", help: "send every service's requests to URL instead of its manifest's baseURL"),
+                .init(
+                    value: "SERVICE=URL", help: "the same for one service; wins over the form above",
+                    isRepeatable: true),
+            ],
+            action: .value { arguments, text throws(InvalidValue) in try arguments.baseURLs.add(text) }),
+        .value(
+            "--mock", "FILE.har", section: .whereRequestsGo,
+            help: "start an embedded server on 127.0.0.1 that replays the responses recorded in FILE.har "
+                + "(Proxyman, Charles, browsers) and verify against it"
+        ) { $0.mockHAR = $1 },
+        .value(
+            "--filter", "PATTERN", section: .whichTargets,
+            help: "only targets whose Service.target (or target) matches PATTERN; * and ? are wildcards: "
+                + "--filter 'GitHub.user*' --filter zen",
+            isRepeatable: true
+        ) { $0.filter.patterns.append($1) },
+        .flag("--strict", section: .rules, help: "keys the live body has and the stub lacks are drifts, not notes") {
+            $0.options.isStrict = true
+        },
+        .value(
+            "--jobs", "N", section: .transport, help: "requests in flight at once",
+            defaultValue: String(TransportOptions().jobs)
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.jobs = try ValueReader.wholeNumber(text, in: 1...256)
+        },
+        .value(
+            "--timeout", "SECONDS", section: .transport, help: "per request, start to last byte",
+            defaultValue: ValueReader.text(seconds: TransportOptions().timeout)
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.timeout = try ValueReader.seconds(text, in: 0.001...86_400)
+        },
+        .value(
+            "--connect-timeout", "SECONDS", section: .transport, help: "per connection",
+            defaultValue: ValueReader.text(seconds: TransportOptions().connectTimeout)
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.connectTimeout = try ValueReader.seconds(text, in: 0.001...86_400)
+        },
+        .value(
+            "--max-body", "BYTES", section: .transport, help: "largest body accepted, e.g. 1048576, 512K, 64M",
+            defaultValue: ValueReader.text(bytes: TransportOptions().maxBodyBytes)
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.maxBodyBytes = try ValueReader.byteCount(text)
+        },
+        .flag("--insecure", section: .transport, help: "do not verify TLS certificates") {
+            $0.options.transport.isInsecure = true
+        },
+        .value("--cacert", "FILE", section: .transport, help: "trust the CA certificates in FILE (PEM)") {
+            arguments, text throws(InvalidValue) in
+            arguments.options.transport.caCertificatePath = try ValueReader.readableFile(text)
+        },
+        .value(
+            "--junit", "FILE", section: .output, help: "where to write the JUnit XML report",
+            defaultValue: VerifyArguments().junitPath
+        ) { $0.junitPath = $1 },
+        Option(
+            names: ["--color", "--no-color"], aliases: ["--colour", "--no-colour"], section: .output,
+            forms: [
+                .init(
+                    value: nil, help: "force colour on or off; NO_COLOR always wins",
+                    defaultValue: "on for a terminal, off for TERM=dumb")
+            ],
+            action: .toggle { $0.colour = $1 }),
+        .help,
+    ],
+    operand: { arguments, path in arguments.paths.append(path) })
+
+/// Every option of `tether mock`.
+let mockOptions = OptionTable<MockArguments>(
+    command: "mock",
+    options: [
+        .value(
+            "--port", "N", section: .options, help: "the port on 127.0.0.1 to serve on", defaultValue: "a free one"
+        ) { arguments, text throws(InvalidValue) in
+            arguments.port = try ValueReader.wholeNumber(text, in: 0...65535)
+        },
+        .help,
+    ],
+    operand: { arguments, path throws(UsageError) in
+        if let first = arguments.harPath {
+            throw UsageError("tether mock serves one HAR file; got '\(first)' and '\(path)'")
+        }
+        arguments.harPath = path
+    })
+
+extension BaseURLOverrides {
+    /// `--base-url URL` (every service) or `--base-url SERVICE=URL` (one service: the part before `=` has no `/` or
+    /// `:`, so a URL with `=` in its query is still a URL).
+    mutating func add(_ text: String) throws(InvalidValue) {
+        if let equals = text.firstIndex(of: "="), !text[..<equals].contains("/"), !text[..<equals].contains(":") {
+            let url = String(text[text.index(after: equals)...])
+            try ValueReader.checkHTTPURL(url)
+            byService[String(text[..<equals])] = url
         } else {
-            name = argument
-            inlineValue = nil
+            try ValueReader.checkHTTPURL(text)
+            all = text
         }
-        return name
     }
+}
 
-    mutating func value() throws(UsageError) -> String {
-        if let inlineValue { return inlineValue }
-        guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-            throw UsageError("\(name) needs a value; run 'tether \(command) --help'")
-        }
-        return value
-    }
-
-    mutating func number(in range: ClosedRange<Double>) throws(UsageError) -> Double {
-        let text = try value()
-        guard let number = Double(text), range.contains(number) else {
-            throw UsageError(
-                "\(name) takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got '\(text)'; "
-                    + "run 'tether \(command) --help'")
+/// Reads option values, each refusal worded to follow `--name: 'value'`.
+enum ValueReader {
+    /// `4` → 4, when it lies in `range`.
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
+        guard let number = Int(text), range.contains(number) else {
+            throw InvalidValue("is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    private func format(_ number: Double) -> String {
-        number == number.rounded() ? String(Int(number)) : String(number)
-    }
-}
-
-private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var result = VerifyArguments()
-    var reader = OptionReader(rest: arguments, command: "verify")
-    while let argument = reader.next() {
-        guard argument.hasPrefix("-") else {
-            result.paths.append(argument)
-            continue
+    /// `2.5` → 2.5 seconds, when it lies in `range`.
+    static func seconds(_ text: String, in range: ClosedRange<Double>) throws(InvalidValue) -> Double {
+        guard let number = Double(text), range.contains(number) else {
+            throw InvalidValue(
+                "is not a number of seconds from \(Self.text(seconds: range.lowerBound)) "
+                    + "to \(Self.text(seconds: range.upperBound))")
         }
-        switch argument {
-        case "--help", "-h": return .help(Help.verify)
-        case "--base-url":
-            let value = try reader.value()
-            if let equals = value.firstIndex(of: "="), !value[..<equals].contains("/"), !value[..<equals].contains(":")
-            {
-                let service = String(value[..<equals])
-                let url = String(value[value.index(after: equals)...])
-                try checkURL(url, option: argument)
-                result.baseURLs.byService[service] = url
-            } else {
-                try checkURL(value, option: argument)
-                result.baseURLs.all = value
-            }
-        case "--mock": result.mockHAR = try reader.value()
-        case "--filter": result.filter.patterns.append(try reader.value())
-        case "--strict": result.options.isStrict = true
-        case "--jobs": result.options.transport.jobs = Int(try reader.number(in: 1...256))
-        case "--timeout": result.options.transport.timeout = try reader.number(in: 0.001...86_400)
-        case "--connect-timeout": result.options.transport.connectTimeout = try reader.number(in: 0.001...86_400)
-        case "--max-body": result.options.transport.maxBodyBytes = try byteCount(try reader.value())
-        case "--insecure": result.options.transport.isInsecure = true
-        case "--cacert":
-            let path = try reader.value()
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw UsageError("--cacert: cannot read '\(path)'")
-            }
-            result.options.transport.caCertificatePath = path
-        case "--junit": result.junitPath = try reader.value()
-        case "--color", "--colour": result.colour = true
-        case "--no-color", "--no-colour": result.colour = false
-        default:
-            let hint = didYouMean(argument, in: verifyOptions)
-            throw UsageError("unknown option '\(argument)'\(hint); run 'tether verify --help'")
+        return number
+    }
+
+    /// `1048576`, `512K`, `64M`, `1G` (a trailing `B` allowed, any case) → bytes.
+    static func byteCount(_ text: String) throws(InvalidValue) -> Int {
+        var digits = text.uppercased()
+        var multiplier = 1
+        if digits.hasSuffix("B") { digits.removeLast() }
+        if let last = digits.last, let unit = byteUnits.first(where: { $0.suffix == last }) {
+            multiplier = unit.bytes
+            digits.removeLast()
+        }
+        guard let number = Int(digits), number > 0, number <= Int.max / multiplier else {
+            throw InvalidValue("is not a size in bytes such as 1048576, 512K or 64M")
+        }
+        return number * multiplier
+    }
+
+    /// A path `FileManager` can read.
+    static func readableFile(_ path: String) throws(InvalidValue) -> String {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw InvalidValue("is not a readable file") }
+        return path
+    }
+
+    /// Refuses anything but an `http://` or `https://` URL.
+    static func checkHTTPURL(_ text: String) throws(InvalidValue) {
+        guard HTTPRequest.isHTTPURL(text) else {
+            throw InvalidValue("is not an http or https URL (write --base-url URL or --base-url SERVICE=URL)")
         }
     }
-    if result.paths.isEmpty { result.paths = ["contracts"] }
-    return .verify(result)
-}
 
-private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var path: String?
-    var port = 0
-    var reader = OptionReader(rest: arguments, command: "mock")
-    while let argument = reader.next() {
-        switch argument {
-        case "--help", "-h": return .help(Help.mock)
-        case "--port": port = Int(try reader.number(in: 0...65535))
-        default:
-            if argument.hasPrefix("-") {
-                let hint = didYouMean(argument, in: ["--port", "--help"])
-                throw UsageError("unknown option '\(argument)'\(hint); run 'tether mock --help'")
-            }
-            guard path == nil else {
-                throw UsageError("tether mock serves one HAR file; got '\(path ?? "")' and '\(argument)'")
-            }
-            path = argument
+    /// `30` for 30.0, `0.001` for 0.001: as a user would type it.
+    static func text(seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// `64M` for 67108864: the largest unit that divides it.
+    static func text(bytes: Int) -> String {
+        for unit in byteUnits.reversed() where bytes > 0 && bytes % unit.bytes == 0 {
+            return "\(bytes / unit.bytes)\(unit.suffix)"
         }
+        return String(bytes)
     }
-    guard let path else { throw UsageError("tether mock needs a HAR file, e.g. tether mock contracts/github.har") }
-    return .mock(harPath: path, port: port)
-}
 
-private func checkURL(_ text: String, option: String) throws(UsageError) {
-    guard HTTPRequest.isHTTPURL(text) else {
-        throw UsageError(
-            "\(option): '\(text)' is not an http or https URL (write --base-url URL or --base-url SERVICE=URL)")
-    }
-}
-
-/// `1048576`, `512K`, `64M`, `1G` → bytes.
-private func byteCount(_ text: String) throws(UsageError) -> Int {
-    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-    var digits = text.uppercased()
-    var multiplier = 1
-    if digits.hasSuffix("B") { digits.removeLast() }
-    if let last = digits.last, let unit = units[last] {
-        multiplier = unit
-        digits.removeLast()
-    }
-    guard let number = Int(digits), number > 0, number <= Int.max / multiplier else {
-        throw UsageError("--max-body takes a size in bytes such as 1048576, 512K or 64M, got '\(text)'")
-    }
-    return number * multiplier
+    private static let byteUnits: [(suffix: Character, bytes: Int)] = [("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30)]
 }

@@ -136,10 +136,10 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     @Test(arguments: [
         (["verify", "--jbos", "4"], "unknown option '--jbos' (did you mean '--jobs'?)"),
         (["verfy"], "unknown command 'verfy' (did you mean 'verify'?)"),
-        (["verify", "--jobs", "zero"], "--jobs takes a number from 1 to 256, got 'zero'"),
+        (["verify", "--jobs", "zero"], "--jobs: 'zero' is not a whole number from 1 to 256"),
         (["verify", "--base-url", "not a url"], "--base-url: 'not a url' is not an http or https URL"),
         (["verify", "--timeout"], "--timeout needs a value"),
-        (["verify", "--max-body", "lots"], "--max-body takes a size in bytes"),
+        (["verify", "--max-body", "lots"], "--max-body: 'lots' is not a size in bytes"),
     ])
     func usageErrorsExitTwoWithASuggestion(arguments: [String], message: String) throws {
         let run = try TetherBinary.run(arguments)
@@ -173,10 +173,7 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         (["--help", "verfy"], "no help on 'verfy' (did you mean 'verify'?)"),
         (["help", "verify", "now"], "tether help takes one command, got 'now' after 'verify'"),
         (["mock", "--port"], "--port needs a value; run 'tether mock --help'"),
-        (
-            ["mock", "x.har", "--port", "http"],
-            "--port takes a number from 0 to 65535, got 'http'; run 'tether mock --help'"
-        ),
+        (["mock", "x.har", "--port", "http"], "--port: 'http' is not a whole number from 0 to 65535"),
         (["mock", "--prot", "1"], "unknown option '--prot' (did you mean '--port'?); run 'tether mock --help'"),
         (["verify", "--junit"], "--junit needs a value; run 'tether verify --help'"),
     ])

@@ -39,7 +39,8 @@ enum TetherBinary {
         let junitPath = scratch + "/reports/junit.xml"
         var all = arguments
         if arguments.first == "verify" && !arguments.contains(where: { $0.hasPrefix("--junit") }) {
-            all += ["--junit", junitPath]
+            // Before a `--`, after which every argument is a path.
+            all.insert(contentsOf: ["--junit", junitPath], at: all.firstIndex(of: "--") ?? all.endIndex)
         }
 
         let process = Process()

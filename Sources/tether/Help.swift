@@ -1,0 +1,76 @@
+import Tether
+
+/// The help texts: prose written here, usage lines and option sections generated from the command and option tables
+/// (`TetherCommand`, `verifyOptions`, `mockOptions`), so they cannot drift from what the parser accepts.
+enum Help {
+    /// `tether --help`.
+    static let main: String = """
+        tether \(tetherVersion): check that your Moya stubs still match the real API.
+
+        Tether takes each stub (sampleData, its status code, its headers) as a contract, calls the live service or a
+        mock of it, compares the status code and the JSON structure (keys, types, nulls, array elements; not values),
+        and writes JUnit XML for your CI dashboard.
+
+        USAGE
+        \(HelpLayout.table(TetherCommand.all.map { HelpLayout.Row(label: $0.usage, text: $0.summary) }))
+
+        EXAMPLES
+          tether verify                                   every manifest in contracts/, against the live services
+          tether verify --mock contracts/github.har       offline, against responses recorded in a HAR file
+          tether verify --base-url http://127.0.0.1:4010  every service against a local mock (Prism, WireMock, …)
+
+        EXIT CODES
+          0  every contract holds
+          1  at least one stub drifted from the live service
+          2  usage error or broken contract file (nothing was sent)
+          3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …)
+          4  nothing was checked: every target was skipped or could not be checked
+          130, 143  stopped by Ctrl-C or SIGTERM (the report holds what finished; Ctrl-C again quits at once)
+
+        Run 'tether verify --help' for the options and the contract format.
+        """
+
+    /// `tether verify --help`.
+    static let verify: String = """
+        USAGE
+          \(TetherCommand.verify.usage)
+
+        PATH is a contract manifest (a JSON file with "targets") or a folder searched for them; default: contracts.
+
+        \(verifyOptions.helpSections())
+
+        CONTRACTS (contracts/github.json)
+          {
+            "service": "GitHub",
+            "baseURL": "https://api.github.com",
+            "headers": { "Authorization": "Bearer ${GITHUB_TOKEN}" },
+            "targets": [
+              { "name": "userRepositories", "method": "GET", "path": "/users/octocat/repos",
+                "query": { "per_page": "2" },
+                "sampleData": { "file": "samples/userRepositories.json" } },
+              { "name": "unauthorized", "path": "/user", "headers": { "Authorization": null },
+                "sampleData": { "json": { "message": "Requires authentication" } },
+                "sampleResponse": { "networkResponse": { "statusCode": 401 } } }
+            ]
+          }
+        sampleData: {"file": PATH} | {"json": VALUE} | {"text": "..."} | {"base64": "..."}; absent means Data().
+        sampleResponse: {"networkResponse": {"statusCode": N}} (default 200) | {"response": {"statusCode": N,
+          "headers": {...}}} | {"networkError": {"code": N, "description": "..."}} (reported as skipped).
+        task: "requestPlain" | {"requestData": {"text"|"base64": ...}} | {"requestJSONEncodable": VALUE} |
+          {"requestParameters": {"parameters": {...}, "encoding": "url"|"queryString"|"httpBody"|"json"}} |
+          {"requestCompositeData": ...} | {"requestCompositeParameters": ...}
+        ${VAR} (or ${VAR:-default}) expands from the environment; values of 6+ characters and credentials in
+        Authorization, Cookie and similar headers are shown as <redacted> in every report.
+        """
+
+    /// `tether mock --help`.
+    static let mock: String = """
+        USAGE
+          \(TetherCommand.mock.usage)
+
+        Serves the responses recorded in FILE.har on 127.0.0.1 (port N, default a free one) until interrupted.
+        Requests match on method, path and query; anything unrecorded gets 404 with a JSON body naming it.
+
+        \(mockOptions.helpSections())
+        """
+}
