@@ -15,9 +15,16 @@ struct VerifyArguments {
     var baseURLs = BaseURLOverrides()
     var mockHAR: String?
     var filter = ContractFilter(patterns: [])
-    var junitPath = "reports/junit.xml"
+    /// Report paths by format option (`junit`), as given; formats not given use their default path.
+    var reportPaths: [String: String] = [:]
     var options = VerifyOptions()
     var colour: Bool?
+
+    /// Every report file the run writes: each format at its given path, or its default.
+    var reports: [(format: ReportFormat, path: String)] {
+        ReportFormat.all.compactMap { format in (reportPaths[format.option] ?? format.defaultPath).map { (format, $0) }
+        }
+    }
 }
 
 /// A command line that cannot be run: printed with a hint, exit code 2.
@@ -198,20 +205,25 @@ let verifyOptions = OptionTable<VerifyArguments>(
             arguments, text throws(InvalidValue) in
             arguments.options.transport.caCertificatePath = try ValueReader.readableFile(text)
         },
-        .value(
-            "--junit", "FILE", section: .output, help: "where to write the JUnit XML report",
-            defaultValue: VerifyArguments().junitPath
-        ) { $0.junitPath = $1 },
-        Option(
-            names: ["--color", "--no-color"], aliases: ["--colour", "--no-colour"], section: .output,
-            forms: [
-                .init(
-                    value: nil, help: "force colour on or off; NO_COLOR always wins",
-                    defaultValue: "on for a terminal, off for TERM=dumb")
-            ],
-            action: .toggle { $0.colour = $1 }),
-        .help,
-    ],
+    ]
+        // One option per report file format, from the formats' own registry.
+        + ReportFormat.all.map { format in
+            .value("--\(format.option)", "FILE", section: .output, help: format.help, defaultValue: format.defaultPath)
+            {
+                $0.reportPaths[format.option] = $1
+            }
+        }
+        + [
+            Option(
+                names: ["--color", "--no-color"], aliases: ["--colour", "--no-colour"], section: .output,
+                forms: [
+                    .init(
+                        value: nil, help: "force colour on or off; NO_COLOR always wins",
+                        defaultValue: "on for a terminal, off for TERM=dumb")
+                ],
+                action: .toggle { $0.colour = $1 }),
+            .help,
+        ],
     operand: { arguments, path in arguments.paths.append(path) })
 
 /// Every option of `tether mock`.

@@ -65,9 +65,7 @@ case .verify(let arguments):
     let command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
         filter: arguments.filter, options: options,
-        reports: ReportFormat.all.compactMap { format in
-            (format.option == "junit" ? arguments.junitPath : format.defaultPath).map { (format, $0) }
-        }, colour: colour)
+        reports: arguments.reports, colour: colour)
     do {
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))

@@ -45,7 +45,7 @@ public struct ReportFormat: Sendable {
     /// Every file format, in the order their sinks run.
     public static let all: [ReportFormat] = [
         ReportFormat(
-            option: "junit", help: "JUnit XML report path", defaultPath: "reports/junit.xml",
+            option: "junit", help: "where to write the JUnit XML report", defaultPath: "reports/junit.xml",
             sink: { JUnitFile(path: $0) })
     ]
 }
