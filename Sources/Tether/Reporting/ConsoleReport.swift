@@ -208,11 +208,13 @@ public struct ConsoleOutput: ReportSink {
         self.write = write
     }
 
+    /// Writes the results whose turn has come.
     public mutating func add(_ result: ContractResult, at index: Int) {
         let text = stream.add(result, at: index)
         if !text.isEmpty { write(text) }
     }
 
+    /// Writes the closing line and the recap.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
         write(ConsoleReport.closing(for: report, colour: colour))
         return nil

@@ -289,10 +289,12 @@ public struct JUnitFile: ReportSink {
         self.path = path
     }
 
+    /// Checks that the path can be written (its folders are made), before anything is sent.
     public func prepare() throws(ReportError) {
         try JUnitReport.checkWritable(path)
     }
 
+    /// Writes the report; returns `JUnit report: PATH` for the console.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
         try JUnitReport.write(report, to: path)
         return "JUnit report: \(path)"

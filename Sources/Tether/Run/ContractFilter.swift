@@ -3,6 +3,7 @@ public struct ContractFilter: Sendable, Equatable {
     /// Patterns such as `GitHub.*`, `*Repositories`, `zen`; `*` matches any run of characters, `?` one character.
     public var patterns: [String]
 
+    /// - Parameter patterns: Globs over `Service.target` or `target` (`*`, `?`); none selects everything.
     public init(patterns: [String]) {
         self.patterns = patterns
     }

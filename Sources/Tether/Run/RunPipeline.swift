@@ -62,6 +62,7 @@ public struct RunPipelineError: Error, CustomStringConvertible {
     /// Why a report could not be written.
     public var error: ReportError
 
+    /// Why the report could not be written.
     public var description: String { error.description }
 }
 

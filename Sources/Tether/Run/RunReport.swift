@@ -14,7 +14,9 @@ public enum Outcome: Sendable, Equatable {
 
 /// One contract, its outcome, and everything the reports print about it.
 public struct ContractResult: Sendable, Equatable {
+    /// The contract checked.
     public var contract: Contract
+    /// Passed, drifted, error or skipped.
     public var outcome: Outcome
     /// Drifts and notes, in the order found.
     public var findings: [Finding]
@@ -25,6 +27,7 @@ public struct ContractResult: Sendable, Equatable {
     /// Seconds spent on this contract.
     public var duration: Double
 
+    /// - Parameters: as the properties.
     public init(
         contract: Contract, outcome: Outcome, findings: [Finding] = [], liveStatusCode: Int? = nil,
         liveURL: String? = nil, duration: Double = 0
@@ -67,15 +70,18 @@ public struct OutcomeCounts: Sendable, Equatable {
 
 /// Everything one run produced: what the console, JUnit and the exit code are made from.
 public struct RunReport: Sendable, Equatable {
+    /// Every contract's result, in contract order.
     public var results: [ContractResult]
     /// When the run started (the JUnit timestamp).
     public var startedAt: Date
     /// Wall-clock seconds of the whole run.
     public var duration: Double
+    /// The machine that ran it (the JUnit suites' `hostname`).
     public var hostname: String
     /// Every value that must be shown as `<redacted>` in any text.
     public var secrets: [String]
 
+    /// - Parameters: as the properties.
     public init(results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = [])
     {
         self.results = results

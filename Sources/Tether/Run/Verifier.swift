@@ -4,8 +4,10 @@ import Foundation
 public struct VerifyOptions: Sendable, Equatable {
     /// Keys the live body has and the stub lacks are drifts, not notes (`--strict`).
     public var isStrict: Bool
+    /// How requests travel: parallelism, limits, TLS, cancellation.
     public var transport: TransportOptions
 
+    /// - Parameters: as the properties.
     public init(isStrict: Bool = false, transport: TransportOptions = TransportOptions()) {
         self.isStrict = isStrict
         self.transport = transport
@@ -14,9 +16,11 @@ public struct VerifyOptions: Sendable, Equatable {
 
 /// Runs the pipeline: contracts → transport → checks → a `RunReport`. It writes nothing; reporting does.
 public struct Verifier: Sendable {
+    /// Where requests go: libcurl, or a test double.
     public var transport: any HTTPTransport
     /// The clock for the report's timestamp; injectable so tests are deterministic.
     public var now: @Sendable () -> Date
+    /// Written into each JUnit suite.
     public var hostname: String
 
     /// - Parameters:

@@ -33,6 +33,7 @@ public struct TransportOptions: Sendable, Equatable {
         self.cancellation = cancellation
     }
 
+    /// Equal options; the cancellation flag compares by identity.
     public static func == (a: TransportOptions, b: TransportOptions) -> Bool {
         a.jobs == b.jobs && a.timeout == b.timeout && a.connectTimeout == b.connectTimeout
             && a.isInsecure == b.isInsecure && a.caCertificatePath == b.caCertificatePath
@@ -67,8 +68,10 @@ public struct CurlTransport: HTTPTransport {
     /// The product's User-Agent, so that a service's logs can tell Tether's traffic apart.
     public static let userAgent = "tether/\(tetherVersion)"
 
+    /// The transport; libcurl is set up on first use.
     public init() {}
 
+    /// Sends every request and returns one result per request, in request order.
     public func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>] {
         var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
         send(requests, options: options) { index, result in results[index] = result }
@@ -77,6 +80,7 @@ public struct CurlTransport: HTTPTransport {
         }
     }
 
+    /// Sends every request and hands each result over as soon as it is complete (see `HTTPTransport`).
     public func send(
         _ requests: [HTTPRequest], options: TransportOptions,
         onResult: (Int, Result<HTTPResponse, TransportError>) -> Void

@@ -2,15 +2,18 @@ import Foundation
 
 /// A live response as the transport received it (body already decoded from gzip, deflate or br).
 public struct HTTPResponse: Sendable, Equatable {
+    /// The final status code (after redirects).
     public var statusCode: Int
     /// Headers of the final response (after redirects), in order.
     public var headers: [HTTPHeader]
+    /// The body, decoded (gzip, deflate, br).
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: String
     /// Seconds from when the request was handed to libcurl (its turn among `--jobs`) to the last byte.
     public var duration: Double
 
+    /// - Parameters: as the properties.
     public init(statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0) {
         self.statusCode = statusCode
         self.headers = headers
@@ -29,12 +32,14 @@ public struct HTTPResponse: Sendable, Equatable {
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libcurl's own error text (CURLOPT_ERRORBUFFER, else `curl_easy_strerror`), or ours for the body cap.
     public var message: String
+    /// The request's URL.
     public var url: String
     /// libcurl's `CURLcode`, or 0 for errors of ours.
     public var code: Int
     /// Seconds from when the request was handed to libcurl to the failure (0 when it never was).
     public var duration: Double
 
+    /// - Parameters: as the properties.
     public init(message: String, url: String, code: Int = 0, duration: Double = 0) {
         self.message = message
         self.url = url
@@ -42,6 +47,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         self.duration = duration
     }
 
+    /// `URL: message`.
     public var description: String { "\(url): \(message)" }
 
     /// The message of a request that a `Cancellation` stopped before it finished.

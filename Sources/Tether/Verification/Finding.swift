@@ -1,22 +1,30 @@
 /// One thing a check found: a drift (the contract does not hold) or a note (worth knowing, not failing).
 public struct Finding: Sendable, Equatable, CustomStringConvertible {
+    /// Whether a finding breaks the contract or only informs.
     public enum Kind: Sendable, Equatable {
         case drift
         case note
     }
 
+    /// A drift (the contract does not hold) or a note.
     public var kind: Kind
     /// Where: `status`, `header Content-Type`, `body`, or a JSON path from the root such as `$.items[3].price`.
     public var path: String
     /// What, built next to the rule that found it: `expected string, got number 12`.
     public var message: String
 
+    /// - Parameters:
+    ///   - kind: Drift or note.
+    ///   - path: Where (`$.items[3].price`, `status`, `header Content-Type`, `body`).
+    ///   - message: What and what to do, lower case.
     public init(_ kind: Kind, _ path: String, _ message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
+    /// Whether this finding breaks the contract.
     public var isDrift: Bool { kind == .drift }
+    /// `$.items[0].id: expected integer, got string "7": …`.
     public var description: String { "\(path): \(message)" }
 }

@@ -18,6 +18,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case outOfMemory
     }
 
+    /// The kind of failure.
     public var reason: Reason
     /// What went wrong, without the location: `not valid JSON: a string is not closed (missing quote)`.
     public var detail: String

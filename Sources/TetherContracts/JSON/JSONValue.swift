@@ -16,9 +16,12 @@ public indirect enum JSONValue: Sendable, Equatable {
 
 /// One member of a JSON object, in document order.
 public struct JSONMember: Sendable, Equatable {
+    /// The member's key, as written (unescaped).
     public var key: String
+    /// The member's value.
     public var value: JSONValue
 
+    /// - Parameters: the key and the value.
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
