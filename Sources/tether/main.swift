@@ -60,7 +60,7 @@ case .verify(let arguments):
     }
     var options = arguments.options
     options.transport.cancellation = cancellation
-    let colour = ConsoleReport.isColourOn(
+    let colour = ConsoleWriter.isColourOn(
         flag: arguments.colour, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     let command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,

@@ -37,7 +37,7 @@ final class AssertContractsFailureTests: XCTestCase {
     }
 
     func testEachDriftedTargetFailsOnceWithItsFindings() async {
-        let verifier = ContractVerifier(verifier: Verifier(transport: Always404(), hostname: "test"))
+        let verifier = ContractVerifier(verifier: ContractRunner(transport: Always404(), hostname: "test"))
         isCapturing = true
         let line = #line + 1
         await assertContracts(Pages.allCases, verifier: verifier)
@@ -53,7 +53,7 @@ final class AssertContractsFailureTests: XCTestCase {
     func testNoTargetsFailsWithNothingChecked() async {
         isCapturing = true
         await assertContracts(
-            [Pages](), verifier: ContractVerifier(verifier: Verifier(transport: Always404(), hostname: "test")))
+            [Pages](), verifier: ContractVerifier(verifier: ContractRunner(transport: Always404(), hostname: "test")))
         isCapturing = false
         let messages = captured.map(\.message)
         XCTAssertEqual(messages.count, 1)

@@ -33,7 +33,7 @@ private enum Shop: String, CaseIterable, TargetType {
 }
 
 private func verifier(_ transport: PathStatusTransport) -> ContractVerifier {
-    ContractVerifier(verifier: Verifier(transport: transport, hostname: "test"))
+    ContractVerifier(verifier: ContractRunner(transport: transport, hostname: "test"))
 }
 
 private func comments(_ issue: Issue) -> String {

@@ -13,7 +13,7 @@ import Tether
 // XML markup, `]]>`, very long lines. The writers must keep their promises:
 // - the JUnit file is well-formed XML (read back with Foundation's `XMLParser`, which is libxml2's strict SAX parser),
 //   with one `<testsuite>` per service and one `<testcase>` per result, each holding at most one element;
-// - the file holds exactly `JUnitReport.xml(for:)` (the output is deterministic);
+// - the file holds exactly `JUnitWriter.xml(for:)` (the output is deterministic);
 // - the console without colour holds no control character but tab, line feed and carriage return, and with colour
 //   no escape sequence but its own;
 // - streamed results, added in any order, print the report's lines in contract order.
@@ -50,7 +50,7 @@ private struct FieldReader {
         while !isAtEnd && results.count < 32 {
             results.append(result())
         }
-        // The run's secrets are its contracts' secrets, as `Verifier` collects them.
+        // The run's secrets are its contracts' secrets, as `ContractRunner` collects them.
         return RunReport(
             results: results, startedAt: Date(timeIntervalSince1970: 1_700_000_000), duration: 1.5,
             hostname: hostname, secrets: Array(Set(results.flatMap(\.contract.secrets))).sorted())
@@ -122,7 +122,7 @@ private func checkJUnit(_ report: RunReport) {
     }
     guard !report.results.isEmpty else { return }
     do {
-        if try JUnitReport.xml(for: report) != written { violated("the JUnit report is the same every time") }
+        if try JUnitWriter.xml(for: report) != written { violated("the JUnit report is the same every time") }
     } catch {
         violated("the JUnit report is built", "\(error)")
     }
@@ -163,29 +163,29 @@ private final class JUnitStructure: NSObject, XMLParserDelegate {
     }
 }
 
-/// The escape sequences the console writes itself (ConsoleReport's styles and reset).
+/// The escape sequences the console writes itself (ConsoleWriter's styles and reset).
 private let ownSequences = [
     "\u{1B}[0m", "\u{1B}[1m", "\u{1B}[2m", "\u{1B}[32m", "\u{1B}[1;31m", "\u{1B}[1;35m", "\u{1B}[33m",
 ]
 
 private func checkConsole(_ report: RunReport) {
-    let plain = ConsoleReport.render(report, colour: false)
+    let plain = ConsoleWriter.render(report, colour: false)
     if let bad = plain.unicodeScalars.first(where: isUnsafeForTerminal) {
         violated(
             "the console without colour holds no control character", "U+\(String(bad.value, radix: 16)) in\n\(plain)")
     }
-    var coloured = ConsoleReport.render(report, colour: true)
+    var coloured = ConsoleWriter.render(report, colour: true)
     for sequence in ownSequences { coloured = coloured.replacingOccurrences(of: sequence, with: "") }
     if let bad = coloured.unicodeScalars.first(where: isUnsafeForTerminal) {
         violated("the console with colour writes only its own escapes", "U+\(String(bad.value, radix: 16))")
     }
 
-    var stream = ConsoleReport.Stream(contracts: report.results.map(\.contract), colour: false)
+    var stream = ConsoleWriter.Stream(contracts: report.results.map(\.contract), colour: false)
     var streamed = ""
     for (index, result) in report.results.enumerated().reversed() {
         streamed += stream.add(result, at: index)
     }
-    let totals = ConsoleReport.totalsLine(for: report.results, colour: false) + "\n"
+    let totals = ConsoleWriter.totalsLine(for: report.results, colour: false) + "\n"
     if streamed + totals != plain {
         violated("streamed results print the report's lines in contract order", "\(streamed)\nvs\n\(plain)")
     }

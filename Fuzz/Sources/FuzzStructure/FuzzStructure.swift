@@ -5,7 +5,7 @@ import Tether
 // The JSON parser and the structure check on arbitrary bytes. Input: a stub, then (after a `=====` line) a live body.
 // The stub is parsed with `JSONValue.parse` and with a reused `JSONParser`; the live body goes through
 // `ContractCheck.findings` (the path a run takes: one parser reused, the compiled `JSONShape` walk) and through
-// `StructureDiff.findings` (a fresh parser), lenient and strict. Besides not crashing, the check keeps its promises:
+// `ShapeCheck.findings` (a fresh parser), lenient and strict. Besides not crashing, the check keeps its promises:
 // - strict and lenient find the same things, and differ only in the kind of `key not in stub`;
 // - a live body that is not JSON gives exactly one drift, at `body`; one that is JSON never does;
 // - a parser with a small depth limit finds the same, or one drift at `body` for a body nested deeper;
@@ -37,7 +37,7 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if (try? JSONValue.parse(stubBytes)) != stub { violated("a reused parser and a fresh one read the same value") }
 
     let lenient = ContractCheck.findings(contract: contract(.json(stub)), response: response, parser: parser)
-    let strict = StructureDiff.findings(stub: stub, live: live, strict: true)
+    let strict = ShapeCheck.findings(stub: stub, live: live, strict: true)
     checkStrictness(lenient: lenient, strict: strict)
 
     let bodyDrifts = lenient.filter { $0.path == "body" }
@@ -72,7 +72,7 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
 
     if !hasRepeatedKeys(stub) {
-        let selfCheck = StructureDiff.findings(stub: stub, live: stub.serialized(), strict: true)
+        let selfCheck = ShapeCheck.findings(stub: stub, live: stub.serialized(), strict: true)
         if selfCheck.contains(where: \.isDrift) { violated("a stub holds against itself", "\(selfCheck)") }
     }
     return 0

@@ -39,12 +39,12 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Writes the JUnit XML report (the CLI's `JUnitReport`). When no target was given, the file holds one `<error>`
+    /// Writes the JUnit XML report (the CLI's `JUnitWriter`). When no target was given, the file holds one `<error>`
     /// test case saying so, so that a CI dashboard never shows an empty run as green.
     /// - Parameter path: Where, e.g. `reports/junit.xml`; parent folders are created.
     /// - Throws: `ReportError` naming the path and the reason.
     public func writeJUnit(to path: String) throws(ReportError) {
-        try JUnitReport.write(junitRun, to: path)
+        try JUnitWriter.write(junitRun, to: path)
     }
 
     /// The run the JUnit report is written from: `run`, or for no targets one error result saying nothing was checked.
@@ -62,14 +62,14 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter colour: Whether to add ANSI colours.
     /// - Returns: The text, ending with a newline.
     public func rendered(colour: Bool = false) -> String {
-        ConsoleReport.render(run, colour: colour)
+        ConsoleWriter.render(run, colour: colour)
     }
 
     /// One result's lines as the console prints them, secrets redacted: the text of a test issue.
     /// - Parameter result: One of `results`.
     /// - Returns: The lines, without a trailing newline.
     public func text(for result: ContractResult) -> String {
-        ConsoleReport.line(for: result, colour: false, redactor: Redactor(report: run))
+        ConsoleWriter.line(for: result, colour: false, redactor: Redactor(report: run))
     }
 
     /// The console report without colour.

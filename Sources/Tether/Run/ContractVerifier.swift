@@ -1,7 +1,7 @@
 import Foundation
 
 /// Verifies Moya-shaped targets from Swift code: each target becomes a `Contract` (through `TargetConverter`), and the
-/// CLI's `Verifier` checks them, so the rules, transport and reports are the CLI's.
+/// CLI's `ContractRunner` checks them, so the rules, transport and reports are the CLI's.
 ///
 /// `verify` runs on the caller's actor (`nonisolated(nonsending)`), so a verifier owned by the main actor works, and the
 /// endpoint closure is called where Moya would call it; the requests themselves run on a thread of their own, so
@@ -19,7 +19,7 @@ public struct ContractVerifier {
     /// Strictness, and the transport's `jobs`, `timeout` and limits.
     public var options: VerifyOptions
     /// Sends the requests and times the run.
-    public var verifier: Verifier
+    public var verifier: ContractRunner
     /// A HAR file to replay on 127.0.0.1 for the run (`--mock`): every request goes to that server instead.
     public var mockHAR: String?
 
@@ -34,7 +34,7 @@ public struct ContractVerifier {
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init(
         baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8, timeout: Double = 30,
-        headers: [String: String] = [:], mockHAR: String? = nil, verifier: Verifier = Verifier()
+        headers: [String: String] = [:], mockHAR: String? = nil, verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)
@@ -55,7 +55,7 @@ public struct ContractVerifier {
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init<Target: TargetType>(
         endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8,
-        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil, verifier: Verifier = Verifier()
+        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil, verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
@@ -193,7 +193,7 @@ public struct ContractVerifier {
 
     /// Runs the blocking pipeline on a thread of its own, so that the cooperative pool is never blocked.
     nonisolated(nonsending) private static func run(
-        _ contracts: [Contract], verifier: Verifier, options: VerifyOptions,
+        _ contracts: [Contract], verifier: ContractRunner, options: VerifyOptions,
         onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void
     ) async -> RunReport {
         await withCheckedContinuation { continuation in

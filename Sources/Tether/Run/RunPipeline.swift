@@ -4,17 +4,17 @@ import Foundation
 /// `VerifyCommand`) and `ContractVerifier` both run through it.
 public struct RunPipeline {
     /// Sends the requests and checks each answer.
-    public var verifier: Verifier
+    public var verifier: ContractRunner
     /// Strictness and transport.
     public var options: VerifyOptions
     /// Where results go: the console, report files.
     public var sinks: [any ReportSink]
-    /// Called with each live response before its body is dropped (see `Verifier.run`).
+    /// Called with each live response before its body is dropped (see `ContractRunner.run`).
     public var onResponse: (Int, HTTPResponse) -> Void
 
     /// - Parameters: as the properties.
     public init(
-        verifier: Verifier = Verifier(), options: VerifyOptions = VerifyOptions(), sinks: [any ReportSink] = [],
+        verifier: ContractRunner = ContractRunner(), options: VerifyOptions = VerifyOptions(), sinks: [any ReportSink] = [],
         onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in }
     ) {
         self.verifier = verifier
@@ -87,14 +87,14 @@ public struct VerifyCommand {
     /// Whether the console is coloured.
     public var colour: Bool
     /// The pipeline's verifier (libcurl by default).
-    public var verifier: Verifier
+    public var verifier: ContractRunner
 
     /// - Parameters: as the properties.
     public init(
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        colour: Bool = false, verifier: Verifier = Verifier()
+        colour: Bool = false, verifier: ContractRunner = ContractRunner()
     ) {
         self.paths = paths
         self.environment = environment

@@ -82,7 +82,7 @@ public enum ContractCheck {
                     "not checked: the stub has no body (sampleData is empty), so only the status was checked")
             ]
         case .json(let value):
-            guard let parser else { return StructureDiff.findings(stub: value, live: live, strict: isStrict) }
+            guard let parser else { return ShapeCheck.findings(stub: value, live: live, strict: isStrict) }
             return JSONShape(stub: value).findings(live: live, strict: isStrict, rules: rules, parser: parser)
         case .text:
             if live.isEmpty {

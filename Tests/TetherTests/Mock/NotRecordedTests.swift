@@ -18,7 +18,7 @@ import Testing
 
     @Test func theMocksMissIsAnErrorNamingTheFileAndTheRequest() {
         let miss = NotRecorded.response(for: MockRequest(method: "GET", path: "/nothere"), file: "small.har")
-        let result = Verifier.result(contract: Self.contract, response: .success(Self.answer(miss)), isStrict: false)
+        let result = ContractRunner.result(contract: Self.contract, response: .success(Self.answer(miss)), isStrict: false)
         #expect(
             result.outcome
                 == .error(
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aServicesOwn404StaysADrift() {
         let notFound = MockResponse.json(#"{"error": "not recorded in small.har: GET /nothere"}"#, status: 404)
-        let result = Verifier.result(
+        let result = ContractRunner.result(
             contract: Self.contract, response: .success(Self.answer(notFound)), isStrict: false)
         #expect(result.outcome == .drifted)
         #expect(result.findings.first?.kind == .drift)

@@ -49,7 +49,7 @@ private struct RecordingSink: ReportSink {
         let calls = Calls()
         var responses: [(Int, String)] = []
         var pipeline = RunPipeline(
-            verifier: Verifier(transport: Self.transport, hostname: "test"),
+            verifier: ContractRunner(transport: Self.transport, hostname: "test"),
             sinks: [RecordingSink(calls: calls), RecordingSink(calls: calls)],
             onResponse: { index, response in responses.append((index, String(decoding: response.body, as: UTF8.self))) }
         )
@@ -75,7 +75,7 @@ private struct RecordingSink: ReportSink {
     @Test func aSinkThatCannotFinishDoesNotStopTheOthers() {
         let calls = Calls()
         var pipeline = RunPipeline(
-            verifier: Verifier(transport: Self.transport, hostname: "test"),
+            verifier: ContractRunner(transport: Self.transport, hostname: "test"),
             sinks: [RecordingSink(calls: calls, failsToFinish: true), RecordingSink(calls: calls)])
         let error = #expect(throws: RunPipelineError.self) { try pipeline.run(Self.contracts()) }
         #expect(error?.report.results.count == 3)

@@ -49,10 +49,10 @@ import Testing
         let contract = Contract(
             service: "S", name: "t", baseURL: "http://127.0.0.1",
             request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
-        let result = Verifier.result(
+        let result = ContractRunner.result(
             contract: contract, response: .failure(.interrupted(url: "http://127.0.0.1/t")), isStrict: false)
         #expect(result.outcome == .error("interrupted"))
-        let refused = Verifier.result(
+        let refused = ContractRunner.result(
             contract: contract,
             response: .failure(TransportError(message: "Couldn't connect", url: "http://127.0.0.1/t", code: 7)),
             isStrict: false)

@@ -158,7 +158,7 @@ private func temporaryFolder() -> String {
                     statusCode: status, headers: [HTTPHeader("Content-Type", "application/json")],
                     body: Data(body.utf8), url: request.url))
         }
-        let pipeline = Verifier(transport: transport, hostname: "test")
+        let pipeline = ContractRunner(transport: transport, hostname: "test")
         let inCode = await ContractVerifier(endpointClosure: gitHubAPIEndpoint, verifier: pipeline).verify(
             GitHubAPI.allCases)
         let fromFiles = pipeline.run(try ManifestLoader(environment: [:]).load(paths: [folder]))

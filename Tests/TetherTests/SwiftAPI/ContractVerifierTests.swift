@@ -148,7 +148,7 @@ private var isoDecoder: JSONDecoder {
                 method: target.method, task: target.task, httpHeaderFields: nil)
         }
         let verifier = ContractVerifier(
-            endpointClosure: closure, verifier: Verifier(transport: StubTransport(status: 401), hostname: "test"))
+            endpointClosure: closure, verifier: ContractRunner(transport: StubTransport(status: 401), hostname: "test"))
         let report = await verifier.verify([Guarded()])
         let result = try #require(report.results.first)
         #expect(result.outcome == .drifted)
@@ -176,7 +176,7 @@ private var isoDecoder: JSONDecoder {
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         try report.writeJUnit(to: path)
         let xml = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(xml == String(decoding: try JUnitReport.xml(for: report.run), as: UTF8.self))
+        #expect(xml == String(decoding: try JUnitWriter.xml(for: report.run), as: UTF8.self))
         #expect(xml.contains(#"<testcase classname="GitHub" name="zen""#))
         #expect(xml.contains("expected 200, got 500"))
     }

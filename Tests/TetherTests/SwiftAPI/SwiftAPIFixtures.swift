@@ -92,7 +92,7 @@ extension ContractVerifier {
     static func stubbed(_ transport: StubTransport, baseURL: URL? = nil) -> ContractVerifier {
         ContractVerifier(
             baseURL: baseURL,
-            verifier: Verifier(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
+            verifier: ContractRunner(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
     }
 }
 

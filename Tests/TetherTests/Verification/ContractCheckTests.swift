@@ -131,7 +131,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         var skipped = contract()
         skipped.sampleResponse = .networkError(
             code: -1009, description: "The Internet connection appears to be offline.")
-        let result = Verifier.result(contract: skipped, response: nil, isStrict: false)
+        let result = ContractRunner.result(contract: skipped, response: nil, isStrict: false)
         #expect(
             result.outcome
                 == .skipped(

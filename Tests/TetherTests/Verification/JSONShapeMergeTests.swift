@@ -13,9 +13,9 @@ import Testing
         let keys = (0..<width).map { "k\($0)" }
         let stub = JSONValue.array([object(keys), object(Array(keys.dropLast()))])
         let liveWithoutLast = "[" + String(decoding: object(Array(keys.dropLast())).serialized(), as: UTF8.self) + "]"
-        #expect(StructureDiff.findings(stub: stub, live: Data(liveWithoutLast.utf8)).filter(\.isDrift).isEmpty)
+        #expect(ShapeCheck.findings(stub: stub, live: Data(liveWithoutLast.utf8)).filter(\.isDrift).isEmpty)
         let liveWithoutFirst = "[" + String(decoding: object(Array(keys.dropFirst())).serialized(), as: UTF8.self) + "]"
-        let drifts = StructureDiff.findings(stub: stub, live: Data(liveWithoutFirst.utf8)).filter(\.isDrift)
+        let drifts = ShapeCheck.findings(stub: stub, live: Data(liveWithoutFirst.utf8)).filter(\.isDrift)
         #expect(drifts.map(\.path) == ["$[0].k0"])
     }
 
@@ -25,9 +25,9 @@ import Testing
             .object([JSONMember("a", .integer(2))]),
         ])
         // Required (in both elements), typed by the first occurrence only: an integer.
-        #expect(StructureDiff.findings(stub: stub, live: Data(#"[{"a": 5}]"#.utf8)).filter(\.isDrift).isEmpty)
+        #expect(ShapeCheck.findings(stub: stub, live: Data(#"[{"a": 5}]"#.utf8)).filter(\.isDrift).isEmpty)
         #expect(
-            StructureDiff.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
+            ShapeCheck.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
     }
 
     /// Caught by the structure fuzzer's self-check (input: `Fuzz/Corpus/structure/regression-canonically-equal-keys`):
@@ -38,13 +38,13 @@ import Testing
         let padding = (0..<width).map { JSONMember("k\($0)", .integer(1)) }
         let stub = JSONValue.object(
             padding + [JSONMember("\u{E9}", .integer(1)), JSONMember("e\u{301}", .string("x"))])
-        let findings = StructureDiff.findings(stub: stub, live: stub.serialized(), strict: true)
+        let findings = ShapeCheck.findings(stub: stub, live: stub.serialized(), strict: true)
         #expect(findings.isEmpty)
         let elements = JSONValue.array([
             .object(padding + [JSONMember("\u{E9}", .integer(1))]),
             .object(padding + [JSONMember("e\u{301}", .integer(2))]),
         ])
         let live = Data((#"[{"# + padding.map { #""\#($0.key)":1,"# }.joined() + "\"e\u{301}\":2}]").utf8)
-        #expect(StructureDiff.findings(stub: elements, live: live, strict: true).filter(\.isDrift).isEmpty)
+        #expect(ShapeCheck.findings(stub: elements, live: live, strict: true).filter(\.isDrift).isEmpty)
     }
 }

@@ -54,7 +54,7 @@ private func serverRequiringAuthentication() throws -> MockServer {
         let server = try MockServer(replaying: try HARArchive.load(contentsOf: recordedHAR))
         let contracts = try ManifestLoader(environment: [:], baseURLOverrides: BaseURLOverrides(all: server.baseURL))
             .load(paths: [manifest])
-        let fromFiles = Verifier().run(contracts)
+        let fromFiles = ContractRunner().run(contracts)
         let inCode = await ContractVerifier(baseURL: URL(string: server.baseURL)).verify(GitHub.allCases)
         #expect(fromFiles.results.map(\.outcome) == inCode.results.map(\.outcome))
         #expect(fromFiles.results.map(\.findings) == inCode.results.map(\.findings))

@@ -4,7 +4,7 @@ import Testing
 @testable import Tether
 @testable import TetherContracts
 
-@Suite struct StructureDiffDocumentTests {
+@Suite struct ShapeCheckDocumentTests {
     @Test func reportsEveryFindingInDocumentOrder() throws {
         let stub = #"""
             {"id": 1, "name": "x", "owner": {"login": "o", "id": 2, "site_admin": false},
@@ -123,7 +123,7 @@ import Testing
 
     @Test func bodyThatIsNotUTF8() throws {
         let live = Data(#"{"name": "caf"#.utf8) + Data([0xE9]) + Data(#""}"#.utf8)
-        let result = StructureDiff.findings(stub: .object([JSONMember("name", .string("x"))]), live: live)
+        let result = ShapeCheck.findings(stub: .object([JSONMember("name", .string("x"))]), live: live)
         #expect(
             renderedFindings(result) == [
                 "drift body: expected a JSON body, got bytes that are not UTF-8 (at byte 13): check the request's path, or make sampleData base64"

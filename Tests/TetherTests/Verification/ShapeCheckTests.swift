@@ -11,10 +11,10 @@ func renderedFindings(_ findings: [Finding]) -> [String] {
 
 func structureFindings(stub: String, live: String, strict: Bool = false) throws -> [String] {
     renderedFindings(
-        StructureDiff.findings(stub: try JSONValue.parse(Data(stub.utf8)), live: Data(live.utf8), strict: strict))
+        ShapeCheck.findings(stub: try JSONValue.parse(Data(stub.utf8)), live: Data(live.utf8), strict: strict))
 }
 
-@Suite struct StructureDiffTests {
+@Suite struct ShapeCheckTests {
     struct Rule: CustomTestStringConvertible, Sendable {
         var name: String
         var stub: String

@@ -10,7 +10,7 @@ import Foundation
 /// and rule, at its first index, with a count of the further elements (`… and in 41 more elements`). The notes for a
 /// stub `null` and an empty stub array appear only when the live value gives something to check (not `null`, not
 /// empty). The walk is iterative; nesting is bounded by the parser's limit of 1024 levels.
-public enum StructureDiff {
+public enum ShapeCheck {
     /// Checks a live body against a stub.
     /// - Parameters:
     ///   - stub: The stub body (`sampleData`).

@@ -15,7 +15,7 @@
 /// ```
 /// The words come from the same builder as the JUnit report; free text is redacted and its control characters are
 /// escaped, so a body excerpt cannot drive the terminal.
-public enum ConsoleReport {
+public enum ConsoleWriter {
     /// The whole run: each result's lines, then the closing lines (`closing(for:colour:)`), ending with a newline.
     /// - Parameters:
     ///   - report: the finished run.
@@ -87,7 +87,7 @@ public enum ConsoleReport {
             waiting[index] = result
             var text = ""
             while let ready = waiting.removeValue(forKey: next) {
-                text += ConsoleReport.line(for: ready, colour: colour, redactor: redactor) + "\n"
+                text += ConsoleWriter.line(for: ready, colour: colour, redactor: redactor) + "\n"
                 next += 1
             }
             return text
@@ -194,16 +194,16 @@ public enum ConsoleReport {
 /// The console as a report sink: each result's lines as soon as its turn in contract order comes, then the closing
 /// line and the recap. `write` gets the text (the CLI writes it straight to standard output, past stdio's buffer).
 public struct ConsoleOutput: ReportSink {
-    private var stream: ConsoleReport.Stream
+    private var stream: ConsoleWriter.Stream
     private let colour: Bool
     private let write: (String) -> Void
 
     /// - Parameters:
     ///   - contracts: Every contract of the run (for the redactor).
-    ///   - colour: Whether to add ANSI colours (`ConsoleReport.isColourOn`).
+    ///   - colour: Whether to add ANSI colours (`ConsoleWriter.isColourOn`).
     ///   - write: Where the text goes.
     public init(contracts: [Contract], colour: Bool, write: @escaping (String) -> Void) {
-        self.stream = ConsoleReport.Stream(contracts: contracts, colour: colour)
+        self.stream = ConsoleWriter.Stream(contracts: contracts, colour: colour)
         self.colour = colour
         self.write = write
     }
@@ -216,7 +216,7 @@ public struct ConsoleOutput: ReportSink {
 
     /// Writes the closing line and the recap.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        write(ConsoleReport.closing(for: report, colour: colour))
+        write(ConsoleWriter.closing(for: report, colour: colour))
         return nil
     }
 }

@@ -15,7 +15,7 @@ public struct VerifyOptions: Sendable, Equatable {
 }
 
 /// Runs the pipeline: contracts → transport → checks → a `RunReport`. It writes nothing; reporting does.
-public struct Verifier: Sendable {
+public struct ContractRunner: Sendable {
     /// Where requests go: libcurl, or a test double.
     public var transport: any HTTPTransport
     /// The clock for the report's timestamp; injectable so tests are deterministic.

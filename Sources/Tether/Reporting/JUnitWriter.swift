@@ -14,7 +14,7 @@ import Foundation
 ///
 /// All free text is redacted (`Redactor(report:)`), has its control characters escaped as `\u{1B}` (see
 /// `ReportText.escapingControls`) and is cut to 4 KiB per field. No CDATA: libxml2 escapes `<`, `&` and `]]>`.
-public enum JUnitReport {
+public enum JUnitWriter {
     /// The report as UTF-8 XML.
     /// - Parameter report: the finished run.
     /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
@@ -291,12 +291,12 @@ public struct JUnitFile: ReportSink {
 
     /// Checks that the path can be written (its folders are made), before anything is sent.
     public func prepare() throws(ReportError) {
-        try JUnitReport.checkWritable(path)
+        try JUnitWriter.checkWritable(path)
     }
 
     /// Writes the report; returns `JUnit report: PATH` for the console.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        try JUnitReport.write(report, to: path)
+        try JUnitWriter.write(report, to: path)
         return "JUnit report: \(path)"
     }
 }

@@ -8,22 +8,22 @@ import Testing
     import FoundationXML
 #endif
 
-@Suite struct JUnitReportTests {
+@Suite struct JUnitWriterTests {
     static let validator = JUnitValidator.path
 
     // MARK: Helpers
 
     /// The report as a string, failing the test if it is not UTF-8.
     func xmlString(_ report: RunReport) throws -> String {
-        let data = try JUnitReport.xml(for: report)
+        let data = try JUnitWriter.xml(for: report)
         return try #require(String(data: data, encoding: .utf8))
     }
 
     /// The report checked by libxml2's strict parser, then parsed back with Foundation's `XMLDocument` for XPath
     /// (which on Linux recovers from errors silently, hence the strict check first).
     func parsed(_ report: RunReport, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLDocument {
-        let data = try JUnitReport.xml(for: report)
-        #expect(JUnitReport.wellFormednessError(data) == nil, sourceLocation: sourceLocation)
+        let data = try JUnitWriter.xml(for: report)
+        #expect(JUnitWriter.wellFormednessError(data) == nil, sourceLocation: sourceLocation)
         return try XMLDocument(data: data, options: [])
     }
 
@@ -63,7 +63,7 @@ import Testing
             "validate-junit is not installed at \(validator); schema validation skipped"))
     func validatesAgainstBothSchemasAndParsers() throws {
         for (name, report) in [("every outcome", ReportFixtures.everyOutcome), ("hostile text", Self.hostile)] {
-            let result = try validate(JUnitReport.xml(for: report))
+            let result = try validate(JUnitWriter.xml(for: report))
             #expect(result.status == 0, "validate-junit rejected the \(name) report:\n\(result.output)")
             #expect(result.output.contains("VALID   windyroad-JUnit"), "\(result.output)")
             #expect(result.output.contains("VALID   xunit-plugin-junit-10"), "\(result.output)")
@@ -135,16 +135,16 @@ import Testing
     // MARK: Hostile text
 
     @Test func strictCheckRejectsWhatLibxml2WouldOtherwiseWrite() {
-        #expect(JUnitReport.wellFormednessError(Data("<a>x</a>".utf8)) == nil)
-        #expect(JUnitReport.wellFormednessError(Data("<a>\u{1}</a>".utf8)) != nil)
-        #expect(JUnitReport.wellFormednessError(Data("<a b=\"\u{1B}\"/>".utf8)) != nil)
-        #expect(JUnitReport.wellFormednessError(Data("<a>&</a>".utf8)) != nil)
-        #expect(JUnitReport.wellFormednessError(Data([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E])) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a>x</a>".utf8)) == nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a>\u{1}</a>".utf8)) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a b=\"\u{1B}\"/>".utf8)) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a>&</a>".utf8)) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E])) != nil)
     }
 
     @Test func controlCharactersAreEscapedVisibly() throws {
-        let data = try JUnitReport.xml(for: Self.hostile)
-        #expect(JUnitReport.wellFormednessError(data) == nil)
+        let data = try JUnitWriter.xml(for: Self.hostile)
+        #expect(JUnitWriter.wellFormednessError(data) == nil)
         #expect(!data.contains(0x00))
         #expect(!data.contains(0x1B))
         #expect(!data.contains(0x07))
@@ -163,9 +163,9 @@ import Testing
         #expect(fromBytes.unicodeScalars.contains("\u{FFFD}"))
         #expect(String(decoding: [0xD800] as [UInt16], as: UTF16.self) == "\u{FFFD}")
 
-        let data = try JUnitReport.xml(for: ReportFixtures.drift(message: "excerpt: " + fromBytes))
+        let data = try JUnitWriter.xml(for: ReportFixtures.drift(message: "excerpt: " + fromBytes))
         #expect(String(data: data, encoding: .utf8) != nil)
-        #expect(JUnitReport.wellFormednessError(data) == nil)
+        #expect(JUnitWriter.wellFormednessError(data) == nil)
         // No UTF-8 encoded surrogate (ED A0..BF xx) anywhere.
         let bytes = [UInt8](data)
         #expect(!zip(bytes, bytes.dropFirst()).contains { $0 == 0xED && (0xA0...0xBF).contains($1) })
@@ -186,9 +186,9 @@ import Testing
 
     @Test func hugeTextIsTruncated() throws {
         let huge = String(repeating: "é0123456789", count: 100_000)  // 1.2 MB
-        let data = try JUnitReport.xml(for: ReportFixtures.drift(message: huge))
+        let data = try JUnitWriter.xml(for: ReportFixtures.drift(message: huge))
         #expect(data.count < 12_000)
-        #expect(JUnitReport.wellFormednessError(data) == nil)
+        #expect(JUnitWriter.wellFormednessError(data) == nil)
         let document = try XMLDocument(data: data, options: [])
         let text = try #require(try strings(document, "//failure").first)
         let findingLine = try #require(text.split(separator: "\n").first)
@@ -260,10 +260,10 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("a/b/junit.xml").path
-        try JUnitReport.write(ReportFixtures.everyOutcome, to: path)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == JUnitReport.xml(for: ReportFixtures.everyOutcome))
+        try JUnitWriter.write(ReportFixtures.everyOutcome, to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == JUnitWriter.xml(for: ReportFixtures.everyOutcome))
         // Overwrites in place.
-        try JUnitReport.write(ReportFixtures.drift(message: "second"), to: path)
+        try JUnitWriter.write(ReportFixtures.drift(message: "second"), to: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("body: second"))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("a/b").path)
         #expect(left == ["junit.xml"])
@@ -277,7 +277,7 @@ import Testing
         // Works as root too: a regular file in the way makes every write below it fail with ENOTDIR.
         let path = blocker.appendingPathComponent("reports/junit.xml").path
         let error = try #require(throws: ReportError.self) {
-            try JUnitReport.write(ReportFixtures.everyOutcome, to: path)
+            try JUnitWriter.write(ReportFixtures.everyOutcome, to: path)
         }
         guard case .write(let errorPath, let reason) = error else {
             Issue.record("expected ReportError.write, got \(error)")
@@ -289,7 +289,7 @@ import Testing
 
         let directory = folder.appendingPathComponent("taken")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        #expect(throws: ReportError.self) { try JUnitReport.write(ReportFixtures.everyOutcome, to: directory.path) }
+        #expect(throws: ReportError.self) { try JUnitWriter.write(ReportFixtures.everyOutcome, to: directory.path) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["file", "taken"])
     }
 }
