@@ -303,17 +303,18 @@ public struct ManifestLoader: Sendable {
         let sampleResponse = attempt(&errors) { () throws(ContractError) in
             try keys["sampleResponse"].map(stubResponse) ?? .network(statusCode: 200, headers: [])
         }
-        let validCodes = attempt(&errors) { () throws(ContractError) in
-            try keys["validationType"].flatMap(validationCodes)
+        let validation = attempt(&errors) { () throws(ContractError) in
+            try keys["validationType"].map(validationType) ?? ValidationType.none
         }
         guard errors.count == errorCount, let name, let method, let path, let query, let headers, let task,
-            let sampleData, let sampleResponse, let validCodes
+            let sampleData, let sampleResponse, let validation
         else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
-            sampleResponse: sampleResponse, validStatusCodes: validCodes, source: node.file, secrets: secrets)
+            sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
+            secrets: secrets)
     }
 
     private func headerEntries(_ node: ManifestNode) throws(ContractError) -> [(String, String?, ManifestNode)] {
@@ -489,18 +490,13 @@ public struct ManifestLoader: Sendable {
         }
     }
 
-    private func validationCodes(_ node: ManifestNode) throws(ContractError) -> [Int]? {
-        let (name, value) = try node.oneOf(["none", "successCodes", "successAndRedirectCodes", "customCodes"])
-        switch name {
-        case "none": return nil
-        case "successCodes": return ValidationCodes.success
-        case "successAndRedirectCodes": return ValidationCodes.successAndRedirect
-        default:
-            guard let value else { throw node.error("customCodes needs a list, e.g. {\"customCodes\": [200, 304]}") }
-            var codes: [Int] = []
-            for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
-            return codes
-        }
+    private func validationType(_ node: ManifestNode) throws(ContractError) -> ValidationType {
+        let (name, value) = try node.oneOf(ValidationType.names)
+        if let named = ValidationType.namedCases.first(where: { $0.name == name }) { return named }
+        guard let value else { throw node.error("customCodes needs a list, e.g. {\"customCodes\": [200, 304]}") }
+        var codes: [Int] = []
+        for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
+        return .customCodes(codes)
     }
 
     /// Standard base64, white space (line wrapping) allowed, anything else an error: a typo must never turn into
@@ -565,12 +561,4 @@ public struct ManifestLoader: Sendable {
         default: return node.value
         }
     }
-}
-
-/// The status codes of Moya's `ValidationType` cases.
-public enum ValidationCodes {
-    /// `.successCodes`: 200...299.
-    public static let success = Array(200...299)
-    /// `.successAndRedirectCodes`: 200...399.
-    public static let successAndRedirect = Array(200...399)
 }
