@@ -234,12 +234,10 @@ private func mockHeaderIterator(
 /// Headers MHD writes itself from the body it is given.
 private let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
-/// Whether a header can go on the wire as is: a token name (no `:` as in HTTP/2's `:status`, no spaces) and a value
-/// without line breaks. MHD would write anything it is given.
+/// Whether a header can go on the wire as is (`HTTPHeader.isValidName`, `HTTPHeader.isSafeValue`) and is not one
+/// MHD writes itself. MHD would write anything it is given.
 private func isSendable(_ header: HTTPHeader) -> Bool {
-    !header.name.isEmpty
-        && header.name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }
-        && !header.value.utf8.contains { $0 == 0x0a || $0 == 0x0d || $0 == 0 }
+    HTTPHeader.isValidName(header.name) && HTTPHeader.isSafeValue(header.value)
         && !framingHeaders.contains(header.name.lowercased())
 }
 

@@ -320,7 +320,7 @@ public struct ManifestLoader: Sendable {
     private func headerEntries(_ node: ManifestNode) throws(ContractError) -> [(String, String?, ManifestNode)] {
         var entries: [(String, String?, ManifestNode)] = []
         for (name, valueNode) in try node.freeMembers() {
-            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }) else {
+            guard HTTPHeader.isValidName(name) else {
                 throw valueNode.error("'\(name)' is not a valid header name")
             }
             if case .null = valueNode.value {
