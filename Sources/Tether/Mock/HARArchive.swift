@@ -274,9 +274,8 @@ private struct HARFile: Decodable {
             var body = Data()
             if let text = response.content?.text {
                 if response.content?.encoding?.lowercased() == "base64" {
-                    // Some exporters wrap base64 lines; white space is not part of the data.
-                    let compact = text.filter { !$0.isWhitespace }
-                    guard let decoded = Data(base64Encoded: compact) else {
+                    // Some exporters wrap base64 lines: the manifests' rule, white space skipped.
+                    guard let decoded = Data(wrappedBase64: text) else {
                         throw .invalidBase64(path: path, index: index)
                     }
                     body = decoded

@@ -411,7 +411,7 @@ public struct ManifestLoader: Sendable {
             return Data(try expand(try text.string(), at: text, secrets: &secrets).utf8)
         }
         if let encoded = keys["base64"], keys.count == 1 {
-            guard let data = Self.base64(try encoded.string()) else {
+            guard let data = Data(wrappedBase64: try encoded.string()) else {
                 throw encoded.error("not valid base64")
             }
             return data
@@ -433,7 +433,7 @@ public struct ManifestLoader: Sendable {
             let text = try value.string()
             return text.isEmpty ? .none : .text(Data(text.utf8))
         case "base64":
-            guard let data = Self.base64(try value.string()) else {
+            guard let data = Data(wrappedBase64: try value.string()) else {
                 throw value.error("not valid base64")
             }
             return data.isEmpty ? .none : .text(data)
@@ -497,12 +497,6 @@ public struct ManifestLoader: Sendable {
         var codes: [Int] = []
         for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
         return .customCodes(codes)
-    }
-
-    /// Standard base64, white space (line wrapping) allowed, anything else an error: a typo must never turn into
-    /// an empty stub that checks nothing.
-    static func base64(_ text: String) -> Data? {
-        Data(base64Encoded: text.filter { !$0.isWhitespace })
     }
 
     // MARK: - ${VAR}
