@@ -33,11 +33,19 @@ public struct HAREntry: Sendable, Equatable {
         self.body = body
     }
 
-    /// Splits a URL (absolute or just a path) into its percent-encoded path and query; the fragment is dropped.
+    /// Splits a URL (absolute, or a request target as a client sends it) into its percent-encoded path and query;
+    /// the fragment is dropped, and so are the scheme and authority of an absolute URL.
+    ///
+    /// The one split of HAR matching: the recorded URLs (`path`, `query`) and the requests the mock server receives
+    /// (`MockRequest`) both go through it, so that the two sides of a match agree.
+    /// - Parameter url: `https://host/a/b?x=1#frag`, `/a/b?x=1`, or an empty string.
+    /// - Returns: The path (`/` when there is none) and the query without `?` (empty when there is none).
     static func target(of url: String) -> (path: String, query: String) {
         var rest = Substring(url)
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-        if let scheme = rest.range(of: "://") {
+        // Only a scheme (a letter, then letters, digits, `+`, `-`, `.`) before `://` makes the URL absolute: in
+        // `/go?to=https://h.test/x` the `://` is part of the query.
+        if let scheme = rest.range(of: "://"), isScheme(rest[..<scheme.lowerBound]) {
             let authority = rest[scheme.upperBound...]
             let end = authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex
             rest = authority[end...]
@@ -52,6 +60,14 @@ public struct HAREntry: Sendable, Equatable {
             query = ""
         }
         return (path.isEmpty ? "/" : String(path), String(query))
+    }
+
+    /// Whether `text` is a URL scheme (RFC 3986): an ASCII letter, then ASCII letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 }
 
