@@ -41,25 +41,15 @@ public struct HAREntry: Sendable, Equatable {
     /// - Parameter url: `https://host/a/b?x=1#frag`, `/a/b?x=1`, or an empty string.
     /// - Returns: The path (`/` when there is none) and the query without `?` (empty when there is none).
     static func target(of url: String) -> (path: String, query: String) {
-        var rest = Substring(url)
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        let (head, query) = RequestBuilder.split(url)
+        var path = Substring(head)
         // Only a scheme (a letter, then letters, digits, `+`, `-`, `.`) before `://` makes the URL absolute: in
         // `/go?to=https://h.test/x` the `://` is part of the query.
-        if let scheme = rest.range(of: "://"), isScheme(rest[..<scheme.lowerBound]) {
-            let authority = rest[scheme.upperBound...]
-            let end = authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex
-            rest = authority[end...]
+        if let scheme = path.range(of: "://"), isScheme(path[..<scheme.lowerBound]) {
+            let authority = path[scheme.upperBound...]
+            path = authority[(authority.firstIndex(of: "/") ?? authority.endIndex)...]
         }
-        let path: Substring
-        let query: Substring
-        if let mark = rest.firstIndex(of: "?") {
-            path = rest[..<mark]
-            query = rest[rest.index(after: mark)...]
-        } else {
-            path = rest
-            query = ""
-        }
-        return (path.isEmpty ? "/" : String(path), String(query))
+        return (path.isEmpty ? "/" : String(path), query ?? "")
     }
 
     /// Whether `text` is a URL scheme (RFC 3986): an ASCII letter, then ASCII letters, digits, `+`, `-` or `.`.
