@@ -23,7 +23,8 @@ final class AssertContractsTests: XCTestCase {
 
     func testTargetsThatHoldDoNotFail() async {
         let verifier = ContractVerifier(
-            baseURL: URL(string: "http://127.0.0.1:1"), verifier: ContractRunner(transport: Always200(), hostname: "test"))
+            baseURL: URL(string: "http://127.0.0.1:1"),
+            verifier: ContractRunner(transport: Always200(), hostname: "test"))
         let report = await assertContracts([List()], verifier: verifier)
         XCTAssertTrue(report.isPassing)
         XCTAssertEqual(report.results.first?.contract.request.url, "http://127.0.0.1:1")

@@ -33,25 +33,31 @@ public struct HAREntry: Sendable, Equatable {
         self.body = body
     }
 
-    /// Splits a URL (absolute or just a path) into its percent-encoded path and query; the fragment is dropped.
+    /// Splits a URL (absolute, or a request target as a client sends it) into its percent-encoded path and query;
+    /// the fragment is dropped, and so are the scheme and authority of an absolute URL.
+    ///
+    /// The one split of HAR matching: the recorded URLs (`path`, `query`) and the requests the mock server receives
+    /// (`MockRequest`) both go through it, so that the two sides of a match agree.
+    /// - Parameter url: `https://host/a/b?x=1#frag`, `/a/b?x=1`, or an empty string.
+    /// - Returns: The path (`/` when there is none) and the query without `?` (empty when there is none).
     static func target(of url: String) -> (path: String, query: String) {
-        var rest = Substring(url)
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-        if let scheme = rest.range(of: "://") {
-            let authority = rest[scheme.upperBound...]
-            let end = authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex
-            rest = authority[end...]
+        let (head, query) = RequestBuilder.split(url)
+        var path = Substring(head)
+        // Only a scheme (a letter, then letters, digits, `+`, `-`, `.`) before `://` makes the URL absolute: in
+        // `/go?to=https://h.test/x` the `://` is part of the query.
+        if let scheme = path.range(of: "://"), isScheme(path[..<scheme.lowerBound]) {
+            let authority = path[scheme.upperBound...]
+            path = authority[(authority.firstIndex(of: "/") ?? authority.endIndex)...]
         }
-        let path: Substring
-        let query: Substring
-        if let mark = rest.firstIndex(of: "?") {
-            path = rest[..<mark]
-            query = rest[rest.index(after: mark)...]
-        } else {
-            path = rest
-            query = ""
+        return (path.isEmpty ? "/" : String(path), query ?? "")
+    }
+
+    /// Whether `text` is a URL scheme (RFC 3986): an ASCII letter, then ASCII letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
         }
-        return (path.isEmpty ? "/" : String(path), String(query))
     }
 }
 
@@ -274,9 +280,8 @@ private struct HARFile: Decodable {
             var body = Data()
             if let text = response.content?.text {
                 if response.content?.encoding?.lowercased() == "base64" {
-                    // Some exporters wrap base64 lines; white space is not part of the data.
-                    let compact = text.filter { !$0.isWhitespace }
-                    guard let decoded = Data(base64Encoded: compact) else {
+                    // Some exporters wrap base64 lines: the manifests' rule, white space skipped.
+                    guard let decoded = Data(wrappedBase64: text) else {
                         throw .invalidBase64(path: path, index: index)
                     }
                     body = decoded

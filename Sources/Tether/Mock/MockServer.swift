@@ -11,9 +11,10 @@ import Foundation
 public struct MockRequest: Sendable, Equatable {
     /// The method as sent (`GET`, `POST`, …).
     public var method: String
-    /// The path as sent, still percent-encoded (`/users/a%20b`), without the query.
+    /// The path as sent, still percent-encoded (`/users/a%20b`), without the query; the request target is split as
+    /// a HAR file's URLs are (`HAREntry.target(of:)`): an absolute-form target gives its path, a fragment is dropped.
     public var path: String
-    /// The query as sent, still percent-encoded, without the `?`; empty when there is none.
+    /// The query as sent, still percent-encoded, without the `?` or a fragment; empty when there is none.
     public var query: String
     /// The request headers in the order MHD parsed them, name case as sent.
     public var headers: [HTTPHeader]
@@ -238,12 +239,10 @@ private func mockHeaderIterator(
 /// Headers MHD writes itself from the body it is given.
 private let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
-/// Whether a header can go on the wire as is: a token name (no `:` as in HTTP/2's `:status`, no spaces) and a value
-/// without line breaks. MHD would write anything it is given.
+/// Whether a header can go on the wire as is (`HTTPHeader.isValidName`, `HTTPHeader.isSafeValue`) and is not one
+/// MHD writes itself. MHD would write anything it is given.
 private func isSendable(_ header: HTTPHeader) -> Bool {
-    !header.name.isEmpty
-        && header.name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }
-        && !header.value.utf8.contains { $0 == 0x0a || $0 == 0x0d || $0 == 0 }
+    HTTPHeader.isValidName(header.name) && HTTPHeader.isSafeValue(header.value)
         && !framingHeaders.contains(header.name.lowercased())
 }
 
@@ -284,21 +283,10 @@ private func mockAccessHandler(
         _ = MHD_get_connection_values(
             connection, .HEADER_KIND, mockHeaderIterator, Unmanaged.passUnretained(collector).toOpaque())
     }
-    let target = state.target
-    let path: Substring
-    let query: Substring
-    if let mark = target.firstIndex(of: "?") {
-        path = target[..<mark]
-        query = target[target.index(after: mark)...]
-    } else {
-        path = target[...]
-        query = ""
-    }
+    // Split as a recorded URL is, so that a HAR replay compares like with like.
+    let (path, query) = HAREntry.target(of: state.target)
     let request = MockRequest(
-        method: method.map { String(cString: $0) } ?? "GET",
-        path: path.isEmpty ? "/" : String(path),
-        query: String(query.prefix { $0 != "#" }),
-        headers: collector.headers,
+        method: method.map { String(cString: $0) } ?? "GET", path: path, query: query, headers: collector.headers,
         body: state.body)
 
     var answer = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().handler(request)

@@ -55,7 +55,8 @@ public struct ContractVerifier {
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init<Target: TargetType>(
         endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8,
-        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil, verifier: ContractRunner = ContractRunner()
+        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil,
+        verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)

@@ -14,7 +14,8 @@ public struct RunPipeline {
 
     /// - Parameters: as the properties.
     public init(
-        verifier: ContractRunner = ContractRunner(), options: VerifyOptions = VerifyOptions(), sinks: [any ReportSink] = [],
+        verifier: ContractRunner = ContractRunner(), options: VerifyOptions = VerifyOptions(),
+        sinks: [any ReportSink] = [],
         onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in }
     ) {
         self.verifier = verifier

@@ -106,8 +106,8 @@ public enum ContractCheck {
     }
 
     static func describe(codes: [Int]) -> String {
-        if codes == ValidationCodes.success { return "successCodes, 200-299" }
-        if codes == ValidationCodes.successAndRedirect { return "successAndRedirectCodes, 200-399" }
-        return "customCodes " + codes.map(String.init).joined(separator: ", ")
+        let validation = ValidationType(validStatusCodes: codes)
+        if case .customCodes = validation { return "customCodes " + codes.map(String.init).joined(separator: ", ") }
+        return "\(validation.name), \(codes.first ?? 0)-\(codes.last ?? 0)"
     }
 }

@@ -82,7 +82,7 @@ public struct ContractManifest: Sendable, Equatable {
             if let response = Self.sampleResponse(contract.sampleResponse) {
                 members.append(JSONMember("sampleResponse", response))
             }
-            if let validation = Self.validationType(contract.validStatusCodes) {
+            if let validation = Self.validationType(contract.validationType) {
                 members.append(JSONMember("validationType", validation))
             }
             targets.append(.object(members))
@@ -251,11 +251,12 @@ public struct ContractManifest: Sendable, Equatable {
         }
     }
 
-    private static func validationType(_ codes: [Int]?) -> JSONValue? {
-        guard let codes else { return nil }
-        if codes == ValidationCodes.success { return .string("successCodes") }
-        if codes == ValidationCodes.successAndRedirect { return .string("successAndRedirectCodes") }
-        return .object([JSONMember("customCodes", .array(codes.map { .integer(Int64($0)) }))])
+    private static func validationType(_ validation: ValidationType) -> JSONValue? {
+        switch validation {
+        case .none: nil
+        case .customCodes(let codes): .object([JSONMember("customCodes", .array(codes.map { .integer(Int64($0)) }))])
+        case let named: .string(named.name)
+        }
     }
 }
 

@@ -303,18 +303,18 @@ public struct ManifestLoader: Sendable {
         let sampleResponse = attempt(&errors) { () throws(ContractError) in
             try keys["sampleResponse"].map(stubResponse) ?? .network(statusCode: 200, headers: [])
         }
-        let validCodes = attempt(&errors) { () throws(ContractError) in
-            try keys["validationType"].flatMap(validationCodes)
+        let validation = attempt(&errors) { () throws(ContractError) in
+            try keys["validationType"].map(validationType) ?? ValidationType.none
         }
         guard errors.count == errorCount, let name, let method, let path, let query, let headers, let task,
-            let sampleData, let sampleResponse, let validCodes
+            let sampleData, let sampleResponse, let validation
         else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
-            sampleResponse: sampleResponse, validStatusCodes: validCodes, source: node.file, secrets: secrets,
-            stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) })
+            sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
+            secrets: secrets, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) })
     }
 
     /// Where the body of `sampleData` (a checked node) is written.
@@ -337,7 +337,7 @@ public struct ManifestLoader: Sendable {
     private func headerEntries(_ node: ManifestNode) throws(ContractError) -> [(String, String?, ManifestNode)] {
         var entries: [(String, String?, ManifestNode)] = []
         for (name, valueNode) in try node.freeMembers() {
-            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }) else {
+            guard HTTPHeader.isValidName(name) else {
                 throw valueNode.error("'\(name)' is not a valid header name")
             }
             if case .null = valueNode.value {
@@ -428,7 +428,7 @@ public struct ManifestLoader: Sendable {
             return Data(try expand(try text.string(), at: text, secrets: &secrets).utf8)
         }
         if let encoded = keys["base64"], keys.count == 1 {
-            guard let data = Self.base64(try encoded.string()) else {
+            guard let data = Data(wrappedBase64: try encoded.string()) else {
                 throw encoded.error("not valid base64")
             }
             return data
@@ -450,7 +450,7 @@ public struct ManifestLoader: Sendable {
             let text = try value.string()
             return text.isEmpty ? .none : .text(Data(text.utf8))
         case "base64":
-            guard let data = Self.base64(try value.string()) else {
+            guard let data = Data(wrappedBase64: try value.string()) else {
                 throw value.error("not valid base64")
             }
             return data.isEmpty ? .none : .text(data)
@@ -507,24 +507,13 @@ public struct ManifestLoader: Sendable {
         }
     }
 
-    private func validationCodes(_ node: ManifestNode) throws(ContractError) -> [Int]? {
-        let (name, value) = try node.oneOf(["none", "successCodes", "successAndRedirectCodes", "customCodes"])
-        switch name {
-        case "none": return nil
-        case "successCodes": return ValidationCodes.success
-        case "successAndRedirectCodes": return ValidationCodes.successAndRedirect
-        default:
-            guard let value else { throw node.error("customCodes needs a list, e.g. {\"customCodes\": [200, 304]}") }
-            var codes: [Int] = []
-            for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
-            return codes
-        }
-    }
-
-    /// Standard base64, white space (line wrapping) allowed, anything else an error: a typo must never turn into
-    /// an empty stub that checks nothing.
-    static func base64(_ text: String) -> Data? {
-        Data(base64Encoded: text.filter { !$0.isWhitespace })
+    private func validationType(_ node: ManifestNode) throws(ContractError) -> ValidationType {
+        let (name, value) = try node.oneOf(ValidationType.names)
+        if let named = ValidationType.namedCases.first(where: { $0.name == name }) { return named }
+        guard let value else { throw node.error("customCodes needs a list, e.g. {\"customCodes\": [200, 304]}") }
+        var codes: [Int] = []
+        for element in try value.array() { codes.append(try element.integer(in: 100...599)) }
+        return .customCodes(codes)
     }
 
     // MARK: - ${VAR}
@@ -583,12 +572,4 @@ public struct ManifestLoader: Sendable {
         default: return node.value
         }
     }
-}
-
-/// The status codes of Moya's `ValidationType` cases.
-public enum ValidationCodes {
-    /// `.successCodes`: 200...299.
-    public static let success = Array(200...299)
-    /// `.successAndRedirectCodes`: 200...399.
-    public static let successAndRedirect = Array(200...399)
 }

@@ -140,8 +140,21 @@ extension HTTPHeader {
         ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name.lowercased())
     }
 
-    /// Whether a header value could split a request: a line break or NUL in it would start another header.
-    static func isSafeValue(_ value: String) -> Bool { !value.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 } }
+    /// Whether a header name can go on the wire as is: not empty, visible ASCII only (no space, no control byte),
+    /// and no `:` (it would end the name early; HTTP/2's `:status` is no header of HTTP/1.1).
+    /// - Parameter name: The header name.
+    /// - Returns: `true` when every byte is in 0x21...0x7E and none is `:`.
+    package static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
+    }
+
+    /// Whether a header value is safe to send: a line break or NUL in it would split the request and start another
+    /// header.
+    /// - Parameter value: The header value.
+    /// - Returns: `true` when it holds no CR, LF or NUL.
+    package static func isSafeValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }
+    }
 }
 
 extension StubBody {

@@ -119,8 +119,11 @@ public enum RequestBuilder {
     }
 
     /// A URL without its fragment, cut before its query: `https://h.test/a?b=1#c` is (`https://h.test/a`, `b=1`).
-    /// The query is `nil` when there is no `?`, empty for a bare `?`.
-    static func split(_ url: String) -> (head: String, query: String?) {
+    /// The query is `nil` when there is no `?`, empty for a bare `?`. The one cut of a URL at `#` and `?`, for the
+    /// requests built here and for HAR matching (`HAREntry.target(of:)`) alike.
+    /// - Parameter url: An absolute URL, or a path with its query.
+    /// - Returns: What comes before the `?`, and the query without it.
+    package static func split(_ url: String) -> (head: String, query: String?) {
         var rest = Substring(url)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         guard let mark = rest.firstIndex(of: "?") else { return (String(rest), nil) }

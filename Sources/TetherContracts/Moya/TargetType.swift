@@ -71,34 +71,6 @@ public struct Method: RawRepresentable, Sendable, Equatable, Hashable {
     }
 }
 
-/// Moya's `ValidationType`: the status codes a target accepts. When a target sets one, a live status outside it is a
-/// drift even where the stub's own status differs.
-public enum ValidationType: Sendable, Equatable {
-    /// No validation (Moya's default).
-    case none
-    /// 200-299.
-    case successCodes
-    /// 200-399.
-    case successAndRedirectCodes
-    /// Exactly these codes.
-    case customCodes([Int])
-
-    /// The accepted codes, empty for `.none` (as Moya's `statusCodes`).
-    public var statusCodes: [Int] {
-        switch self {
-        case .none: []
-        case .successCodes: ValidationCodes.success
-        case .successAndRedirectCodes: ValidationCodes.successAndRedirect
-        case .customCodes(let codes): codes
-        }
-    }
-
-    /// `Contract.validStatusCodes`: `nil` for `.none`.
-    var validStatusCodes: [Int]? {
-        self == .none ? nil : statusCodes
-    }
-}
-
 /// Moya's `MultiTarget`: any target behind one type, so targets of several services can be verified together.
 public enum MultiTarget: TargetType {
     /// The wrapped target.

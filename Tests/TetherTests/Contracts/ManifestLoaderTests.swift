@@ -208,6 +208,15 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         #expect(message.hasPrefix(expected), "got: \(message)")
     }
 
+    @Test(arguments: ["X Token", "X-Token:", ":status", "X-Tökén"])
+    func headerNamesThatCannotGoOnTheWireAreContractErrors(name: String) throws {
+        let message = try loadError(
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "headers": {"\#(name)": "1"}}]}"#
+        )
+        #expect(message.hasPrefix("api.json: targets[0].headers"), "got: \(message)")
+        #expect(message.hasSuffix(": '\(name)' is not a valid header name"), "got: \(message)")
+    }
+
     @Test func reviewedEdgeCasesAreContractErrors() throws {
         // An empty *.json sample is not valid JSON (leave sampleData out for Data()).
         #expect(

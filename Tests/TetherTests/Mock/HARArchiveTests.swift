@@ -72,6 +72,23 @@ import Testing
         #expect(archive.entries[5].status == 0)
     }
 
+    /// The one split of HAR matching, for recorded URLs and for the request targets the mock server receives.
+    @Test(arguments: [
+        ("https://h.test/a/b?x=1#frag", "/a/b", "x=1"),
+        ("HTTP://h.test:80", "/", ""),
+        ("svn+ssh://h.test/repo", "/repo", ""),
+        ("/go?to=https://h.test/x", "/go", "to=https://h.test/x"),
+        ("/a/http://b.test/c", "/a/http://b.test/c", ""),
+        ("/users/a%20b?q=sesame%20repo%3Ax&x=1+2", "/users/a%20b", "q=sesame%20repo%3Ax&x=1+2"),
+        ("/a?x=1#y", "/a", "x=1"),
+        ("/a#b?c", "/a", ""),
+        ("?x", "/", "x"),
+        ("", "/", ""),
+    ])
+    func targetSplitsPathAndQuery(url: String, path: String, query: String) {
+        #expect(HAREntry.target(of: url) == (path, query))
+    }
+
     @Test func targetOfURLsWithAndWithoutHost() {
         #expect(HAREntry.target(of: "https://h.test:8443/a/b?x=1#frag") == ("/a/b", "x=1"))
         #expect(HAREntry.target(of: "https://h.test") == ("/", ""))

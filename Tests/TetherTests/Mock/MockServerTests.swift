@@ -57,6 +57,22 @@ import Tether
         #expect(log.all.first?.query == "q=sesame%20repo%3Ax&x=1+2")
     }
 
+    /// The request target is split as a HAR file's URLs are (`HAREntry.target(of:)`), so a replay matches like with
+    /// like: a `://` in the query stays in the query, an absolute-form target (RFC 9112 §3.2.2) gives its path.
+    @Test(arguments: [
+        ("/users/go?to=https://h.test/x", "/users/go", "to=https://h.test/x"),
+        ("http://h.test/users/a?x=1", "/users/a", "x=1"),
+        ("/users/b", "/users/b", ""),
+    ])
+    func requestTargetIsSplitAsHARURLsAre(target: String, path: String, query: String) async throws {
+        let log = RequestLog()
+        let server = try MockServer(handler: Self.routes(log))
+        let result = try await runCurl(["-s", "-o", "/dev/null", "--request-target", target, server.baseURL])
+        #expect(result.exitCode == 0)
+        #expect(log.all.map(\.path) == [path])
+        #expect(log.all.map(\.query) == [query])
+    }
+
     @Test(arguments: ["POST", "PUT", "PATCH"])
     func uploadBodyIsReceivedWhole(method: String) async throws {
         let log = RequestLog()

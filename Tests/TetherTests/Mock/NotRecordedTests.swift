@@ -18,7 +18,8 @@ import Testing
 
     @Test func theMocksMissIsAnErrorNamingTheFileAndTheRequest() {
         let miss = NotRecorded.response(for: MockRequest(method: "GET", path: "/nothere"), file: "small.har")
-        let result = ContractRunner.result(contract: Self.contract, response: .success(Self.answer(miss)), isStrict: false)
+        let result = ContractRunner.result(
+            contract: Self.contract, response: .success(Self.answer(miss)), isStrict: false)
         #expect(
             result.outcome
                 == .error(
