@@ -6,6 +6,7 @@ import Tether
 // request made of its own method, path and query (unless an earlier entry holds the same request, or its status is
 // not replayable), and a request nobody recorded must get the 404 that names it.
 
+/// libFuzzer's entry: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let data = fuzzData(bytes, size)

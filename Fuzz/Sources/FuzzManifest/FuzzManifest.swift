@@ -18,6 +18,7 @@ private let environment = ["TOKEN": "fuzz-secret-token", "HOST": "api.example.co
 /// reads what it is told to, and hanging on `/dev/stdin` is not a parser bug.
 private let specialPaths = ["dev/", "proc/", "sys/", "fd/"].map { Data($0.utf8) }
 
+/// libFuzzer's entry: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let (manifest, sample) = splitParts(fuzzData(bytes, size))

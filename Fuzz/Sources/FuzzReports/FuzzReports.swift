@@ -21,6 +21,7 @@ import Tether
 private let junitPath = (scratchFolder as NSString).appendingPathComponent("reports/junit.xml")
 private let separator: UInt8 = 0x1F
 
+/// libFuzzer's entry: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var reader = FieldReader(fields: fields(fuzzData(bytes, size), separator: separator))

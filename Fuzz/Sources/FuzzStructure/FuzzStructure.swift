@@ -15,6 +15,7 @@ import Tether
 
 private let url = "http://fuzz.test/structure"
 
+/// libFuzzer's entry: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let (stubBytes, live) = splitParts(fuzzData(bytes, size))

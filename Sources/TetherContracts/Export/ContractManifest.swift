@@ -113,6 +113,7 @@ public struct ContractManifest: Sendable, Equatable {
         return manifestPath
     }
 
+    /// Equal when they would write the same files.
     public static func == (lhs: ContractManifest, rhs: ContractManifest) -> Bool {
         lhs.service == rhs.service && lhs.manifest == rhs.manifest
             && lhs.samples.map(\.path) == rhs.samples.map(\.path) && lhs.samples.map(\.data) == rhs.samples.map(\.data)

@@ -7,6 +7,7 @@ public struct BaseURLOverrides: Sendable, Equatable {
     /// One URL per service name (`--base-url SERVICE=URL`); wins over `all`.
     public var byService: [String: String]
 
+    /// - Parameters: as the properties.
     public init(all: String? = nil, byService: [String: String] = [:]) {
         self.all = all
         self.byService = byService
@@ -19,6 +20,7 @@ public struct BaseURLOverrides: Sendable, Equatable {
 public struct ManifestLoader: Sendable {
     /// Where `${VAR}` takes its values from.
     public var environment: [String: String]
+    /// `--base-url` values.
     public var baseURLOverrides: BaseURLOverrides
 
     /// - Parameters:

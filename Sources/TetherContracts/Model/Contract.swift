@@ -2,9 +2,12 @@ import Foundation
 
 /// One HTTP header as written, name case preserved.
 public struct HTTPHeader: Sendable, Equatable {
+    /// The name, case as written (names compare case-insensitively: `isNamed`).
     public var name: String
+    /// The value, as sent.
     public var value: String
 
+    /// - Parameters: the name and the value.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
@@ -13,11 +16,16 @@ public struct HTTPHeader: Sendable, Equatable {
 
 /// A request, fully built: every `${VAR}` already expanded, the URL already percent-encoded.
 public struct HTTPRequest: Sendable, Equatable {
+    /// `GET`, `POST`, …, upper case.
     public var method: String
+    /// The absolute URL, percent-encoded, query included.
     public var url: String
+    /// The headers to send, in order.
     public var headers: [HTTPHeader]
+    /// The body, or `nil` for none.
     public var body: Data?
 
+    /// - Parameters: as the properties.
     public init(method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
         self.method = method
         self.url = url
@@ -89,8 +97,11 @@ public struct Contract: Sendable, Equatable {
     public var name: String
     /// The service's base URL as used for this run (after `--base-url`).
     public var baseURL: String
+    /// The request to send.
     public var request: HTTPRequest
+    /// The stub's body: what the live body's structure must match.
     public var sampleData: StubBody
+    /// The stub's status and headers, or a network error.
     public var sampleResponse: StubResponse
     /// Status codes that must answer, whatever the stub says (Moya's `ValidationType`); `nil` means none.
     public var validStatusCodes: [Int]?

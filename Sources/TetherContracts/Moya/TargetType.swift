@@ -88,11 +88,18 @@ public enum MultiTarget: TargetType {
         }
     }
 
+    /// The wrapped target's.
     public var baseURL: URL { target.baseURL }
+    /// The wrapped target's.
     public var path: String { target.path }
+    /// The wrapped target's.
     public var method: Method { target.method }
+    /// The wrapped target's.
     public var sampleData: Data { target.sampleData }
+    /// The wrapped target's.
     public var task: Task { target.task }
+    /// The wrapped target's.
     public var validationType: ValidationType { target.validationType }
+    /// The wrapped target's.
     public var headers: [String: String]? { target.headers }
 }

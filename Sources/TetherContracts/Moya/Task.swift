@@ -73,6 +73,7 @@ public struct URLEncoding: ParameterEncoding, Sendable, Equatable {
         self.destination = destination
     }
 
+    /// The encoding Tether applies: the query string, or a form body, as Alamofire's `URLEncoding` picks.
     public var requestEncoding: RequestEncoding {
         switch destination {
         case .methodDependent: .url
@@ -87,8 +88,10 @@ public struct JSONEncoding: ParameterEncoding, Sendable, Equatable {
     /// The compact JSON body Alamofire sends by default.
     public static var `default`: JSONEncoding { JSONEncoding() }
 
+    /// Moya's `JSONEncoding.default`.
     public init() {}
 
+    /// A JSON body.
     public var requestEncoding: RequestEncoding { .json }
 }
 
@@ -100,9 +103,13 @@ public struct MultipartFormData: Sendable, Hashable {
         case file(URL)
     }
 
+    /// Where the part's bytes come from.
     public var provider: FormDataProvider
+    /// The form field's name.
     public var name: String
+    /// The file name sent with the part, if any.
     public var fileName: String?
+    /// The part's content type, if any.
     public var mimeType: String?
 
     /// - Parameters: as Moya's.
@@ -116,8 +123,10 @@ public struct MultipartFormData: Sendable, Hashable {
 
 /// Alamofire's download options.
 public struct DownloadOptions: OptionSet, Sendable {
+    /// The option bits.
     public let rawValue: Int
 
+    /// - Parameter rawValue: The option bits.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }

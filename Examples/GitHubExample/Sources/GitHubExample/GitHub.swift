@@ -12,8 +12,10 @@ public enum GitHub: CaseIterable, Sendable {
 }
 
 extension GitHub: TargetType {
+    /// GitHub's API.
     public var baseURL: URL { URL(string: "https://api.github.com") ?? URL(fileURLWithPath: "/") }
 
+    /// Each endpoint's path, as in Moya's demo.
     public var path: String {
         switch self {
         case .zen:
@@ -25,8 +27,10 @@ extension GitHub: TargetType {
         }
     }
 
+    /// Every endpoint here is a GET.
     public var method: TetherContracts.Method { .get }
 
+    /// The repositories are sorted by last push; the others send no parameters.
     public var task: Task {
         switch self {
         case .userRepositories:
@@ -36,6 +40,7 @@ extension GitHub: TargetType {
         }
     }
 
+    /// The stubs the app's tests and offline builds run on: the contracts.
     public var sampleData: Data {
         switch self {
         case .zen:
@@ -47,6 +52,7 @@ extension GitHub: TargetType {
         }
     }
 
+    /// No extra headers.
     public var headers: [String: String]? { nil }
 }
 
@@ -69,8 +75,11 @@ public func customEndpointClosure(_ target: GitHub) -> Endpoint {
 
 /// What the app decodes `userRepositories` into.
 public struct Repository: Decodable, Equatable, Sendable {
+    /// The repository's name.
     public var name: String
+    /// Its stars (`stargazers_count`).
     public var stargazersCount: Int
+    /// Its last push (`pushed_at`, ISO 8601).
     public var pushedAt: Date
 
     /// The app's decoder: snake_case keys, ISO 8601 dates.
