@@ -186,8 +186,8 @@ private func checkConsole(_ report: RunReport) {
     for (index, result) in report.results.enumerated().reversed() {
         streamed += stream.add(result, at: index)
     }
-    let totals = ConsoleWriter.totalsLine(for: report.results, colour: false) + "\n"
-    if streamed + totals != plain {
+    let closing = ConsoleWriter.closing(for: report, colour: false)
+    if streamed + closing != plain {
         violated("streamed results print the report's lines in contract order", "\(streamed)\nvs\n\(plain)")
     }
 }

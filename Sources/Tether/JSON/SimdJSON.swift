@@ -19,7 +19,9 @@ public final class JSONParser {
     /// - Parameter maxDepth: How deeply arrays and objects may nest (at least 1).
     /// - Throws: `JSONParseError` when the parser cannot be allocated.
     public init(maxDepth: Int = 1024) throws(JSONParseError) {
-        guard let handle = tj_parser_create(max(1, maxDepth)) else {
+        // simdjson counts the document itself as a level (its limit N allows N - 1 nested containers); `maxDepth`
+        // means nested containers, as `JSONReader`'s does, so both refuse exactly the same documents.
+        guard let handle = tj_parser_create(max(1, maxDepth) + 1) else {
             throw JSONParseError(reason: .outOfMemory, detail: "out of memory while creating a JSON parser")
         }
         self.handle = handle

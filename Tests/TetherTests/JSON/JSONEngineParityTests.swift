@@ -27,6 +27,21 @@ import Testing
         }
     }
 
+    /// A depth limit of N means N nested containers for both (simdjson alone counts the document as a level).
+    @Test(arguments: 1...6)
+    func bothDrawTheDepthLimitAtTheSamePlace(depth: Int) throws {
+        for levels in [depth - 1, depth, depth + 1] where levels >= 0 {
+            let text = String(repeating: "[", count: levels) + "1" + String(repeating: "]", count: levels)
+            let reader = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).value(Data(text.utf8)) }
+            let engine = Result { () throws(JSONParseError) in try JSONParser(maxDepth: depth).parse(Data(text.utf8)) }
+            switch (reader, engine) {
+            case (.success(let a), .success(let b)): #expect(a == b && levels <= depth, "\(text)")
+            case (.failure(let a), .failure(let b)): #expect(a == b && levels > depth, "\(text)")
+            default: Issue.record("depth \(depth), \(levels) levels: reader \(reader) but engine \(engine)")
+            }
+        }
+    }
+
     @Test func bothSkipAByteOrderMark() throws {
         #expect(try JSONParser().parse(Data([0xEF, 0xBB, 0xBF]) + Data("[true]".utf8)) == .array([.bool(true)]))
     }
