@@ -161,10 +161,6 @@ private struct JSONScanner {
             switch bytes[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = bytes[index] == UInt8(ascii: "{")
-                guard stack.count < maxDepth else {
-                    throw JSONParseError(
-                        reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: index)
-                }
                 index += 1
                 skipWhitespace()
                 let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -173,6 +169,11 @@ private struct JSONScanner {
                     positions?.end(position)
                     value = isObject ? .object([]) : .array([])
                 } else {
+                    // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
+                    guard stack.count < maxDepth else {
+                        throw JSONParseError(
+                            reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
+                    }
                     var frame = Frame(isObject: isObject, position: position)
                     if isObject {
                         keyOffset = index

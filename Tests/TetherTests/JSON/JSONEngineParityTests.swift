@@ -31,7 +31,12 @@ import Testing
     @Test(arguments: 1...6)
     func bothDrawTheDepthLimitAtTheSamePlace(depth: Int) throws {
         for levels in [depth - 1, depth, depth + 1] where levels >= 0 {
+            // An empty container innermost is not a level: `[[]]` is one level deep, `[[1]]` two.
             let text = String(repeating: "[", count: levels) + "1" + String(repeating: "]", count: levels)
+            let empty = String(repeating: "[", count: levels + 1) + String(repeating: "]", count: levels + 1)
+            let readerTakesEmpty = (try? JSONReader(maxDepth: depth).value(Data(empty.utf8))) != nil
+            let engineTakesEmpty = (try? JSONParser(maxDepth: depth).parse(Data(empty.utf8))) != nil
+            #expect(readerTakesEmpty == engineTakesEmpty && readerTakesEmpty == (levels <= depth), "\(empty)")
             let reader = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).value(Data(text.utf8)) }
             let engine = Result { () throws(JSONParseError) in try JSONParser(maxDepth: depth).parse(Data(text.utf8)) }
             switch (reader, engine) {
@@ -86,8 +91,12 @@ import Testing
                 }
             }
             let data = Data(bytes)
-            let reader = Result { () throws(JSONParseError) in try JSONReader().value(data) }
-            let engine = Result { () throws(JSONParseError) in try parser.parse(data) }
+            // Every eighth document under a small depth limit, where the two count levels (empty containers are none).
+            let depth = round % 8 == 0 ? 1 + round / 8 % 4 : 1024
+            let reader = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).value(data) }
+            let engine = Result { () throws(JSONParseError) in
+                try (depth == 1024 ? parser : JSONParser(maxDepth: depth)).parse(data)
+            }
             switch (reader, engine) {
             case (.success(let a), .success(let b)) where a == b: accepted += 1
             case (.failure(let a), .failure(let b)) where a == b: continue
