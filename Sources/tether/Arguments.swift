@@ -79,7 +79,7 @@ struct TetherCommand: Sendable {
         helpText: nil, parse: { _ in .version })
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | mock]", summary: "print help",
+        names: ["help", "--help", "-h"], usage: "tether help [verify | mock | serve]", summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
@@ -99,7 +99,7 @@ private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         let topics = TetherCommand.all.filter { $0.helpText != nil && $0.names[0] != "help" }.map { $0.names[0] }
         let hint = didYouMean(topic, in: topics)
         throw UsageError(
-            "no help on '\(topic)'\(hint): the commands are \(topics.joined(separator: " and ")); "
+            "no help on '\(topic)'\(hint): the commands are \(topics.dropLast().joined(separator: ", ")) and \(topics.last ?? ""); "
                 + "run 'tether --help'")
     }
     if let extra = rest.first {
@@ -154,7 +154,8 @@ private func parseServe(_ arguments: ArraySlice<String>) throws(UsageError) -> C
     case .parsed(var result):
         if result.harPath != nil, !result.paths.isEmpty {
             throw UsageError(
-                "tether serve serves the stubs of PATH or a HAR file (--har), not both; drop '\(result.paths[0])' or --har")
+                "tether serve serves the stubs of PATH or a HAR file (--har), not both; drop '\(result.paths[0])' or --har"
+            )
         }
         if result.paths.isEmpty { result.paths = ["contracts"] }
         return .serve(result)

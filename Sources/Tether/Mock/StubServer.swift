@@ -42,7 +42,8 @@ public struct StubRoutes: Sendable {
         switch body {
         case .none: return nil
         case .json: return "application/json"
-        case .text(let data): return String(data: data, encoding: .utf8) == nil ? "application/octet-stream" : "text/plain; charset=utf-8"
+        case .text(let data):
+            return String(data: data, encoding: .utf8) == nil ? "application/octet-stream" : "text/plain; charset=utf-8"
         }
     }
 
@@ -85,7 +86,9 @@ public struct StubRoutes: Sendable {
         let (basePath, baseQuery) = HAREntry.target(of: contract.baseURL)
         var path = urlPath
         let prefix = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        if !prefix.isEmpty, path.hasPrefix(prefix + "/") || path == prefix { path = String(path.dropFirst(prefix.count)) }
+        if !prefix.isEmpty, path.hasPrefix(prefix + "/") || path == prefix {
+            path = String(path.dropFirst(prefix.count))
+        }
         if path.isEmpty { path = "/" }
         var query = RequestKey.pairs(urlQuery)
         for pair in RequestKey.pairs(baseQuery) {
@@ -200,7 +203,8 @@ public struct StubRoutes: Sendable {
             .sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
         let query = request.query.isEmpty ? "" : "?\(request.query)"
         return Self.error(
-            status: 404, "no stub for \(request.method) \(path)\(query); the closest routes are listed in closestRoutes",
+            status: 404,
+            "no stub for \(request.method) \(path)\(query); the closest routes are listed in closestRoutes",
             routes: closest)
     }
 
@@ -211,7 +215,10 @@ public struct StubRoutes: Sendable {
             JSONMember("error", .string(message)),
             JSONMember(
                 "closestRoutes",
-                .array(routes.map { .object([JSONMember("route", .string($0.display)), JSONMember("target", .string($0.label))]) })),
+                .array(
+                    routes.map {
+                        .object([JSONMember("route", .string($0.display)), JSONMember("target", .string($0.label))])
+                    })),
         ])
         return MockResponse(
             status: status, headers: headers + [HTTPHeader("Content-Type", "application/json")],
@@ -230,7 +237,9 @@ public struct StubRoutes: Sendable {
         switch exchange.outcome {
         case .answered: outcome = String(exchange.response.status)
         case .closed:
-            if case .hold = exchange.response.ending { outcome = "held, closed (networkError -1001)" } else {
+            if case .hold = exchange.response.ending {
+                outcome = "held, closed (networkError -1001)"
+            } else {
                 outcome = "closed (networkError)"
             }
         case .clientLeft: outcome = "held until the client left (networkError -1001)"
@@ -264,7 +273,8 @@ extension StubRoutes {
             guard let source = contract.stubSource, source.location.isEmpty else { continue }
             let manifest = realPath(source.manifest)
             // The named folder that holds the manifest (the deepest, when folders nest).
-            guard let root = roots.filter({ Self.isInside(manifest, $0.real) }).max(by: { $0.real.count < $1.real.count })
+            guard
+                let root = roots.filter({ Self.isInside(manifest, $0.real) }).max(by: { $0.real.count < $1.real.count })
             else { continue }
             let sample = realPath(source.file)
             guard !Self.isInside(sample, root.real) else { continue }
@@ -273,7 +283,8 @@ extension StubRoutes {
                     file: source.manifest, line: source.line, column: source.column,
                     location: source.manifestLocation + ".file",
                     "sample file '\(source.file)' is outside '\(root.named)', the folder that was named; "
-                        + "tether serve serves only files inside it: move the file there, or name the folder that holds both"))
+                        + "tether serve serves only files inside it: move the file there, or name the folder that holds both"
+                ))
         }
         guard errors.isEmpty else { throw ContractErrors(errors) }
         return StubRoutes(contracts: contracts)
