@@ -193,7 +193,7 @@ public struct StubRoutes: Sendable {
             let methods = Array(Set(onPath.map(\.method) + (onPath.contains { $0.method == "GET" } ? ["HEAD"] : [])))
                 .sorted()
             if !methods.contains(request.method.uppercased()) {
-                return Self.error(
+                return error(
                     status: 405,
                     "no stub for \(request.method) \(path): its stubs answer \(methods.joined(separator: ", "))",
                     routes: onPath, headers: [HTTPHeader("Allow", methods.joined(separator: ", "))])
@@ -202,13 +202,13 @@ public struct StubRoutes: Sendable {
         let closest = routes.map { ($0, editDistance($0.display, "\(request.method.uppercased()) \(path)")) }
             .sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
         let query = request.query.isEmpty ? "" : "?\(request.query)"
-        return Self.error(
+        return error(
             status: 404,
             "no stub for \(request.method) \(path)\(query); the closest routes are listed in closestRoutes",
             routes: closest)
     }
 
-    private static func error(status: Int, _ message: String, routes: [Route], headers: [HTTPHeader] = [])
+    private func error(status: Int, _ message: String, routes: [Route], headers: [HTTPHeader] = [])
         -> MockResponse
     {
         let body = JSONValue.object([
@@ -217,7 +217,10 @@ public struct StubRoutes: Sendable {
                 "closestRoutes",
                 .array(
                     routes.map {
-                        .object([JSONMember("route", .string($0.display)), JSONMember("target", .string($0.label))])
+                        .object([
+                            JSONMember("route", .string(redactor.redact($0.display))),
+                            JSONMember("target", .string($0.label)),
+                        ])
                     })),
         ])
         return MockResponse(

@@ -185,6 +185,25 @@ import Testing
         #expect(loaded.map(\.stubBehavior) == [.delayed(seconds: 1.5), .immediate])
     }
 
+    @Test func secretsInARouteNeverReachA404BodyOrTheConsole() throws {
+        let folder = try ContractFolder([
+            "api.json": """
+            {"service": "A", "baseURL": "https://a.test", "targets": [
+              {"name": "keyed", "path": "/x", "query": {"key": "${API_KEY}"}, "sampleData": {"json": 1}}]}
+            """
+        ])
+        let routes = try StubRoutes.load(paths: [folder.path], environment: ["API_KEY": "s3cr3t-value"])
+        let matched = MockRequest(method: "GET", path: "/x", query: "key=s3cr3t-value")
+        #expect(routes.route(for: matched)?.label == "A.keyed")
+        let missing = routes.response(for: MockRequest(method: "GET", path: "/y"))
+        let body = String(decoding: missing.body, as: UTF8.self)
+        #expect(!body.contains("s3cr3t-value"), "\(body)")
+        #expect(body.contains("GET /x?key=<redacted>"), "\(body)")
+        let line = routes.line(
+            for: MockExchange(request: matched, response: MockResponse(), outcome: .answered, seconds: 0.0004))
+        #expect(line == "GET /x?key=<redacted>  A.keyed  200  0.000s")
+    }
+
     @Test func aRouteDeclaredTwiceIsServedOnceWithANote() throws {
         let folder = try ContractFolder([
             "api.json": """
