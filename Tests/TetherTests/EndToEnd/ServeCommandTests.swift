@@ -121,12 +121,14 @@ import Testing
         let folder = try ContractFolder(["api.json": Self.manifest, "samples/profile.json": Self.profile])
         let (tether, url) = try Self.start([folder.path])
         async let held = runCurl(["-s", "--max-time", "30", "\(url)/timeout"])
-        try await _Concurrency.Task.sleep(nanoseconds: 500_000_000)
+        try await _Concurrency.Task.sleep(nanoseconds: 1_000_000_000)  // curl connects and the request is held
         kill(tether.process.processIdentifier, signal)
         #expect(tether.waitForExit(within: 10) == exitCode, "stderr: \(tether.stderr)")
         #expect(tether.stderr.contains("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopped serving"))
         let result = try await held
         #expect(!result.wasKilled, "the held connection outlived the server")
+        #expect(
+            tether.stdout.contains("GET /timeout  API.timeout  not answered: the server stopped"), "\(tether.stdout)")
         #expect(result.exitCode != 0)
         let after = try await runCurl(["-s", "--max-time", "5", "\(url)/users/octocat"])
         #expect(after.exitCode == 7, "something still listens at \(url)")  // connection refused

@@ -276,11 +276,17 @@ import Testing
     }
 
     @Test func stopEndsAHeldConnection() async throws {
-        let server = try MockServer { _ in MockResponse(status: 0, ending: .hold(seconds: 60)) }
+        let log = Exchanges()
+        let server = try MockServer(onFinish: log.append) { request in
+            log.append(MockExchange(request: request, response: MockResponse(), outcome: .answered, seconds: 0))
+            return MockResponse(status: 0, ending: .hold(seconds: 60))
+        }
         let url = "\(server.baseURL)/hold"
         async let held = runCurl(["-s", "--max-time", "30", url])
-        try await _Concurrency.Task.sleep(nanoseconds: 300_000_000)
+        // Stop once the request is held (the handler has run), not before curl connects.
+        #expect(eventually(within: 20) { log.all.count == 1 })
         server.stop()
+        #expect(log.all.last?.outcome == .stopped, "\(log.all)")
         let result = try await held
         #expect(result.exitCode == 52 || result.exitCode == 56, "curl: \(result.exitCode) \(result.errorText)")
         #expect(!result.wasKilled)
