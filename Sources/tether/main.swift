@@ -64,7 +64,9 @@ case .serve(let arguments):
                 fail(error.description)
             }
             let replay = HARReplay(archive, file: harPath)
-            server = try MockServer(host: arguments.host, port: arguments.port) { replay.response(for: $0) }
+            server = try MockServer(
+                host: arguments.host, port: arguments.port, onFinish: { emit(replay.line(for: $0) + "\n") },
+                handler: { replay.response(for: $0) })
             emit("\(server.baseURL)\n")
             for note in archive.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {

@@ -148,7 +148,10 @@ import Testing
         let zen = try await exchange("\(url)/zen")
         #expect(zen.status == 200)
         #expect(zen.body == Data("recorded".utf8))
-        #expect(try await exchange("\(url)/pending").status == 404)
+        #expect(try await exchange("\(url)/pending?token=abcdef").status == 404)
+        #expect(tether.waitForOutput("GET /zen  recorded  200  ", within: 10), "\(tether.stdout)")
+        #expect(tether.waitForOutput("GET /pending?…  not recorded  404  ", within: 10), "\(tether.stdout)")
+        #expect(!tether.stdout.contains("abcdef"))
         #expect(
             eventually(within: 10) {
                 tether.stderr.contains(
