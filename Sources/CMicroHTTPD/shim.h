@@ -66,4 +66,10 @@ static inline struct MHD_Response *tether_mhd_response_copying(size_t size, cons
                                            MHD_RESPMEM_MUST_COPY);
 }
 
+/// The socket of a connection (`MHD_CONNECTION_INFO_CONNECTION_FD`), or -1 when MHD cannot tell.
+static inline int tether_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
 #endif

@@ -7,6 +7,7 @@ enum Command {
     case version
     case verify(VerifyArguments)
     case mock(harPath: String, port: Int)
+    case serve(ServeArguments)
 }
 
 /// `tether verify`'s options, parsed and checked.
@@ -67,17 +68,22 @@ struct TetherCommand: Sendable {
     static let mock: TetherCommand = .init(
         names: ["mock"], usage: "tether mock FILE.har [--port N]",
         summary: "serve recorded responses from a HAR file on 127.0.0.1", helpText: { Help.mock }, parse: parseMock)
+    /// `tether serve`: serves the stubs as a mock service.
+    static let serve: TetherCommand = .init(
+        names: ["serve"], usage: "tether serve [PATH ...] [--port N] [--host ADDRESS] [--har FILE]",
+        summary: "serve the stubs (or a HAR file) as a mock service on 127.0.0.1", helpText: { Help.serve },
+        parse: parseServe)
     /// `tether --version`.
     static let version: TetherCommand = .init(
         names: ["--version", "-V", "version"], usage: "tether --version", summary: "print the version",
         helpText: nil, parse: { _ in .version })
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | mock]", summary: "print help",
+        names: ["help", "--help", "-h"], usage: "tether help [verify | mock | serve]", summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, mock, version, help]
+    static let all: [TetherCommand] = [verify, mock, serve, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
@@ -93,7 +99,7 @@ private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         let topics = TetherCommand.all.filter { $0.helpText != nil && $0.names[0] != "help" }.map { $0.names[0] }
         let hint = didYouMean(topic, in: topics)
         throw UsageError(
-            "no help on '\(topic)'\(hint): the commands are \(topics.joined(separator: " and ")); "
+            "no help on '\(topic)'\(hint): the commands are \(topics.dropLast().joined(separator: ", ")) and \(topics.last ?? ""); "
                 + "run 'tether --help'")
     }
     if let extra = rest.first {
@@ -129,6 +135,60 @@ private func parseMock(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         return .mock(harPath: path, port: result.port)
     }
 }
+
+/// `tether serve`'s arguments.
+struct ServeArguments {
+    /// Manifests or folders of them (default: contracts).
+    var paths: [String] = []
+    /// 0 lets the system choose a free port.
+    var port = 0
+    /// The IPv4 address to listen on.
+    var host = "127.0.0.1"
+    /// A HAR file to serve instead of the stubs.
+    var harPath: String?
+}
+
+private func parseServe(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    switch try serveOptions.parse(arguments, into: ServeArguments()) {
+    case .help: return .help(Help.serve)
+    case .parsed(var result):
+        if result.harPath != nil, !result.paths.isEmpty {
+            throw UsageError(
+                "tether serve serves the stubs of PATH or a HAR file (--har), not both; drop '\(result.paths[0])' or --har"
+            )
+        }
+        if result.paths.isEmpty { result.paths = ["contracts"] }
+        return .serve(result)
+    }
+}
+
+/// Every option of `tether serve`.
+let serveOptions = OptionTable<ServeArguments>(
+    command: "serve",
+    options: [
+        .value("--port", "N", section: .options, help: "the port to serve on", defaultValue: "a free one") {
+            arguments, text throws(InvalidValue) in
+            arguments.port = try ValueReader.wholeNumber(text, in: 0...65535)
+        },
+        .value(
+            "--host", "ADDRESS", section: .options,
+            help: "the IPv4 address to listen on (0.0.0.0: every interface; localhost: 127.0.0.1)",
+            defaultValue: "127.0.0.1"
+        ) { arguments, text throws(InvalidValue) in
+            let address = text == "localhost" ? "127.0.0.1" : text
+            var parsed = in_addr()
+            guard inet_pton(AF_INET, address, &parsed) == 1 else {
+                throw InvalidValue("is not an IPv4 address such as 127.0.0.1 or 0.0.0.0 (or localhost)")
+            }
+            arguments.host = address
+        },
+        .value(
+            "--har", "FILE.har", section: .options,
+            help: "serve the responses recorded in FILE.har (the replay of verify --mock) instead of the stubs"
+        ) { $0.harPath = $1 },
+        .help,
+    ],
+    operand: { arguments, path in arguments.paths.append(path) })
 
 /// The sections of `tether verify --help` and `tether mock --help`, in the order of their first option.
 extension HelpSection {

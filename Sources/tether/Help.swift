@@ -73,4 +73,20 @@ enum Help {
 
         \(mockOptions.helpSections())
         """
+
+    /// `tether serve --help`.
+    static let serve: String = """
+        USAGE
+          \(TetherCommand.serve.usage)
+
+        Serves each target's stub at its method and path (and query, when the contract has one): the status, the
+        response headers and the body (a sample file byte for byte). A stub without Content-Type gets
+        application/json (JSON), text/plain; charset=utf-8 (text) or application/octet-stream (other bytes).
+        "stubBehavior": {"delayed": SECONDS} delays the answer; a networkError stub closes the connection, the
+        timeout code -1001 holds it unanswered until the client gives up (at most 60 s). Unknown routes get 404
+        naming the closest routes, another method on a known path 405. The URL is the first line on stdout, then one
+        line per request. Ctrl-C or SIGTERM stops it (exit 130 or 143).
+
+        \(serveOptions.helpSections())
+        """
 }

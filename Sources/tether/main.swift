@@ -47,6 +47,52 @@ case .mock(let harPath, let port):
     } catch {
         fail("\(error)")
     }
+case .serve(let arguments):
+    let stop = DispatchSemaphore(value: 0)
+    let received = ReceivedSignal()
+    StopSignals.handle { signal in
+        received.record(signal)
+        stop.signal()
+    }
+    let server: MockServer
+    do {
+        if let harPath = arguments.harPath {
+            let archive: HARArchive
+            do {
+                archive = try HARArchive.load(contentsOf: harPath)
+            } catch {
+                fail(error.description)
+            }
+            let replay = HARReplay(archive, file: harPath)
+            server = try MockServer(
+                host: arguments.host, port: arguments.port, onFinish: { emit(replay.line(for: $0) + "\n") },
+                handler: { replay.response(for: $0) })
+            emit("\(server.baseURL)\n")
+            for note in archive.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        } else {
+            let routes: StubRoutes
+            do {
+                routes = try StubRoutes.load(paths: arguments.paths, environment: environment)
+            } catch {
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                fail("\(error.countText); nothing is served")
+            }
+            server = try MockServer(
+                host: arguments.host, port: arguments.port, onFinish: { emit(routes.line(for: $0) + "\n") },
+                handler: { routes.response(for: $0) })
+            emit("\(server.baseURL)\n")
+            for note in routes.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            let count = routes.routes.count == 1 ? "1 stub" : "\(routes.routes.count) stubs"
+            FileHandle.standardError.write(Data("tether: serving \(count) on \(server.baseURL) (Ctrl-C stops)\n".utf8))
+        }
+    } catch {
+        fail("\(error)")
+    }
+    stop.wait()
+    server.stop()
+    let signal = received.value ?? SIGINT
+    FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopped serving\n".utf8))
+    exit(128 + signal)
 case .verify(let arguments):
     let cancellation = Cancellation()
     let received = ReceivedSignal()

@@ -70,11 +70,18 @@ public struct HAREntry: Sendable, Equatable {
 public struct HARArchive: Sendable, Equatable {
     /// The recorded exchanges in file order.
     public var entries: [HAREntry]
+    /// One line per entry that is not replayed because it has no response (or no real status, as browsers record
+    /// aborted requests): `github.har: entries[3] (GET /user) has no response: skipped`. The query is left out: it
+    /// may hold a credential.
+    public var notes: [String]
 
     /// Creates an archive from entries (for tests and for archives built in code).
-    /// - Parameter entries: The exchanges in order.
-    public init(entries: [HAREntry]) {
+    /// - Parameters:
+    ///   - entries: The exchanges in order.
+    ///   - notes: Lines about entries that were skipped.
+    public init(entries: [HAREntry], notes: [String] = []) {
         self.entries = entries
+        self.notes = notes
     }
 
     /// Reads and parses a HAR file.
@@ -125,15 +132,21 @@ public struct HARArchive: Sendable, Equatable {
         guard let log = file.log else { throw .notHAR(path: path, detail: "missing log") }
         guard let entries = log.entries else { throw .notHAR(path: path, detail: "missing log.entries") }
         var result: [HAREntry] = []
+        var notes: [String] = []
         result.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            result.append(try entry.entry(index: index, path: path))
+            let parsed = try entry.entry(index: index, path: path)
+            if parsed.status < 100 {
+                notes.append(
+                    "\(path): entries[\(index)] (\(parsed.method) \(parsed.path)) has no response: skipped")
+            }
+            result.append(parsed)
         }
         guard !result.isEmpty else { throw .noEntries(path: path) }
         guard result.contains(where: { $0.status >= 100 }) else {
             throw .nothingToReplay(path: path, count: result.count)
         }
-        return HARArchive(entries: result)
+        return HARArchive(entries: result, notes: notes)
     }
 
     private static func decodingFailure(_ error: DecodingError, path: String, data: Data) -> HARError {
@@ -276,7 +289,9 @@ private struct HARFile: Decodable {
             guard let method = request.method, !method.isEmpty else {
                 throw .invalidEntry(path: path, index: index, detail: "request has no method")
             }
-            guard let response else { throw .invalidEntry(path: path, index: index, detail: "no response") }
+            // No response (a request still in flight or aborted when the file was saved): kept with status 0, which
+            // the replay skips and `HARArchive.notes` names.
+            guard let response else { return HAREntry(method: method, url: url, status: 0) }
             var body = Data()
             if let text = response.content?.text {
                 if response.content?.encoding?.lowercased() == "base64" {

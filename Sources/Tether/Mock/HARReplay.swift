@@ -53,6 +53,24 @@ public struct HARReplay: Sendable {
     }
 }
 
+extension HARReplay {
+    /// One console line for a finished request of `tether serve --har`: method, path (a query shown as `?…`: a
+    /// recorded one may hold a credential), `recorded` or `not recorded`, status, time.
+    /// - Parameter exchange: The finished request.
+    /// - Returns: The line, without a line break.
+    public func line(for exchange: MockExchange) -> String {
+        let request = exchange.request
+        let isMiss = exchange.response.headers.contains {
+            $0.isNamed(NotRecorded.headerName) && $0.value == NotRecorded.headerValue
+        }
+        let target = request.query.isEmpty ? request.path : "\(request.path)?…"
+        let text =
+            "\(request.method) \(target)  \(isMiss ? "not recorded" : "recorded")  \(exchange.response.status)  "
+            + String(format: "%.3fs", exchange.seconds)
+        return ReportText.escapingControls(text)
+    }
+}
+
 /// What a request is matched on: upper-cased method, decoded path, sorted decoded query pairs.
 struct RequestKey: Hashable {
     var method: String

@@ -54,16 +54,39 @@ public struct MockResponse: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// The body, sent as is.
     public var body: Data
+    /// Seconds to wait before answering (or closing); the connection is suspended meanwhile, so the server goes on
+    /// serving other requests. 0: at once.
+    public var delay: TimeInterval
+    /// What the connection gets once `delay` has passed.
+    public var ending: Ending
+
+    /// What a connection gets: the response, or no response at all.
+    public enum Ending: Sendable, Equatable {
+        /// Send the status, headers and body.
+        case respond
+        /// Close the connection without a response (a client sees the connection lost).
+        case close
+        /// Send nothing and keep the connection open until the client closes it or `seconds` have passed, then close
+        /// it (a client with a shorter timeout sees a timeout).
+        case hold(seconds: TimeInterval)
+    }
 
     /// Creates a response.
     /// - Parameters:
     ///   - status: The status code.
     ///   - headers: The headers to send.
     ///   - body: The body bytes.
-    public init(status: Int = 200, headers: [HTTPHeader] = [], body: Data = Data()) {
+    ///   - delay: Seconds to wait before answering.
+    ///   - ending: A response, or a closed or held connection.
+    public init(
+        status: Int = 200, headers: [HTTPHeader] = [], body: Data = Data(), delay: TimeInterval = 0,
+        ending: Ending = .respond
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.delay = delay
+        self.ending = ending
     }
 
     /// A response with a JSON body and `Content-Type: application/json`.
@@ -76,12 +99,46 @@ public struct MockResponse: Sendable, Equatable {
     }
 }
 
+/// One request and what became of it, handed to `MockServer`'s `onFinish` when it is over.
+public struct MockExchange: Sendable, Equatable {
+    /// The request received.
+    public var request: MockRequest
+    /// What the handler answered.
+    public var response: MockResponse
+    /// What the connection got.
+    public var outcome: Outcome
+    /// Seconds from the end of the request to the answer (delays and holds included).
+    public var seconds: TimeInterval
+
+    /// What the connection got.
+    public enum Outcome: Sendable, Equatable {
+        /// The response was queued.
+        case answered
+        /// The connection was closed without a response (`MockResponse.Ending.close`, or a hold that ran out).
+        case closed
+        /// A held connection was closed by the client.
+        case clientLeft
+        /// The server stopped while the request waited.
+        case stopped
+    }
+
+    /// - Parameters: as the properties.
+    public init(request: MockRequest, response: MockResponse, outcome: Outcome, seconds: TimeInterval) {
+        self.request = request
+        self.response = response
+        self.outcome = outcome
+        self.seconds = seconds
+    }
+}
+
 /// Why the mock server could not start.
 public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The port is outside 0…65535.
     case invalidPort(Int)
-    /// MHD would not start a daemon on 127.0.0.1 at `port` (0: a free port); `reason` is MHD's own message.
-    case cannotStart(port: Int, reason: String)
+    /// The host is not an IPv4 address (`127.0.0.1`, `0.0.0.0`) or `localhost`.
+    case invalidHost(String)
+    /// MHD would not start a daemon on `host` at `port` (0: a free port); `reason` is MHD's own message.
+    case cannotStart(host: String, port: Int, reason: String)
     /// The HAR file to replay cannot be used (`MockServer.replaying(harFile:)`).
     case har(HARError)
 
@@ -92,9 +149,11 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
             return error.description
         case .invalidPort(let port):
             return "mock server: port \(port) is not in 0…65535; pass 0 to let the system pick a free port"
-        case .cannotStart(let port, let reason):
+        case .invalidHost(let host):
+            return "mock server: host '\(host)' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0 (or localhost)"
+        case .cannotStart(let host, let port, let reason):
             let detail = reason.isEmpty ? "libmicrohttpd gave no reason" : reason.lowercased()
-            return "mock server: cannot listen on 127.0.0.1:\(port): \(detail); "
+            return "mock server: cannot listen on \(host):\(port): \(detail); "
                 + "pick another port or pass 0 to let the system pick a free one"
         }
     }
@@ -104,10 +163,14 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
 ///
 /// MHD runs its own threads: an epoll listener with a small worker pool, so keep-alive connections are served in
 /// parallel. The handler is called on those threads, one call per request, possibly concurrently.
-/// The server listens from `init` until `stop()` or `deinit`. It never binds anything but 127.0.0.1.
+/// The server listens from `init` until `stop()` or `deinit`. It binds 127.0.0.1 unless told another IPv4 address.
+/// A delayed or held answer suspends its connection (`MHD_suspend_connection`) and a timer resumes it, so waiting
+/// requests hold no thread.
 public final class MockServer {
     /// The port the server listens on (chosen by the system when `init` was given 0).
     public let port: Int
+    /// The IPv4 address the server listens on.
+    public let host: String
     private var daemon: OpaquePointer?
     private let context: Unmanaged<ServerContext>
     private let log: UnsafeMutablePointer<tether_mhd_log>
@@ -117,17 +180,26 @@ public final class MockServer {
     /// Seconds an idle connection is kept open.
     static let idleTimeout: UInt32 = 60
 
-    /// The URL prefix of the server, `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The URL prefix of the server, `http://HOST:PORT`.
+    public var baseURL: String { "http://\(host):\(port)" }
 
-    /// Starts a server on 127.0.0.1.
+    /// Starts a server.
     /// - Parameters:
+    ///   - host: The IPv4 address to listen on (`localhost` is 127.0.0.1); 127.0.0.1 by default.
     ///   - port: The port to listen on; 0 (the default) lets the system pick a free one.
+    ///   - onFinish: Called once per request when it is over (answered, closed, held and left), on MHD's threads.
     ///   - handler: Answers each request; called on MHD's threads, possibly concurrently.
-    /// - Throws: `MockServerError` when the port is invalid or the daemon cannot start (e.g. the port is taken).
-    public init(port: Int = 0, handler: @escaping @Sendable (MockRequest) -> MockResponse) throws(MockServerError) {
+    /// - Throws: `MockServerError` when the host or port is invalid or the daemon cannot start (e.g. the port is
+    ///   taken).
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, onFinish: (@Sendable (MockExchange) -> Void)? = nil,
+        handler: @escaping @Sendable (MockRequest) -> MockResponse
+    ) throws(MockServerError) {
         guard (0...65535).contains(port) else { throw .invalidPort(port) }
-        let context = Unmanaged.passRetained(ServerContext(handler: handler))
+        let host = host == "localhost" ? "127.0.0.1" : host
+        var ipv4 = in_addr()
+        guard inet_pton(AF_INET, host, &ipv4) == 1 else { throw .invalidHost(host) }
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, onFinish: onFinish))
         let log = UnsafeMutablePointer<tether_mhd_log>.allocate(capacity: 1)
         log.initialize(to: tether_mhd_log())
 
@@ -137,15 +209,16 @@ public final class MockServer {
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr = in_addr(s_addr: in_addr_t(UInt32(0x7f00_0001).bigEndian))
+        address.sin_addr = ipv4
         // MHD_USE_AUTO: epoll on Linux, kqueue/poll on macOS; libmicrohttpd picks the best the system has.
-        let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
+        // Suspend and resume carry delays and holds (it implies MHD_USE_ITC, which wakes a worker on resume).
+        let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         let daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 tether_mhd_start(
                     flags, UInt16(port), socketAddress,
                     mockAccessHandler, context.toOpaque(),
-                    mockRequestCompleted, nil,
+                    mockRequestCompleted, context.toOpaque(),
                     mockRequestStarted, nil,
                     log, MockServer.workerThreads, MockServer.idleTimeout)
             }
@@ -156,20 +229,25 @@ public final class MockServer {
             }
             context.release()
             log.deallocate()
-            throw .cannotStart(port: port, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw .cannotStart(
+                host: host, port: port, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         tether_mhd_log_freeze(log)
         let bound = Int(tether_mhd_bound_port(daemon))
         self.port = bound == 0 ? port : bound
+        self.host = host
         self.daemon = daemon
         self.context = context
         self.log = log
     }
 
-    /// Stops listening, closes every connection and waits for MHD's threads to end. Calling it again does nothing.
+    /// Stops listening, closes every connection (waiting ones too) and waits for MHD's threads to end. Calling it
+    /// again does nothing.
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        // MHD must not stop with suspended connections: resume them all first (each then closes, unanswered).
+        context.takeUnretainedValue().waiting.resumeAll()
         MHD_stop_daemon(daemon)
     }
 
@@ -180,23 +258,116 @@ public final class MockServer {
     }
 }
 
-/// What MHD's callbacks reach through their `cls` pointer: the handler (immutable, so shared by all threads).
+/// What MHD's callbacks reach through their `cls` pointer: the handler and the finish hook (immutable, so shared
+/// by all threads), and the suspended connections.
 private final class ServerContext: Sendable {
     let handler: @Sendable (MockRequest) -> MockResponse
+    let onFinish: (@Sendable (MockExchange) -> Void)?
+    let waiting = WaitingConnections()
 
-    init(handler: @escaping @Sendable (MockRequest) -> MockResponse) {
+    init(handler: @escaping @Sendable (MockRequest) -> MockResponse, onFinish: (@Sendable (MockExchange) -> Void)?) {
         self.handler = handler
+        self.onFinish = onFinish
     }
 }
 
+/// The connections suspended for a delay or a hold, each resumed exactly once: by its timer, by its client leaving
+/// (a hold), or by `stop()`, whichever comes first. After `resumeAll()` nothing new is suspended.
+private final class WaitingConnections: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connections: [Int: UInt] = [:]  // id → the MHD_Connection pointer's bits
+    private var nextID = 0
+    private var isStopped = false
+    private let queue = DispatchQueue(label: "tether.mock.timers")
+
+    /// Suspends `connection` and arranges its resumption; `false` when the server is stopping (answer at once).
+    func suspend(_ connection: OpaquePointer, state: RequestState) -> Bool {
+        let id: Int? = lock.withLock {
+            guard !isStopped else { return nil }
+            nextID += 1
+            connections[nextID] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+            MHD_suspend_connection(connection)
+            return nextID
+        }
+        guard let id else { return false }
+        let wait = state.pending?.delay ?? 0
+        if case .hold(let seconds) = state.pending?.ending {
+            let socket = tether_mhd_connection_fd(connection)
+            watch(id: id, socket: socket, until: DispatchTime.now() + max(wait, seconds), state: state)
+        } else {
+            queue.asyncAfter(deadline: .now() + wait) { self.resume(id) }
+        }
+        return true
+    }
+
+    /// Polls a held connection's socket every 100 ms: the client closing it ends the hold early.
+    private func watch(id: Int, socket: Int32, until deadline: DispatchTime, state: RequestState) {
+        queue.asyncAfter(deadline: .now() + 0.1) {
+            if socket >= 0, Self.hasPeerClosed(socket) {
+                state.clientLeft = true
+                self.resume(id)
+            } else if DispatchTime.now() >= deadline {
+                self.resume(id)
+            } else {
+                self.watch(id: id, socket: socket, until: deadline, state: state)
+            }
+        }
+    }
+
+    /// Whether the peer closed the socket: a non-blocking peek reads end of file (or a hard error).
+    private static func hasPeerClosed(_ socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return true }
+        if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR }
+        return false
+    }
+
+    private func resume(_ id: Int) {
+        lock.withLock {
+            guard let bits = connections.removeValue(forKey: id),
+                let connection = OpaquePointer(bitPattern: bits)
+            else { return }
+            MHD_resume_connection(connection)
+        }
+    }
+
+    /// Resumes every suspended connection and refuses new suspensions: before `MHD_stop_daemon`.
+    func resumeAll() {
+        lock.withLock {
+            isStopped = true
+            for bits in connections.values {
+                if let connection = OpaquePointer(bitPattern: bits) { MHD_resume_connection(connection) }
+            }
+            connections.removeAll()
+        }
+    }
+
+    /// Whether `stop()` has begun.
+    var isStopping: Bool { lock.withLock { isStopped } }
+}
+
 /// One request in progress: made when MHD reads the request line, released when MHD reports it complete.
-/// Only the thread serving its connection touches it.
-private final class RequestState {
+/// Only the thread serving its connection touches it (and a hold's watcher, `clientLeft`).
+private final class RequestState: @unchecked Sendable {
     /// The request target as sent (path and query, percent-encoded).
     let target: String
     /// Whether the access handler was called once already (that first call only announces the headers).
     var hasHeaders = false
     var body = Data()
+    /// The request as handed to the handler, and its answer, while the connection waits (delay or hold).
+    var request: MockRequest?
+    var pending: MockResponse?
+    /// When the handler was called, for `MockExchange.seconds`.
+    var answeredAt = DispatchTime.now()
+    /// Whether `onFinish` was called for this request.
+    var isFinished = false
+
+    var secondsSinceAnswer: TimeInterval {
+        Double(DispatchTime.now().uptimeNanoseconds - answeredAt.uptimeNanoseconds) / 1e9
+    }
+    /// Set by the hold's watcher (another thread; read only after MHD resumes the connection).
+    nonisolated(unsafe) var clientLeft = false
 
     init(target: String) {
         self.target = target
@@ -221,9 +392,18 @@ private func mockRequestCompleted(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode
 ) {
-    guard let requestContext, let state = requestContext.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(state).release()
+    guard let requestContext, let pointer = requestContext.pointee else { return }
+    let state = Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue()
     requestContext.pointee = nil
+    // A waiting request whose connection MHD closed without calling the handler again (the client left, the server
+    // stopped) is still reported once.
+    if !state.isFinished, let request = state.request, let answer = state.pending, let cls {
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        let outcome: MockExchange.Outcome =
+            context.waiting.isStopping ? .stopped : state.clientLeft ? .clientLeft : .closed
+        context.onFinish?(
+            MockExchange(request: request, response: answer, outcome: outcome, seconds: state.secondsSinceAnswer))
+    }
 }
 
 private func mockHeaderIterator(
@@ -278,22 +458,58 @@ private func mockAccessHandler(
         return .YES
     }
 
-    let collector = HeaderCollector()
-    withExtendedLifetime(collector) {
-        _ = MHD_get_connection_values(
-            connection, .HEADER_KIND, mockHeaderIterator, Unmanaged.passUnretained(collector).toOpaque())
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    let request: MockRequest
+    var answer: MockResponse
+    if let waited = state.pending, let waitingRequest = state.request {
+        // Called again after a delay or hold: the answer was decided before the connection was suspended.
+        request = waitingRequest
+        answer = waited
+    } else {
+        let collector = HeaderCollector()
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values(
+                connection, .HEADER_KIND, mockHeaderIterator, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        // Split as a recorded URL is, so that a HAR replay compares like with like.
+        let (path, query) = HAREntry.target(of: state.target)
+        request = MockRequest(
+            method: method.map { String(cString: $0) } ?? "GET", path: path, query: query,
+            headers: collector.headers, body: state.body)
+        answer = context.handler(request)
+        state.answeredAt = DispatchTime.now()
+        if !(100...999).contains(answer.status), answer.ending == .respond {
+            answer = MockResponse(
+                status: 500, headers: [HTTPHeader("Content-Type", "text/plain")],
+                body: Data("mock handler returned status \(answer.status), which is not in 100…999".utf8))
+        }
+        let waits: Bool
+        if case .hold = answer.ending { waits = true } else { waits = answer.delay > 0 }
+        if waits {
+            state.request = request
+            state.pending = answer
+            if context.waiting.suspend(connection, state: state) { return .YES }
+            state.pending = nil
+        }
     }
-    // Split as a recorded URL is, so that a HAR replay compares like with like.
-    let (path, query) = HAREntry.target(of: state.target)
-    let request = MockRequest(
-        method: method.map { String(cString: $0) } ?? "GET", path: path, query: query, headers: collector.headers,
-        body: state.body)
-
-    var answer = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().handler(request)
-    if !(100...999).contains(answer.status) {
-        answer = MockResponse(
-            status: 500, headers: [HTTPHeader("Content-Type", "text/plain")],
-            body: Data("mock handler returned status \(answer.status), which is not in 100…999".utf8))
+    let seconds = state.secondsSinceAnswer
+    func finish(_ outcome: MockExchange.Outcome) {
+        state.isFinished = true
+        context.onFinish?(MockExchange(request: request, response: answer, outcome: outcome, seconds: seconds))
+    }
+    if state.pending != nil, context.waiting.isStopping {
+        finish(.stopped)
+        return .NO
+    }
+    switch answer.ending {
+    case .close:
+        finish(.closed)
+        return .NO  // MHD closes the connection without a response
+    case .hold:
+        finish(state.clientLeft ? .clientLeft : .closed)
+        return .NO
+    case .respond:
+        break
     }
     let response: OpaquePointer? = answer.body.withUnsafeBytes { bytes in
         tether_mhd_response_copying(bytes.count, bytes.baseAddress)
@@ -303,5 +519,7 @@ private func mockAccessHandler(
     for header in answer.headers where isSendable(header) {
         _ = MHD_add_response_header(response, header.name, header.value)
     }
-    return MHD_queue_response(connection, UInt32(answer.status), response)
+    let queued = MHD_queue_response(connection, UInt32(answer.status), response)
+    finish(.answered)
+    return queued
 }

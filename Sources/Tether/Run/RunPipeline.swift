@@ -118,7 +118,9 @@ public struct VerifyCommand {
         var server: MockServer?
         if let mockHAR {
             do {
-                server = try MockServer.replaying(harFile: mockHAR).server
+                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
+                server = replay
+                for note in archive.notes { write("note: \(note)\n") }
             } catch {
                 throw .mock(error)
             }

@@ -85,6 +85,9 @@ public struct ContractManifest: Sendable, Equatable {
             if let validation = Self.validationType(contract.validationType) {
                 members.append(JSONMember("validationType", validation))
             }
+            if case .delayed(let seconds) = contract.stubBehavior {
+                members.append(JSONMember("stubBehavior", .object([JSONMember("delayed", .double(seconds))])))
+            }
             targets.append(.object(members))
         }
         manifest = .object([

@@ -162,10 +162,10 @@ public struct ManifestLoader: Sendable {
 
     // MARK: - One manifest
 
-    private static let manifestKeys = ["service", "baseURL", "headers", "targets", "description"]
+    private static let manifestKeys = ["service", "baseURL", "headers", "targets", "description", "stubBehavior"]
     private static let targetKeys = [
         "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
-        "validationType",
+        "validationType", "stubBehavior",
     ]
 
     /// The manifest's contracts; every problem goes to `errors` (then the contracts do not matter: nothing is sent).
@@ -191,6 +191,9 @@ public struct ManifestLoader: Sendable {
         }
         let serviceHeaders =
             attempt(&errors) { () throws(ContractError) in try keys["headers"].map(headerEntries) ?? [] } ?? []
+        let serviceBehavior =
+            attempt(&errors) { () throws(ContractError) in try keys["stubBehavior"].map(Self.stubBehavior) }
+            ?? nil
 
         var serviceSecrets: [String] = []
         let baseURL = attempt(&errors) { () throws(ContractError) -> String in
@@ -217,7 +220,8 @@ public struct ManifestLoader: Sendable {
             var secrets = serviceSecrets
             let contract = target(
                 targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
-                serviceHeaders: serviceHeaders, folder: folder, secrets: &secrets, errors: &errors)
+                serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate, folder: folder,
+                secrets: &secrets, errors: &errors)
             guard let contract else { continue }
             if let first = firstLocation[contract.name] {
                 let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
@@ -236,7 +240,7 @@ public struct ManifestLoader: Sendable {
     /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(
         _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
-        folder: String, secrets: inout [String], errors: inout [ContractError]
+        serviceBehavior: StubBehavior, folder: String, secrets: inout [String], errors: inout [ContractError]
     ) -> Contract? {
         let errorCount = errors.count
         var keyErrors: [ContractError] = []
@@ -308,15 +312,36 @@ public struct ManifestLoader: Sendable {
         let validation = attempt(&errors) { () throws(ContractError) in
             try keys["validationType"].map(validationType) ?? ValidationType.none
         }
+        let behavior = attempt(&errors) { () throws(ContractError) in
+            try keys["stubBehavior"].map(Self.stubBehavior) ?? serviceBehavior
+        }
         guard errors.count == errorCount, let name, let method, let path, let query, let headers, let task,
-            let sampleData, let sampleResponse, let validation
+            let sampleData, let sampleResponse, let validation, let behavior
         else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
-            secrets: secrets, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) })
+            secrets: secrets, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
+            stubBehavior: behavior)
+    }
+
+    /// `"immediate"` or `{"delayed": seconds}` (Moya's `StubBehavior`; only `tether serve` acts on it).
+    private static func stubBehavior(_ node: ManifestNode) throws(ContractError) -> StubBehavior {
+        let (name, value) = try node.oneOf(["immediate", "delayed"])
+        guard name == "delayed" else { return .immediate }
+        guard let value else { throw node.error("'delayed' needs seconds, e.g. {\"delayed\": 1.5}") }
+        let seconds: Double
+        switch value.value {
+        case .integer(let number): seconds = Double(number)
+        case .double(let number): seconds = number
+        default: throw value.error("expected a number of seconds, got \(value.value.typeName)")
+        }
+        guard (0...StubBehavior.longestDelay).contains(seconds) else {
+            throw value.error("\(seconds) seconds is out of range 0...\(Int(StubBehavior.longestDelay))")
+        }
+        return .delayed(seconds: seconds)
     }
 
     /// Where the body of `sampleData` (a checked node) is written.

@@ -114,13 +114,18 @@ public struct Contract: Sendable, Equatable {
     /// Where the stub's body is written (a sample file, or a place in the manifest), for tools that rewrite stubs;
     /// `nil` for Swift targets and for targets without `sampleData`.
     public var stubSource: StubSource?
+    /// How the stub answers when served (`tether serve`): at once or after a delay (Moya's `StubBehavior`;
+    /// `manifest "stubBehavior"`). `verify` ignores it: the live service answers when it answers.
+    public var stubBehavior: StubBehavior
 
     /// - Parameters: as the properties.
     public init(
         service: String, name: String, baseURL: String, request: HTTPRequest, sampleData: StubBody,
         sampleResponse: StubResponse = .network(statusCode: 200, headers: []), validStatusCodes: [Int]? = nil,
-        source: String, secrets: [String] = [], rules: ContractRules = ContractRules(), stubSource: StubSource? = nil
+        source: String, secrets: [String] = [], rules: ContractRules = ContractRules(), stubSource: StubSource? = nil,
+        stubBehavior: StubBehavior = .immediate
     ) {
+        self.stubBehavior = stubBehavior
         self.rules = rules
         self.stubSource = stubSource
         self.service = service

@@ -71,7 +71,7 @@ public func closestMatch(to word: String, in candidates: [String]) -> String? {
     return best.1 <= max(2, word.count / 3) ? best.0 : nil
 }
 
-func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }

@@ -28,6 +28,9 @@ public struct TargetConverter {
     public var baseURL: URL?
     /// Headers added to every request, replacing a target's header of the same name.
     public var headers: [String: String]
+    /// Each target's stub behaviour, as `MoyaProvider(stubClosure:)` takes it: carried into `Contract.stubBehavior`
+    /// (what `tether serve` does with an exported manifest); `.never` becomes `.immediate`. Immediate by default.
+    public var stubClosure: (any TargetType) -> StubBehavior = { _ in .immediate }
 
     /// A converter using Moya's default endpoint mapping.
     /// - Parameters:
@@ -121,8 +124,14 @@ public struct TargetConverter {
 
         let contract = Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
-            sampleResponse: sampleResponse, validStatusCodes: target.validationType.validStatusCodes, source: label)
+            sampleResponse: sampleResponse, validStatusCodes: target.validationType.validStatusCodes, source: label,
+            stubBehavior: Self.servedBehavior(stubClosure(target)))
         return TargetContract(contract: contract, skipReason: converted.skipReason)
+    }
+
+    /// `.never` (do not stub) means nothing to a served stub: it answers at once.
+    static func servedBehavior(_ behavior: StubBehavior) -> StubBehavior {
+        behavior == .never ? .immediate : behavior
     }
 
     // MARK: - Names

@@ -159,7 +159,7 @@ import Tether
         #expect {
             _ = try MockServer(port: first.port) { _ in MockResponse() }
         } throws: { error in
-            guard case MockServerError.cannotStart(let port, let reason) = error else { return false }
+            guard case MockServerError.cannotStart(_, let port, let reason) = error else { return false }
             let text = String(describing: error)
             return port == first.port && !reason.isEmpty
                 && text.hasPrefix("mock server: cannot listen on 127.0.0.1:\(first.port): ")
