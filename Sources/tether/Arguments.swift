@@ -7,6 +7,7 @@ enum Command {
     case version
     case verify(VerifyArguments)
     case mock(harPath: String, port: Int)
+    case importHAR(harPath: String, service: String, host: String?, folder: String)
 }
 
 /// `tether verify`'s options, parsed and checked.
@@ -77,7 +78,7 @@ struct TetherCommand: Sendable {
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, mock, version, help]
+    static let all: [TetherCommand] = [verify, mock, importHAR, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }

@@ -47,6 +47,18 @@ case .mock(let harPath, let port):
     } catch {
         fail("\(error)")
     }
+case .importHAR(let harPath, let service, let host, let folder):
+    do {
+        let (imported, manifestPath) = try HARImport.run(
+            harPath: harPath, service: service, host: host, folder: folder)
+        emit(imported.messages.map { "note: \($0)\n" }.joined())
+        let count = imported.targetNames.count == 1 ? "1 target" : "\(imported.targetNames.count) targets"
+        emit(
+            "wrote \(manifestPath): \(count) of \(imported.baseURL), \(imported.manifest.samples.count) sample files\n")
+    } catch {
+        emit(error.messages.map { "note: \($0)\n" }.joined())
+        fail(error.description)
+    }
 case .verify(let arguments):
     let cancellation = Cancellation()
     let received = ReceivedSignal()
