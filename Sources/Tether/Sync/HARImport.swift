@@ -130,7 +130,8 @@ public struct HARImport: Sendable {
         do {
             manifest = try ContractManifest(
                 service: service, contracts: contracts,
-                description: "Imported from \(file) by Tether \(tetherVersion): the recorded responses of \(chosen).",
+                description:
+                    "Imported from \((file as NSString).lastPathComponent) by Tether \(tetherVersion): the recorded responses of \(chosen).",
                 recordedBodies: bodies)
         } catch {
             throw .contract(error)
