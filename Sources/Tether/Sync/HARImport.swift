@@ -4,7 +4,8 @@ import Foundation
 /// path of the service's host, each stubbed with the response the mock replays for it.
 ///
 /// The rules, each with a message when an entry is left out (the message names the file and `log.entries[i]`):
-/// - the service's base URL is the most common origin (`https://host:port`) of the file, or the one `host` names;
+/// - the service's base URL is the most common origin (`https://host:port`) of the entries with a response status (a
+///   tie goes to the first in the file), or the one `host` names;
 ///   entries for other hosts are skipped, one message per host saying how to import them;
 /// - entries without a response, with status 0 (aborted, blocked), a non-final status (1xx) or a redirect (3xx with a
 ///   `Location`: `verify` follows redirects, so it never sees that status) are skipped;
@@ -43,7 +44,10 @@ public struct HARImport: Sendable {
         guard !service.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyService }
         let entries = archive.entries
         let origins = entries.map { Self.origin(of: $0.url) }
-        let chosen = try Self.chooseOrigin(origins, host: host, file: file)
+        let answered = zip(origins, entries).filter { $0.1.status >= 100 }.map(\.0)
+        // `--host` looks at every entry; the default counts only the entries that can become targets.
+        let counted = host == nil && answered.contains { $0 != nil } ? answered : origins
+        let chosen = try Self.chooseOrigin(counted, host: host, file: file)
         baseURL = chosen
 
         var secrets: [String] = []
