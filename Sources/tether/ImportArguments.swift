@@ -15,7 +15,7 @@ struct ImportArguments {
 extension TetherCommand {
     /// `tether import`: contracts from a HAR file.
     static let importHAR: TetherCommand = .init(
-        names: ["import"], usage: "tether import FILE.har --service NAME [--out DIR]",
+        names: ["import"], usage: "tether import FILE.har --service NAME [--out DIR] [--host HOST]",
         summary: "write contracts from traffic recorded in a HAR file (browsers, Charles, Proxyman, mitmproxy)",
         helpText: { Help.importHAR }, parse: parseImport)
 }
