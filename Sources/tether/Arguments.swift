@@ -94,7 +94,8 @@ private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         let topics = TetherCommand.all.filter { $0.helpText != nil && $0.names[0] != "help" }.map { $0.names[0] }
         let hint = didYouMean(topic, in: topics)
         throw UsageError(
-            "no help on '\(topic)'\(hint): the commands are \(topics.joined(separator: " and ")); "
+            "no help on '\(topic)'\(hint): the commands are "
+                + "\(topics.dropLast().joined(separator: ", ")) and \(topics.last ?? ""); "
                 + "run 'tether --help'")
     }
     if let extra = rest.first {

@@ -168,7 +168,10 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     }
 
     @Test(arguments: [
-        (["help", "foo"], "tether: error: no help on 'foo': the commands are verify and mock; run 'tether --help'"),
+        (
+            ["help", "foo"],
+            "tether: error: no help on 'foo': the commands are verify, mock and import; run 'tether --help'"
+        ),
         (["help", "mok"], "no help on 'mok' (did you mean 'mock'?)"),
         (["--help", "verfy"], "no help on 'verfy' (did you mean 'verify'?)"),
         (["help", "verify", "now"], "tether help takes one command, got 'now' after 'verify'"),
