@@ -65,13 +65,17 @@ public struct HARImport: Sendable {
 
         var messages: [String] = []
         var otherHosts: [(origin: String, indices: [Int])] = []
+        var notHTTP: [Int] = []  // data:, blob:, ws: and wss: URLs
         var contracts: [TargetContract] = []
         var bodies: [String: (data: Data, fileExtension: String)] = [:]
         var names: [String] = []
         var takenNames = Set<String>()
         var targetOf: [RequestKey: (index: Int, name: String)] = [:]  // by method and path, query left out
         for (index, entry) in entries.enumerated() {
-            let origin = origins[index] ?? entry.url
+            guard let origin = origins[index] else {
+                notHTTP.append(index)
+                continue
+            }
             guard origin == chosen else {
                 if let slot = otherHosts.firstIndex(where: { $0.origin == origin }) {
                     otherHosts[slot].indices.append(index)
@@ -116,13 +120,14 @@ public struct HARImport: Sendable {
             if let body { bodies[name] = body }
             contracts.append(TargetContract(contract: contract))
         }
+        if !notHTTP.isEmpty {
+            messages.append(
+                "\(file): \(Self.entryList(notHTTP)): not an http or https URL (data:, blob:, ws:, …): skipped")
+        }
         for other in otherHosts {
-            let count = other.indices.count == 1 ? "1 entry" : "\(other.indices.count) entries"
-            let listed = other.indices.prefix(5).map { "log.entries[\($0)]" }.joined(separator: ", ")
-            let more = other.indices.count > 5 ? ", …" : ""
             let host = Self.host(ofOrigin: other.origin)
             messages.append(
-                "\(file): \(count) for \(other.origin) (\(listed)\(more)): another host than the service's "
+                "\(file): \(Self.entryList(other.indices, for: other.origin)): another host than the service's "
                     + "(\(chosen)): skipped; import them as a service of their own with "
                     + "'tether import \(file) --service NAME --host \(host)'")
         }
@@ -280,6 +285,13 @@ public struct HARImport: Sendable {
         }
     }
 
+    /// `2 entries for https://cdn.test (log.entries[0], log.entries[3])`, at most five named.
+    private static func entryList(_ indices: [Int], for origin: String? = nil) -> String {
+        let count = indices.count == 1 ? "1 entry" : "\(indices.count) entries"
+        let listed = indices.prefix(5).map { "log.entries[\($0)]" }.joined(separator: ", ")
+        return count + (origin.map { " for \($0)" } ?? "") + " (\(listed)\(indices.count > 5 ? ", …" : ""))"
+    }
+
     private static func querySuffix(_ query: String) -> String { query.isEmpty ? "" : "?" + query }
 
     // MARK: - Names
@@ -320,9 +332,10 @@ public struct HARImport: Sendable {
     // MARK: - Hosts
 
     /// `https://api.example.com:8443` of `https://API.example.com:8443/a?b`, scheme and host lower-cased; `nil`
-    /// when the URL is not absolute.
+    /// when the URL is not an absolute http or https URL.
     static func origin(of url: String) -> String? {
-        guard let scheme = url.range(of: "://") else { return nil }
+        guard let scheme = url.range(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased())
+        else { return nil }
         let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !authority.isEmpty else { return nil }
         let hostPart = authority.split(separator: "@").last.map(String.init) ?? String(authority)

@@ -213,6 +213,21 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
         }
     }
 
+    @Test func urlsThatAreNotHTTPAreSkippedInOneMessage() throws {
+        let imported = try importing([
+            Recorded(url: "wss://shop.test/socket", status: 101),
+            Recorded(url: "data:image/png;base64,iVBORw0KGgo=", text: "x"),
+            Recorded(url: "wss://shop.test/socket2", status: 200),
+            Recorded(url: "https://shop.test/cart", text: "{}"),
+        ])
+        #expect(imported.baseURL == "https://shop.test" && imported.targetNames == ["cart"])
+        #expect(
+            imported.messages == [
+                "traffic.har: 3 entries (log.entries[0], log.entries[1], log.entries[2]): not an http or https URL "
+                    + "(data:, blob:, ws:, …): skipped"
+            ])
+    }
+
     @Test func anotherHostsEarlierAnswerToTheSameRequestIsNamed() throws {
         // The replay ignores hosts: it would answer GET /cart with the CDN's entry, so the target could not be checked.
         let imported = try importing([
