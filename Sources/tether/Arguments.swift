@@ -8,6 +8,7 @@ enum Command {
     case verify(VerifyArguments)
     case mock(harPath: String, port: Int)
     case serve(ServeArguments)
+    case importHAR(harPath: String, service: String, host: String?, folder: String)
 }
 
 /// `tether verify`'s options, parsed and checked.
@@ -83,7 +84,7 @@ struct TetherCommand: Sendable {
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, mock, serve, version, help]
+    static let all: [TetherCommand] = [verify, mock, serve, importHAR, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
@@ -99,7 +100,8 @@ private func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Co
         let topics = TetherCommand.all.filter { $0.helpText != nil && $0.names[0] != "help" }.map { $0.names[0] }
         let hint = didYouMean(topic, in: topics)
         throw UsageError(
-            "no help on '\(topic)'\(hint): the commands are \(topics.dropLast().joined(separator: ", ")) and \(topics.last ?? ""); "
+            "no help on '\(topic)'\(hint): the commands are "
+                + "\(topics.dropLast().joined(separator: ", ")) and \(topics.last ?? ""); "
                 + "run 'tether --help'")
     }
     if let extra = rest.first {

@@ -93,6 +93,20 @@ case .serve(let arguments):
     let signal = received.value ?? SIGINT
     FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopped serving\n".utf8))
     exit(128 + signal)
+case .importHAR(let harPath, let service, let host, let folder):
+    do {
+        let (imported, manifestPath) = try HARImport.run(
+            harPath: harPath, service: service, host: host, folder: folder)
+        emit(imported.messages.map { "note: \($0)\n" }.joined())
+        let samples =
+            imported.manifest.samples.count == 1 ? "1 sample file" : "\(imported.manifest.samples.count) sample files"
+        let count = imported.targetNames.count == 1 ? "1 target" : "\(imported.targetNames.count) targets"
+        emit(
+            "wrote \(manifestPath): \(count) of \(imported.baseURL), \(samples)\n")
+    } catch {
+        emit(error.messages.map { "note: \($0)\n" }.joined())
+        fail(error.description)
+    }
 case .verify(let arguments):
     let cancellation = Cancellation()
     let received = ReceivedSignal()

@@ -17,6 +17,11 @@ public struct HAREntry: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// The response body as the client saw it: HAR stores it decoded (after gzip), base64 already undone.
     public var body: Data
+    /// The recorded request headers, in order, as the exporter wrote them (HTTP/2 pseudo-headers such as
+    /// `:authority` and credentials included: whoever copies them filters them).
+    public var requestHeaders: [HTTPHeader] = []
+    /// Whether the entry has a `response` at all; an entry without one has status 0 and is never replayed.
+    public var hasResponse = true
 
     /// Creates an entry.
     /// - Parameters:
@@ -65,7 +70,8 @@ public struct HAREntry: Sendable, Equatable {
 /// needs.
 ///
 /// Accepted quirks of real exports: no `pages` or `pageref`; bodies in base64 (`content.encoding: "base64"`); no
-/// `content.text` (an empty body); no `queryString`, or one that disagrees with the URL (the URL counts). Entries keep
+/// `content.text` (an empty body); no `queryString`, or one that disagrees with the URL (the URL counts); no `response`
+/// (status 0, not replayed, as an aborted request). Entries keep
 /// the file's order, duplicates included; a replay answers a repeated request with the first recorded entry.
 public struct HARArchive: Sendable, Equatable {
     /// The recorded exchanges in file order.
@@ -268,6 +274,7 @@ private struct HARFile: Decodable {
         struct Request: Decodable {
             var method: String?
             var url: String?
+            var headers: [NameValue]?
         }
 
         struct Response: Decodable {
@@ -289,9 +296,15 @@ private struct HARFile: Decodable {
             guard let method = request.method, !method.isEmpty else {
                 throw .invalidEntry(path: path, index: index, detail: "request has no method")
             }
+            let requestHeaders = (request.headers ?? []).map { HTTPHeader($0.name, $0.value) }
             // No response (a request still in flight or aborted when the file was saved): kept with status 0, which
             // the replay skips and `HARArchive.notes` names.
-            guard let response else { return HAREntry(method: method, url: url, status: 0) }
+            guard let response else {
+                var entry = HAREntry(method: method, url: url, status: 0)
+                entry.requestHeaders = requestHeaders
+                entry.hasResponse = false
+                return entry
+            }
             var body = Data()
             if let text = response.content?.text {
                 if response.content?.encoding?.lowercased() == "base64" {
@@ -304,9 +317,11 @@ private struct HARFile: Decodable {
                     body = Data(text.utf8)
                 }
             }
-            return HAREntry(
+            var entry = HAREntry(
                 method: method, url: url, status: response.status ?? 0,
                 headers: (response.headers ?? []).map { HTTPHeader($0.name, $0.value) }, body: body)
+            entry.requestHeaders = requestHeaders
+            return entry
         }
     }
 }

@@ -45,8 +45,14 @@ public struct ContractManifest: Sendable, Equatable {
     ///   - service: The service name.
     ///   - contracts: The contracts (a contract with a skip reason is not exported, but listed in `skipped`).
     ///   - variables: Environment variable names and the values to write as `${NAME}`.
+    ///   - description: The manifest's `description`; `nil` says the targets were exported from Swift.
+    ///   - recordedBodies: By target name, bytes to write as that target's sample file as they are (a recorded body),
+    ///     with the file's extension (`json`, `html`, `bin`), instead of serializing its `sampleData`.
     /// - Throws: `ContractError` naming the target that the file format cannot express.
-    public init(service: String, contracts: [TargetContract], variables: [String: String] = [:]) throws(ContractError) {
+    public init(
+        service: String, contracts: [TargetContract], variables: [String: String] = [:], description: String? = nil,
+        recordedBodies: [String: (data: Data, fileExtension: String)] = [:]
+    ) throws(ContractError) {
         guard !service.isEmpty else {
             throw ContractError(file: "ContractManifest", "the service name must not be empty")
         }
@@ -64,7 +70,7 @@ public struct ContractManifest: Sendable, Equatable {
         }
         let baseURL = baseURLs.first ?? contracts.first?.contract.baseURL ?? "http://127.0.0.1"
 
-        var description = "Exported from Swift targets by Tether \(tetherVersion)."
+        var description = description ?? "Exported from Swift targets by Tether \(tetherVersion)."
         if !skipped.isEmpty {
             description +=
                 " Not exported (Tether does not send uploads or downloads): "
@@ -75,7 +81,8 @@ public struct ContractManifest: Sendable, Equatable {
         var fileNames = Set<String>()
         for contract in exported {
             var members = try Self.requestMembers(contract, baseURL: baseURL, writer: writer)
-            if let (file, data) = Self.sampleFile(contract, taken: &fileNames) {
+            if let (file, data) = Self.sampleFile(contract, recorded: recordedBodies[contract.name], taken: &fileNames)
+            {
                 members.append(JSONMember("sampleData", .object([JSONMember("file", .string(file))])))
                 samples.append((file, data))
             }
@@ -196,14 +203,18 @@ public struct ContractManifest: Sendable, Equatable {
         String(text).removingPercentEncoding ?? String(text)
     }
 
-    /// `samples/<service>/<name>.json` (pretty JSON) or `.txt`; no file for an empty stub.
-    private static func sampleFile(_ contract: Contract, taken: inout Set<String>) -> (String, Data)? {
-        let (data, fileExtension): (Data, String)
+    /// `samples/<service>/<name>.json` (pretty JSON) or `.txt`, or the recorded bytes as they are; no file for an
+    /// empty stub.
+    private static func sampleFile(
+        _ contract: Contract, recorded: (data: Data, fileExtension: String)?, taken: inout Set<String>
+    ) -> (String, Data)? {
+        var (data, fileExtension): (Data, String)
         switch contract.sampleData {
         case .none: return nil
         case .json(let value): (data, fileExtension) = (value.serialized(pretty: true), "json")
         case .text(let bytes): (data, fileExtension) = (bytes, "txt")
         }
+        if let recorded { (data, fileExtension) = (recorded.data, fileName(recorded.fileExtension)) }
         // Under the service's own folder: two services exported into one contracts folder never share a file.
         let stem = "samples/" + fileName(contract.service.lowercased()) + "/" + fileName(contract.name)
         var file = "\(stem).\(fileExtension)"
