@@ -20,7 +20,7 @@ struct VerifyArguments {
     /// Report paths by format option (`junit`), as given; formats not given use their default path.
     var reportPaths: [String: String] = [:]
     var options = VerifyOptions()
-    var colour: Bool?
+    var color: Bool?
 
     /// Every report file the run writes: each format at its given path, or its default.
     var reports: [(format: ReportFormat, path: String)] {
@@ -280,10 +280,10 @@ let verifyOptions = OptionTable<VerifyArguments>(
                 names: ["--color", "--no-color"], aliases: ["--colour", "--no-colour"], section: .output,
                 forms: [
                     .init(
-                        value: nil, help: "force colour on or off; NO_COLOR always wins",
+                        value: nil, help: "force color on or off; NO_COLOR always wins",
                         defaultValue: "on for a terminal, off for TERM=dumb")
                 ],
-                action: .toggle { $0.colour = $1 }),
+                action: .toggle { $0.color = $1 }),
             .help,
         ],
     operand: { arguments, path in arguments.paths.append(path) })

@@ -120,12 +120,12 @@ case .verify(let arguments):
     }
     var options = arguments.options
     options.transport.cancellation = cancellation
-    let colour = ConsoleWriter.isColourOn(
-        flag: arguments.colour, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+    let color = ConsoleWriter.isColorOn(
+        flag: arguments.color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     let command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
         filter: arguments.filter, options: options,
-        reports: arguments.reports, colour: colour)
+        reports: arguments.reports, color: color)
     do {
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))

@@ -14,7 +14,7 @@ import Tether
 // - the JUnit file is well-formed XML (read back with Foundation's `XMLParser`, which is libxml2's strict SAX parser),
 //   with one `<testsuite>` per service and one `<testcase>` per result, each holding at most one element;
 // - the file holds exactly `JUnitWriter.xml(for:)` (the output is deterministic);
-// - the console without colour holds no control character but tab, line feed and carriage return, and with colour
+// - the console without color holds no control character but tab, line feed and carriage return, and with color
 //   no escape sequence but its own;
 // - streamed results, added in any order, print the report's lines in contract order.
 
@@ -170,23 +170,23 @@ private let ownSequences = [
 ]
 
 private func checkConsole(_ report: RunReport) {
-    let plain = ConsoleWriter.render(report, colour: false)
+    let plain = ConsoleWriter.render(report, color: false)
     if let bad = plain.unicodeScalars.first(where: isUnsafeForTerminal) {
         violated(
-            "the console without colour holds no control character", "U+\(String(bad.value, radix: 16)) in\n\(plain)")
+            "the console without color holds no control character", "U+\(String(bad.value, radix: 16)) in\n\(plain)")
     }
-    var coloured = ConsoleWriter.render(report, colour: true)
-    for sequence in ownSequences { coloured = coloured.replacingOccurrences(of: sequence, with: "") }
-    if let bad = coloured.unicodeScalars.first(where: isUnsafeForTerminal) {
-        violated("the console with colour writes only its own escapes", "U+\(String(bad.value, radix: 16))")
+    var colored = ConsoleWriter.render(report, color: true)
+    for sequence in ownSequences { colored = colored.replacingOccurrences(of: sequence, with: "") }
+    if let bad = colored.unicodeScalars.first(where: isUnsafeForTerminal) {
+        violated("the console with color writes only its own escapes", "U+\(String(bad.value, radix: 16))")
     }
 
-    var stream = ConsoleWriter.Stream(contracts: report.results.map(\.contract), colour: false)
+    var stream = ConsoleWriter.Stream(contracts: report.results.map(\.contract), color: false)
     var streamed = ""
     for (index, result) in report.results.enumerated().reversed() {
         streamed += stream.add(result, at: index)
     }
-    let closing = ConsoleWriter.closing(for: report, colour: false)
+    let closing = ConsoleWriter.closing(for: report, color: false)
     if streamed + closing != plain {
         violated("streamed results print the report's lines in contract order", "\(streamed)\nvs\n\(plain)")
     }

@@ -16,15 +16,15 @@
 /// The words come from the same builder as the JUnit report; free text is redacted and its control characters are
 /// escaped, so a body excerpt cannot drive the terminal.
 public enum ConsoleWriter {
-    /// The whole run: each result's lines, then the closing lines (`closing(for:colour:)`), ending with a newline.
+    /// The whole run: each result's lines, then the closing lines (`closing(for:color:)`), ending with a newline.
     /// - Parameters:
     ///   - report: the finished run.
-    ///   - colour: whether to add ANSI colours (the CLI decides: see `isColourOn`).
+    ///   - color: whether to add ANSI colors (the CLI decides: see `isColorOn`).
     /// - Returns: the text to print.
-    public static func render(_ report: RunReport, colour: Bool) -> String {
+    public static func render(_ report: RunReport, color: Bool) -> String {
         let redactor = Redactor(report: report)
-        let lines = report.results.map { line(for: $0, colour: colour, redactor: redactor) + "\n" }
-        return lines.joined() + closing(for: report, colour: colour)
+        let lines = report.results.map { line(for: $0, color: color, redactor: redactor) + "\n" }
+        return lines.joined() + closing(for: report, color: color)
     }
 
     /// What ends a run, so a long log needs no scrolling back: `N passed, N failed, N errors, N skipped in 1.234s`
@@ -32,19 +32,19 @@ public enum ConsoleWriter {
     /// then one line for each target that drifted or could not be checked, with its first finding or its reason.
     /// - Parameters:
     ///   - report: the finished run.
-    ///   - colour: whether to add ANSI colours.
+    ///   - color: whether to add ANSI colors.
     /// - Returns: the lines, each ending with a newline.
-    public static func closing(for report: RunReport, colour: Bool) -> String {
+    public static func closing(for report: RunReport, color: Bool) -> String {
         let redactor = Redactor(report: report)
         var lines = [
             paint(
-                ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, colour
+                ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, color
             )
         ]
         if let reason = report.nothingCheckedReason { lines.append(reason) }
         let recap = report.results.compactMap { result in
             ReportText.recapSummary(result, redactor: redactor).map { summary in
-                "  " + paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract) + "  "
+                "  " + paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract) + "  "
                     + summary
             }
         }
@@ -52,15 +52,15 @@ public enum ConsoleWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Whether the console gets ANSI colours: never with `NO_COLOR` set (not empty), whatever else says; else as
+    /// Whether the console gets ANSI colors: never with `NO_COLOR` set (not empty), whatever else says; else as
     /// `--color` / `--no-color` say; else only on a terminal that is not `TERM=dumb`.
     /// - Parameters:
     ///   - flag: `true` for `--color`, `false` for `--no-color`, `nil` for neither.
     ///   - environment: the process environment (`NO_COLOR`, `TERM`).
     ///   - isTerminal: whether standard output is a terminal.
-    /// - Returns: whether to colour.
-    public static func isColourOn(flag: Bool?, environment: [String: String], isTerminal: Bool) -> Bool {
-        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }
+    /// - Returns: whether to color.
+    public static func isColorOn(flag: Bool?, environment: [String: String], isTerminal: Bool) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
         if let flag { return flag }
         return isTerminal && environment["TERM"] != "dumb"
     }
@@ -68,16 +68,16 @@ public enum ConsoleWriter {
     /// Turns results that arrive in any order into console text in contract order, as soon as each one's turn
     /// comes: the console shows progress, and its output stays the same from run to run.
     public struct Stream {
-        private let colour: Bool
+        private let color: Bool
         private let redactor: Redactor
         private var next = 0
         private var waiting: [Int: ContractResult] = [:]
 
         /// - Parameters:
         ///   - contracts: Every contract of the run, for the redactor.
-        ///   - colour: Whether to add ANSI colours.
-        public init(contracts: [Contract], colour: Bool) {
-            self.colour = colour
+        ///   - color: Whether to add ANSI colors.
+        public init(contracts: [Contract], color: Bool) {
+            self.color = color
             self.redactor = Redactor(contracts: contracts)
         }
 
@@ -87,7 +87,7 @@ public enum ConsoleWriter {
             waiting[index] = result
             var text = ""
             while let ready = waiting.removeValue(forKey: next) {
-                text += ConsoleWriter.line(for: ready, colour: colour, redactor: redactor) + "\n"
+                text += ConsoleWriter.line(for: ready, color: color, redactor: redactor) + "\n"
                 next += 1
             }
             return text
@@ -100,11 +100,11 @@ public enum ConsoleWriter {
     /// drift come its findings (drifts, then notes), under a pass its notes, under an error the request line.
     /// - Parameters:
     ///   - result: one contract's result.
-    ///   - colour: whether to add ANSI colours.
+    ///   - color: whether to add ANSI colors.
     ///   - redactor: what to hide; `Redactor(contracts:runSecrets:)` for the run's contracts.
     /// - Returns: one or more lines joined by `\n`.
-    public static func line(for result: ContractResult, colour: Bool, redactor: Redactor) -> String {
-        var head = paddedWord(result.outcome, colour: colour) + ReportText.qualifiedName(result.contract)
+    public static func line(for result: ContractResult, color: Bool, redactor: Redactor) -> String {
+        var head = paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract)
         head += "  " + ReportText.seconds(result.duration) + "s"
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             head += "  " + indentingContinuations(reason)
@@ -123,7 +123,7 @@ public enum ConsoleWriter {
         case .skipped: details = []
         }
         details = collapsingNotes(details)
-        details = details.map { paint(indent + indentingContinuations($0), faint, colour && $0.hasPrefix("note: ")) }
+        details = details.map { paint(indent + indentingContinuations($0), faint, color && $0.hasPrefix("note: ")) }
         return ([head] + details).joined(separator: "\n")
     }
 
@@ -148,19 +148,19 @@ public enum ConsoleWriter {
         return kept
     }
 
-    /// The counts alone: `N passed, N failed, N errors, N skipped` (failed = drifted), bold with colour.
+    /// The counts alone: `N passed, N failed, N errors, N skipped` (failed = drifted), bold with color.
     /// - Parameters:
     ///   - results: every result of the run.
-    ///   - colour: whether to add ANSI colours.
+    ///   - color: whether to add ANSI colors.
     /// - Returns: the line, without a newline.
-    public static func totalsLine(for results: [ContractResult], colour: Bool) -> String {
-        paint(ReportText.totalsLine(results), bold, colour)
+    public static func totalsLine(for results: [ContractResult], color: Bool) -> String {
+        paint(ReportText.totalsLine(results), bold, color)
     }
 
-    /// The status word padded to six columns (`PASS  `, `DRIFT `), coloured when asked.
-    private static func paddedWord(_ outcome: Outcome, colour: Bool) -> String {
+    /// The status word padded to six columns (`PASS  `, `DRIFT `), colored when asked.
+    private static func paddedWord(_ outcome: Outcome, color: Bool) -> String {
         let word = ReportText.statusWord(outcome)
-        return paint(word + String(repeating: " ", count: max(1, 6 - word.count)), style(for: outcome), colour)
+        return paint(word + String(repeating: " ", count: max(1, 6 - word.count)), style(for: outcome), color)
     }
 
     // MARK: Private
@@ -195,16 +195,16 @@ public enum ConsoleWriter {
 /// line and the recap. `write` gets the text (the CLI writes it straight to standard output, past stdio's buffer).
 public struct ConsoleOutput: ReportSink {
     private var stream: ConsoleWriter.Stream
-    private let colour: Bool
+    private let color: Bool
     private let write: (String) -> Void
 
     /// - Parameters:
     ///   - contracts: Every contract of the run (for the redactor).
-    ///   - colour: Whether to add ANSI colours (`ConsoleWriter.isColourOn`).
+    ///   - color: Whether to add ANSI colors (`ConsoleWriter.isColorOn`).
     ///   - write: Where the text goes.
-    public init(contracts: [Contract], colour: Bool, write: @escaping (String) -> Void) {
-        self.stream = ConsoleWriter.Stream(contracts: contracts, colour: colour)
-        self.colour = colour
+    public init(contracts: [Contract], color: Bool, write: @escaping (String) -> Void) {
+        self.stream = ConsoleWriter.Stream(contracts: contracts, color: color)
+        self.color = color
         self.write = write
     }
 
@@ -216,7 +216,7 @@ public struct ConsoleOutput: ReportSink {
 
     /// Writes the closing line and the recap.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        write(ConsoleWriter.closing(for: report, colour: colour))
+        write(ConsoleWriter.closing(for: report, color: color))
         return nil
     }
 }

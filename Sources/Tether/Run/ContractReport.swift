@@ -59,19 +59,23 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The console report (the CLI's words); its closing lines say why nothing was checked when that is so.
-    /// - Parameter colour: Whether to add ANSI colours.
+    /// - Parameter color: Whether to add ANSI colors.
     /// - Returns: The text, ending with a newline.
-    public func rendered(colour: Bool = false) -> String {
-        ConsoleWriter.render(run, colour: colour)
+    public func rendered(color: Bool = false) -> String {
+        ConsoleWriter.render(run, color: color)
     }
+
+    /// The console report, as `rendered(color:)`.
+    @available(*, deprecated, renamed: "rendered(color:)")
+    public func rendered(colour: Bool) -> String { rendered(color: colour) }
 
     /// One result's lines as the console prints them, secrets redacted: the text of a test issue.
     /// - Parameter result: One of `results`.
     /// - Returns: The lines, without a trailing newline.
     public func text(for result: ContractResult) -> String {
-        ConsoleWriter.line(for: result, colour: false, redactor: Redactor(report: run))
+        ConsoleWriter.line(for: result, color: false, redactor: Redactor(report: run))
     }
 
-    /// The console report without colour.
+    /// The console report without color.
     public var description: String { rendered() }
 }

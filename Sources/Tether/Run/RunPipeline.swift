@@ -85,8 +85,8 @@ public struct VerifyCommand {
     public var options: VerifyOptions
     /// Report files by format (`--junit PATH`).
     public var reports: [(format: ReportFormat, path: String)]
-    /// Whether the console is coloured.
-    public var colour: Bool
+    /// Whether the console is colored.
+    public var color: Bool
     /// The pipeline's verifier (libcurl by default).
     public var verifier: ContractRunner
 
@@ -95,7 +95,7 @@ public struct VerifyCommand {
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        colour: Bool = false, verifier: ContractRunner = ContractRunner()
+        color: Bool = false, verifier: ContractRunner = ContractRunner()
     ) {
         self.paths = paths
         self.environment = environment
@@ -104,7 +104,7 @@ public struct VerifyCommand {
         self.filter = filter
         self.options = options
         self.reports = reports
-        self.colour = colour
+        self.color = color
         self.verifier = verifier
     }
 
@@ -143,7 +143,7 @@ public struct VerifyCommand {
                 "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
             )
         }
-        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, colour: colour, write: write)]
+        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
         for (format, path) in reports {
             let sink = format.sink(path)

@@ -126,17 +126,17 @@ import Testing
                 + "(patterns match Service.target or target, with * and ?)\n")
     }
 
-    /// `--color` and `--no-color` (and their British spellings) set colour; the last one given wins.
+    /// `--color` and `--no-color` (and their British spellings) set color; the last one given wins.
     @Test(arguments: [
         (["--color"], true), (["--no-color"], false), (["--colour"], true), (["--no-colour"], false),
         (["--no-color", "--color"], true), (["--color", "--no-color"], false), ([], false),
     ])
-    func colourFlagsTheLastOneWins(flags: [String], isColoured: Bool) throws {
+    func colorFlagsTheLastOneWins(flags: [String], isColored: Bool) throws {
         let server = try MockServer { _ in .json(#"{"id": 1}"#) }
         let folder = try twoServices()
         let run = try TetherBinary.run(["verify", folder.path, "--base-url", server.baseURL] + flags)
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("\u{1B}[") == isColoured, "\(run.stdout)")
+        #expect(run.stdout.contains("\u{1B}[") == isColored, "\(run.stdout)")
     }
 
     /// Help and parser cannot drift apart: `tether verify --help` and `tether mock --help` list each option form

@@ -341,7 +341,7 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     }
 }
 
-@Suite struct ColourTests {
+@Suite struct ColorTests {
     @Test func noColorWinsEvenOverColor() throws {
         let folder = try ContractFolder([
             "s.json": #"{"service": "S", "baseURL": "http://127.0.0.1:1", "targets": [{"name": "a"}]}"#
@@ -354,8 +354,8 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         // --color wins over TERM=dumb (the user asked for it); NO_COLOR wins over both.
         let dumb = try TetherBinary.run(["verify", folder.path, "--color"], environment: ["TERM": "dumb"])
         #expect(dumb.stdout.contains("\u{1B}["))
-        let dumbNoColour = try TetherBinary.run(
+        let dumbNoColor = try TetherBinary.run(
             ["verify", folder.path, "--color"], environment: ["TERM": "dumb", "NO_COLOR": "1"])
-        #expect(!dumbNoColour.stdout.contains("\u{1B}["))
+        #expect(!dumbNoColor.stdout.contains("\u{1B}["))
     }
 }

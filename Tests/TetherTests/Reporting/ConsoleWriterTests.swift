@@ -7,11 +7,11 @@ import Testing
 @Suite struct ConsoleWriterTests {
     @Test func matchesGoldenFile() {
         expectGolden(
-            ConsoleWriter.render(ReportFixtures.everyOutcome, colour: false), named: "console-every-outcome.txt")
+            ConsoleWriter.render(ReportFixtures.everyOutcome, color: false), named: "console-every-outcome.txt")
     }
 
     @Test func closingLineCountsEveryOutcomeGivesTheTimeAndRecapsWhatNeedsALook() throws {
-        let text = ConsoleWriter.render(ReportFixtures.everyOutcome, colour: false)
+        let text = ConsoleWriter.render(ReportFixtures.everyOutcome, color: false)
         #expect(
             text.hasSuffix(
                 """
@@ -24,7 +24,7 @@ import Testing
                 """), "\(text)")
         let empty = RunReport(results: [], startedAt: ReportFixtures.startedAt, duration: 0, hostname: "h")
         #expect(
-            ConsoleWriter.render(empty, colour: false)
+            ConsoleWriter.render(empty, color: false)
                 == "0 passed, 0 failed, 0 errors, 0 skipped in 0.000s\nnothing was checked: no targets were given\n")
     }
 
@@ -48,7 +48,7 @@ import Testing
                 ContractResult(contract: contract, outcome: .error("refused")),
             ], startedAt: ReportFixtures.startedAt, duration: 1.2341, hostname: "h")
         #expect(
-            ConsoleWriter.closing(for: report, colour: false) == """
+            ConsoleWriter.closing(for: report, color: false) == """
                 0 passed, 0 failed, 1 error, 1 skipped in 1.234s
                 nothing was checked: every target was skipped or could not be checked
                 drifted or not checked:
@@ -63,7 +63,7 @@ import Testing
         report.results.append(
             ContractResult(contract: ReportFixtures.contract("Svc", "other"), outcome: .error("refused \(token)\nmore"))
         )
-        let closing = ConsoleWriter.closing(for: report, colour: false)
+        let closing = ConsoleWriter.closing(for: report, color: false)
         #expect(!closing.contains(token))
         #expect(closing.contains("\n  DRIFT Svc.target  body: echo <redacted> …\n"), "\(closing)")
         #expect(closing.contains("\n  ERROR Svc.other  refused <redacted> …\n"), "\(closing)")
@@ -77,7 +77,7 @@ import Testing
                 Finding(.note, "body", "not compared"),
             ], liveStatusCode: 404, duration: 0.5)
         #expect(
-            ConsoleWriter.line(for: result, colour: false, redactor: Redactor(secrets: [])) == """
+            ConsoleWriter.line(for: result, color: false, redactor: Redactor(secrets: [])) == """
                 DRIFT Shop.user  0.500s
                     status: expected 200, got 404
                     GET http://127.0.0.1:8080/users/x
@@ -85,11 +85,11 @@ import Testing
                 """)
         let bodyOnly = ContractResult(
             contract: result.contract, outcome: .drifted, findings: [Finding(.drift, "$.a", "missing key")])
-        #expect(!ConsoleWriter.line(for: bodyOnly, colour: false, redactor: Redactor(secrets: [])).contains("GET "))
+        #expect(!ConsoleWriter.line(for: bodyOnly, color: false, redactor: Redactor(secrets: [])).contains("GET "))
     }
 
     @Test func oneHeadLinePerTargetWithStatusWordNameTimeAndReason() {
-        let lines = ConsoleWriter.render(ReportFixtures.everyOutcome, colour: false).split(separator: "\n")
+        let lines = ConsoleWriter.render(ReportFixtures.everyOutcome, color: false).split(separator: "\n")
         let heads = lines.prefix { !$0.contains(" passed, ") }.filter { !$0.hasPrefix(" ") }
         #expect(
             heads == [
@@ -104,7 +104,7 @@ import Testing
     @Test func driftListsDriftsThenNotesIndented() {
         let result = ReportFixtures.everyOutcome.results[1]
         let text = ConsoleWriter.line(
-            for: result, colour: false, redactor: Redactor(report: ReportFixtures.everyOutcome))
+            for: result, color: false, redactor: Redactor(report: ReportFixtures.everyOutcome))
         #expect(
             text == """
                 DRIFT GitHub.repos  0.302s
@@ -117,7 +117,7 @@ import Testing
 
     @Test func consoleAndJUnitSayTheSameWords() throws {
         let report = ReportFixtures.everyOutcome
-        let console = ConsoleWriter.render(report, colour: false)
+        let console = ConsoleWriter.render(report, color: false)
         let xml = try #require(String(data: try JUnitWriter.xml(for: report), encoding: .utf8))
         for line in ReportText.findingLines(report.results[1], redactor: Redactor(report: report)) {
             #expect(console.contains("    " + line + "\n"))
@@ -126,18 +126,18 @@ import Testing
         }
     }
 
-    @Test func colourOffHasNoEscapeBytesEvenWhenTheServiceSendsThem() {
+    @Test func colorOffHasNoEscapeBytesEvenWhenTheServiceSendsThem() {
         let report = ReportFixtures.drift(message: "body had \u{1B}[2J and \u{9B}31m in it")
-        let plain = ConsoleWriter.render(report, colour: false)
+        let plain = ConsoleWriter.render(report, color: false)
         #expect(!plain.utf8.contains(0x1B))
         #expect(!plain.unicodeScalars.contains("\u{9B}"))
         #expect(plain.contains(#"body had \u{1B}[2J and \u{9B}31m in it"#))
-        let coloured = ConsoleWriter.render(report, colour: true)
-        #expect(coloured.contains("\u{1B}[1;31mDRIFT \u{1B}[0m"))
-        #expect(coloured.contains("\n\u{1B}[1m0 passed, 1 failed, 0 errors, 0 skipped in 0.500s\u{1B}[0m\n"))
-        #expect(coloured.contains("\n  \u{1B}[1;31mDRIFT \u{1B}[0mSvc.target  body: "))
-        // With colour on, the only escape sequences are ours.
-        #expect(!coloured.contains("\u{1B}[2J"))
+        let colored = ConsoleWriter.render(report, color: true)
+        #expect(colored.contains("\u{1B}[1;31mDRIFT \u{1B}[0m"))
+        #expect(colored.contains("\n\u{1B}[1m0 passed, 1 failed, 0 errors, 0 skipped in 0.500s\u{1B}[0m\n"))
+        #expect(colored.contains("\n  \u{1B}[1;31mDRIFT \u{1B}[0mSvc.target  body: "))
+        // With color on, the only escape sequences are ours.
+        #expect(!colored.contains("\u{1B}[2J"))
     }
 
     @Test func secretsAreRedactedOnTheConsole() {
@@ -145,13 +145,13 @@ import Testing
         let report = ReportFixtures.drift(
             message: "echo \(token)", url: "http://127.0.0.1:8080/x?t=\(token)",
             headers: [HTTPHeader("Proxy-Authorization", "Basic \(token)")])
-        let text = ConsoleWriter.render(report, colour: false)
+        let text = ConsoleWriter.render(report, color: false)
         #expect(!text.contains(token))
         #expect(text.contains("    body: echo <redacted>\n"))
 
         var failed = report
         failed.results[0].outcome = .error("timeout after 30s talking to http://127.0.0.1:8080/x?t=\(token)")
-        let error = ConsoleWriter.render(failed, colour: false)
+        let error = ConsoleWriter.render(failed, color: false)
         #expect(!error.contains(token))
         #expect(
             error.contains(
@@ -161,12 +161,12 @@ import Testing
 
     @Test func shortRunSecretLeavesConsoleTextAlone() {
         let report = ReportFixtures.drift(message: "expected 202, got 500", secrets: ["202"])
-        #expect(ConsoleWriter.render(report, colour: false).contains("    body: expected 202, got 500\n"))
+        #expect(ConsoleWriter.render(report, color: false).contains("    body: expected 202, got 500\n"))
     }
 
     @Test func multiLineFindingKeepsIndentation() {
         let report = ReportFixtures.drift(message: "shape differs:\n- stub\n+ live")
-        let text = ConsoleWriter.render(report, colour: false)
+        let text = ConsoleWriter.render(report, color: false)
         #expect(text.contains("    body: shape differs:\n      - stub\n      + live\n"))
     }
 }
@@ -178,14 +178,14 @@ import Testing
             request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
         let notes = (1...5).map { Finding(.note, "$.k\($0)", "key not in stub (string)") }
         let result = ContractResult(contract: contract, outcome: .passed, findings: notes)
-        let text = ConsoleWriter.line(for: result, colour: false, redactor: Redactor(secrets: []))
+        let text = ConsoleWriter.line(for: result, color: false, redactor: Redactor(secrets: []))
         #expect(text.contains("note: $.k3: key not in stub (string)"))
         #expect(!text.contains("$.k4"))
         #expect(text.hasSuffix("note: … and 2 more notes (all of them are in the JUnit report)"))
         let drifted = ContractResult(
             contract: contract, outcome: .drifted,
             findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes.prefix(3))
-        #expect(!ConsoleWriter.line(for: drifted, colour: false, redactor: Redactor(secrets: [])).contains("more note"))
+        #expect(!ConsoleWriter.line(for: drifted, color: false, redactor: Redactor(secrets: [])).contains("more note"))
     }
 }
 
@@ -196,7 +196,7 @@ import Testing
                 service: "S", name: "t\($0)", baseURL: "http://127.0.0.1",
                 request: HTTPRequest(method: "GET", url: "http://127.0.0.1/\($0)"), sampleData: .none, source: "x")
         }
-        var stream = ConsoleWriter.Stream(contracts: contracts, colour: false)
+        var stream = ConsoleWriter.Stream(contracts: contracts, color: false)
         #expect(stream.add(ContractResult(contract: contracts[2], outcome: .passed), at: 2) == "")
         #expect(stream.add(ContractResult(contract: contracts[1], outcome: .passed), at: 1) == "")
         let text = stream.add(ContractResult(contract: contracts[0], outcome: .passed), at: 0)
@@ -205,10 +205,10 @@ import Testing
     }
 }
 
-@Suite struct ConsoleColourTests {
+@Suite struct ConsoleColorTests {
     @Test(
         arguments: [
-            // (NO_COLOR, TERM, flag, terminal) → colour
+            // (NO_COLOR, TERM, flag, terminal) → color
             (nil, "xterm", nil, true, true),
             (nil, "xterm", nil, false, false),
             (nil, "dumb", nil, true, false),
@@ -221,10 +221,10 @@ import Testing
             ("", "xterm", nil, true, true),
         ] as [(String?, String, Bool?, Bool, Bool)])
     func noColorWinsThenTheFlagThenADumbTerminal(
-        noColour: String?, term: String, flag: Bool?, isTerminal: Bool, isOn: Bool
+        noColor: String?, term: String, flag: Bool?, isTerminal: Bool, isOn: Bool
     ) {
         var environment = ["TERM": term]
-        environment["NO_COLOR"] = noColour
-        #expect(ConsoleWriter.isColourOn(flag: flag, environment: environment, isTerminal: isTerminal) == isOn)
+        environment["NO_COLOR"] = noColor
+        #expect(ConsoleWriter.isColorOn(flag: flag, environment: environment, isTerminal: isTerminal) == isOn)
     }
 }

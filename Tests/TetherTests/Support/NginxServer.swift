@@ -48,8 +48,16 @@ final class NginxServer: @unchecked Sendable {
         var uri: String
     }
 
-    static let nginx = "/usr/sbin/nginx"
-    static let openssl = "/usr/bin/openssl"
+    /// Debian's nginx-light, else Homebrew's (Apple silicon, then Intel), as the macOS CI job installs it.
+    static let nginx = firstExecutable(["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"])
+    /// OpenSSL 3 (Debian's, else Homebrew's `openssl@3`; macOS's own LibreSSL lacks some `req` options).
+    static let openssl = firstExecutable([
+        "/usr/bin/openssl", "/opt/homebrew/opt/openssl@3/bin/openssl", "/usr/local/opt/openssl@3/bin/openssl",
+    ])
+
+    private static func firstExecutable(_ candidates: [String]) -> String {
+        candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+    }
 
     let mode: Mode
     let folder: String
