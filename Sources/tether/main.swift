@@ -58,15 +58,8 @@ case .serve(let arguments):
     do {
         if let harPath = arguments.harPath {
             let archive: HARArchive
-            do {
-                archive = try HARArchive.load(contentsOf: harPath)
-            } catch {
-                fail(error.description)
-            }
-            let replay = HARReplay(archive, file: harPath)
-            server = try MockServer(
-                host: arguments.host, port: arguments.port, onFinish: { emit(replay.line(for: $0) + "\n") },
-                handler: { replay.response(for: $0) })
+            (server, archive) = try MockServer.replaying(
+                harFile: harPath, host: arguments.host, port: arguments.port, onLine: { emit($0 + "\n") })
             emit("\(server.baseURL)\n")
             for note in archive.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {

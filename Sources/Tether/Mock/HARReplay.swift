@@ -132,22 +132,29 @@ extension MockServer {
 }
 
 extension MockServer {
-    /// Starts a server on 127.0.0.1 that replays the HAR file at `path`: what `tether verify --mock`, `tether mock`
-    /// and `ContractVerifier(mockHAR:)` start, written once.
+    /// Starts a server that replays the HAR file at `path`: what `tether verify --mock`, `tether mock`,
+    /// `tether serve --har` and `ContractVerifier(mockHAR:)` start, written once.
     /// - Parameters:
     ///   - path: The HAR file, as the user named it.
+    ///   - host: The IPv4 address to bind; 127.0.0.1 by default.
     ///   - port: The port to listen on; 0 (the default) lets the system pick a free one.
+    ///   - onLine: Called with one console line per request as it ends (`tether serve`), if given.
     /// - Returns: The running server and the archive it replays.
     /// - Throws: `MockServerError.har` when the file cannot be read as HAR, else as the server's `init`.
-    public static func replaying(harFile path: String, port: Int = 0) throws(MockServerError) -> (
-        server: MockServer, archive: HARArchive
-    ) {
+    public static func replaying(
+        harFile path: String, host: String = "127.0.0.1", port: Int = 0,
+        onLine: (@Sendable (String) -> Void)? = nil
+    ) throws(MockServerError) -> (server: MockServer, archive: HARArchive) {
         let archive: HARArchive
         do {
             archive = try HARArchive.load(contentsOf: path)
         } catch {
             throw .har(error)
         }
-        return (try MockServer(replaying: archive, file: path, port: port), archive)
+        let replay = HARReplay(archive, file: path)
+        var onFinish: (@Sendable (MockExchange) -> Void)?
+        if let onLine { onFinish = { exchange in onLine(replay.line(for: exchange)) } }
+        let server = try MockServer(host: host, port: port, onFinish: onFinish) { replay.response(for: $0) }
+        return (server, archive)
     }
 }
