@@ -80,7 +80,7 @@ struct TetherCommand: Sendable {
         helpText: nil, parse: { _ in .version })
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | mock | serve]", summary: "print help",
+        names: ["help", "--help", "-h"], usage: "tether help [verify | mock | serve | import]", summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
