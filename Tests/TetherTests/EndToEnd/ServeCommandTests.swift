@@ -21,6 +21,22 @@ import Testing
     static let profile = "{ \"login\":\"octocat\",\n\t\"id\" : 1 }\n"
 
     /// A running `tether serve` and the URL it printed as its first line.
+    /// Whether a TCP connection to 127.0.0.1:`port` is established (Linux's `/proc/net/tcp`; elsewhere, after a
+    /// second, assumed).
+    static func isConnected(toPort port: Int) -> Bool {
+        #if os(Linux)
+            guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return true }
+            let local = String(format: ":%04X", port)
+            return table.split(separator: "\n").dropFirst().contains { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(local) && fields[3] == "01"
+            }
+        #else
+            Thread.sleep(forTimeInterval: 1)
+            return true
+        #endif
+    }
+
     static func start(_ arguments: [String]) throws -> (RunningTether, String) {
         let tether = try RunningTether(["serve"] + arguments)
         try #require(tether.waitForOutput("\n", within: 20), "stdout: \(tether.stdout) stderr: \(tether.stderr)")
@@ -121,7 +137,13 @@ import Testing
         let folder = try ContractFolder(["api.json": Self.manifest, "samples/profile.json": Self.profile])
         let (tether, url) = try Self.start([folder.path])
         async let held = runCurl(["-s", "--max-time", "30", "\(url)/timeout"])
-        try await _Concurrency.Task.sleep(nanoseconds: 1_000_000_000)  // curl connects and the request is held
+        // The request must be held when the signal comes: wait (bounded) until curl's connection is established, then
+        // give the server a moment to read the request. A fixed sleep lost this race on a loaded machine.
+        let port = Int(url.split(separator: ":").last ?? "") ?? 0
+        for _ in 0..<100 where !Self.isConnected(toPort: port) {
+            try await _Concurrency.Task.sleep(nanoseconds: 100_000_000)
+        }
+        try await _Concurrency.Task.sleep(nanoseconds: 500_000_000)
         kill(tether.process.processIdentifier, signal)
         #expect(tether.waitForExit(within: 10) == exitCode, "stderr: \(tether.stderr)")
         #expect(tether.stderr.contains("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopped serving"))
