@@ -1,4 +1,5 @@
 import Foundation
+import Tether
 
 #if canImport(Glibc)
     import Glibc
@@ -72,4 +73,28 @@ final class ReceivedSignal: @unchecked Sendable {
 
     /// The first signal received, if any.
     var value: Int32? { lock.withLock { signal } }
+}
+
+/// For the commands that serve until stopped (`mock`, `serve`): made before the server starts, so that a signal
+/// during start-up counts too; then waits for SIGINT or SIGTERM, stops the server and exits 130 or 143.
+struct StopWaiter {
+    private let stop = DispatchSemaphore(value: 0)
+    private let received = ReceivedSignal()
+
+    init() {
+        let (stop, received) = (stop, received)
+        StopSignals.handle { signal in
+            received.record(signal)
+            stop.signal()
+        }
+    }
+
+    /// Waits for a stop signal, stops `server`, says `tether: SIGINT: WHAT` on standard error and exits.
+    func serveUntilStopped(_ server: MockServer, then what: String) -> Never {
+        stop.wait()
+        server.stop()
+        let signal = received.value ?? SIGINT
+        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): \(what)\n".utf8))
+        exit(128 + signal)
+    }
 }

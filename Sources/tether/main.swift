@@ -29,31 +29,17 @@ case .help(let text):
 case .version:
     print("tether \(tetherVersion)")
 case .mock(let harPath, let port):
-    let stop = DispatchSemaphore(value: 0)
-    let received = ReceivedSignal()
-    StopSignals.handle { signal in
-        received.record(signal)
-        stop.signal()
-    }
+    let waiter = StopWaiter()
     do {
         let (server, archive) = try MockServer.replaying(harFile: harPath, port: port)
         let count = archive.entries.count == 1 ? "1 recorded response" : "\(archive.entries.count) recorded responses"
         emit("serving \(count) from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n")
-        stop.wait()
-        server.stop()
-        let signal = received.value ?? SIGINT
-        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): mock server stopped\n".utf8))
-        exit(128 + signal)
+        waiter.serveUntilStopped(server, then: "mock server stopped")
     } catch {
         fail("\(error)")
     }
 case .serve(let arguments):
-    let stop = DispatchSemaphore(value: 0)
-    let received = ReceivedSignal()
-    StopSignals.handle { signal in
-        received.record(signal)
-        stop.signal()
-    }
+    let waiter = StopWaiter()
     let server: MockServer
     do {
         if let harPath = arguments.harPath {
@@ -81,11 +67,7 @@ case .serve(let arguments):
     } catch {
         fail("\(error)")
     }
-    stop.wait()
-    server.stop()
-    let signal = received.value ?? SIGINT
-    FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopped serving\n".utf8))
-    exit(128 + signal)
+    waiter.serveUntilStopped(server, then: "stopped serving")
 case .importHAR(let harPath, let service, let host, let folder):
     do {
         let (imported, manifestPath) = try HARImport.run(
