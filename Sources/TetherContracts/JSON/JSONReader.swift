@@ -79,12 +79,58 @@ public struct JSONDocument: Sendable {
     public let root: JSONValue
     let positions: JSONPositions
     let bytes: Data
+    /// The line and column at every `checkpointStride`-th byte, so that a place is found by scanning at most that
+    /// many bytes (a manifest of thousands of targets, even on one line, asks for thousands of places).
+    private let checkpoints: [(line: Int, column: Int)]
+    private static let checkpointStride = 1024
+
+    init(root: JSONValue, positions: JSONPositions, bytes: Data) {
+        self.root = root
+        self.positions = positions
+        self.bytes = bytes
+        var checkpoints: [(line: Int, column: Int)] = []
+        checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
+        bytes.withUnsafeBytes { raw in
+            var (line, column) = (1, 1)
+            let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0  // not shown by editors: not counted
+            for offset in 0..<raw.count {
+                if offset % Self.checkpointStride == 0 { checkpoints.append((line, column)) }
+                let byte = raw[offset]
+                if offset < bom { continue }
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            if raw.count % Self.checkpointStride == 0 { checkpoints.append((line, column)) }
+        }
+        self.checkpoints = checkpoints
+    }
 
     /// The 1-based line and column (in characters) of the value numbered `index` in pre-order (the root is 0), or of
-    /// its key when `key` is true and the value is an object member.
+    /// its key when `key` is true and the value is an object member. As `JSONInputScan.lineAndColumn`, faster.
     func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
-        let offset = positions.offset(of: index, key: key)
-        return JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)
+        let offset = min(positions.offset(of: index, key: key), bytes.count)
+        let checkpoint = offset / Self.checkpointStride
+        guard checkpoints.indices.contains(checkpoint) else {
+            return JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)
+        }
+        var (line, column) = checkpoints[checkpoint]
+        bytes.withUnsafeBytes { raw in
+            let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            for position in max(checkpoint * Self.checkpointStride, bom)..<offset {
+                let byte = raw[position]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+        }
+        return (line, column)
     }
 }
 

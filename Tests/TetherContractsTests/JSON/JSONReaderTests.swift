@@ -76,6 +76,23 @@ import Testing
         #expect(document.positions.next(after: 1) == 2)
     }
 
+    @Test func documentPlacesMatchTheErrorScanWithABOMAndWideCharacters() throws {
+        // Long enough to span several of the document's checkpoints, with wide characters across their edges.
+        let long = (0..<300).map { #"{"é\#($0)": "😀ü"}"# + ($0 % 7 == 0 ? ",\n" : ", ") }.joined()
+        let text = "{\"é😀\": [1,\n  {\"ü\": \"x\"}, " + long + "0], \"b\": null}"
+        for bytes in [Data(text.utf8), Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)] {
+            let document = try JSONReader().document(bytes)
+            for index in 0..<document.positions.valueOffsets.count {
+                for key in [false, true] {
+                    let offset = document.positions.offset(of: index, key: key)
+                    let scanned = JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)
+                    #expect(document.lineAndColumn(ofValue: index, key: key) == scanned, "value \(index) key \(key)")
+                }
+            }
+            #expect(document.lineAndColumn(ofValue: 0) == (1, 1))
+        }
+    }
+
     @Test func columnsCountCharactersNotBytes() {
         let error = readError("{\"café\": ,}")
         #expect(error?.column == 10)
