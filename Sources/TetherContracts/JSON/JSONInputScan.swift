@@ -6,13 +6,19 @@ package enum JSONInputScan {
     /// The 1-based line and column (counted in characters) of the byte at `offset`.
     /// A byte order mark at the start is not counted: editors do not show it.
     package static func lineAndColumn(ofByte offset: Int, in input: Data) -> (line: Int, column: Int) {
+        lineAndColumn(ofByte: offset, in: input, from: (offset: 0, line: 1, column: 1))
+    }
+
+    /// As `lineAndColumn(ofByte:in:)`, counting on from a known place before `offset` instead of from the start.
+    package static func lineAndColumn(
+        ofByte offset: Int, in input: Data, from start: (offset: Int, line: Int, column: Int)
+    ) -> (line: Int, column: Int) {
         input.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var line = 1
-            var column = 1
-            let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-            for index in (hasBOM ? 3 : 0)..<max(hasBOM ? 3 : 0, min(offset, bytes.count)) {
-                let byte = bytes[index]
+            var (line, column) = (start.line, start.column)
+            let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            let first = max(start.offset, bom)
+            for index in first..<max(first, min(offset, raw.count)) {
+                let byte = raw[index]
                 if byte == UInt8(ascii: "\n") {
                     line += 1
                     column = 1

@@ -88,23 +88,15 @@ public struct JSONDocument: Sendable {
         self.root = root
         self.positions = positions
         self.bytes = bytes
-        var checkpoints: [(line: Int, column: Int)] = []
+        var checkpoints: [(line: Int, column: Int)] = [(1, 1)]
         checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
-        bytes.withUnsafeBytes { raw in
-            var (line, column) = (1, 1)
-            let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0  // not shown by editors: not counted
-            for offset in 0..<raw.count {
-                if offset % Self.checkpointStride == 0 { checkpoints.append((line, column)) }
-                let byte = raw[offset]
-                if offset < bom { continue }
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-            if raw.count % Self.checkpointStride == 0 { checkpoints.append((line, column)) }
+        var offset = 0
+        while offset + Self.checkpointStride <= bytes.count {
+            let (line, column) = checkpoints[checkpoints.count - 1]
+            checkpoints.append(
+                JSONInputScan.lineAndColumn(
+                    ofByte: offset + Self.checkpointStride, in: bytes, from: (offset, line, column)))
+            offset += Self.checkpointStride
         }
         self.checkpoints = checkpoints
     }
@@ -113,24 +105,10 @@ public struct JSONDocument: Sendable {
     /// its key when `key` is true and the value is an object member. As `JSONInputScan.lineAndColumn`, faster.
     func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
         let offset = min(positions.offset(of: index, key: key), bytes.count)
-        let checkpoint = offset / Self.checkpointStride
-        guard checkpoints.indices.contains(checkpoint) else {
-            return JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)
-        }
-        var (line, column) = checkpoints[checkpoint]
-        bytes.withUnsafeBytes { raw in
-            let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            for position in max(checkpoint * Self.checkpointStride, bom)..<offset {
-                let byte = raw[position]
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-        }
-        return (line, column)
+        let checkpoint = min(offset / Self.checkpointStride, checkpoints.count - 1)
+        let (line, column) = checkpoints[checkpoint]
+        return JSONInputScan.lineAndColumn(
+            ofByte: offset, in: bytes, from: (checkpoint * Self.checkpointStride, line, column))
     }
 }
 
