@@ -9,18 +9,9 @@ import Testing
     @Test func servesTheRecordedResponsesAndNamesWhatIsNotRecorded() throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TetherBinary.path)
-        process.arguments = ["mock", root.appendingPathComponent("contracts/github.har").path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of a test thread
-            process.waitUntilExit()
-        }
-        let banner = try #require(firstOutput(of: output, within: 10), "tether mock printed nothing within 10 s")
+        let mock = try RunningTether(["mock", root.appendingPathComponent("contracts/github.har").path])
+        try #require(mock.waitForOutput("\n", within: 10), "tether mock printed nothing within 10 s")
+        let banner = mock.stdout
         let match = try #require(banner.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)/), "banner: \(banner)")
         #expect(banner.hasPrefix("serving 5 recorded responses from"))
         let baseURL = String(match.1)
@@ -39,17 +30,4 @@ import Testing
             String(decoding: missing.body, as: UTF8.self).contains(
                 "not recorded in \(root.appendingPathComponent("contracts/github.har").path): GET /users/nobody"))
     }
-}
-
-/// The first bytes a child process writes to `pipe`, or `nil` if it writes nothing within `seconds`.
-private func firstOutput(of pipe: Pipe, within seconds: Double) -> String? {
-    final class Box: @unchecked Sendable { var text: String? }
-    let box = Box()
-    let done = DispatchSemaphore(value: 0)
-    let handle = pipe.fileHandleForReading
-    Thread.detachNewThread {
-        box.text = String(decoding: handle.availableData, as: UTF8.self)
-        done.signal()
-    }
-    return done.wait(timeout: .now() + seconds) == .success ? box.text : nil
 }

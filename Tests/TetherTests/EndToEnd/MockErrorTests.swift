@@ -67,18 +67,9 @@ import Testing
 
     /// `tether mock` in one process, `tether verify --base-url` in another: the same verdict as `--mock`.
     @Test func aStandaloneMocksMissIsAnErrorToo() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TetherBinary.path)
-        process.arguments = ["mock", Self.small]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of a test thread
-            process.waitUntilExit()
-        }
-        let banner = try #require(firstOutput(of: output, within: 10), "tether mock printed nothing within 10 s")
+        let mock = try RunningTether(["mock", Self.small])
+        try #require(mock.waitForOutput("\n", within: 10), "tether mock printed nothing within 10 s")
+        let banner = mock.stdout
         let match = try #require(banner.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)/), "banner: \(banner)")
         let folder = try Self.shop()
         let run = try TetherBinary.run(["verify", folder.path, "--base-url", String(match.1), "--no-color"])
@@ -110,17 +101,4 @@ import Testing
         #expect(run.stderr.contains("\(recordings) is a folder, not a HAR file"), "\(run.stderr)")
         #expect(run.junit == nil)
     }
-}
-
-/// The first bytes a child process writes to `pipe`, or `nil` if it writes nothing within `seconds`.
-private func firstOutput(of pipe: Pipe, within seconds: Double) -> String? {
-    final class Box: @unchecked Sendable { var text: String? }
-    let box = Box()
-    let done = DispatchSemaphore(value: 0)
-    let handle = pipe.fileHandleForReading
-    Thread.detachNewThread {
-        box.text = String(decoding: handle.availableData, as: UTF8.self)
-        done.signal()
-    }
-    return done.wait(timeout: .now() + seconds) == .success ? box.text : nil
 }
