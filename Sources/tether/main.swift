@@ -83,6 +83,17 @@ case .importHAR(let harPath, let service, let host, let folder):
         fail(error.description)
     }
 case .verify(let arguments):
+    runVerify(arguments)
+case .record(let arguments):
+    runVerify(
+        arguments.verify, tap: ResponseTap.recording(to: arguments.out ?? "", redactingJSON: arguments.redactJSON))
+}
+
+/// `tether verify`, and the commands that are a verify run with more (`record`): Ctrl-C and SIGTERM stop the run
+/// and the report keeps what finished; the exit code is the run's.
+func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() })
+    -> Never
+{
     let cancellation = Cancellation()
     let received = ReceivedSignal()
     StopSignals.handle { signal in
@@ -99,8 +110,7 @@ case .verify(let arguments):
         flag: arguments.color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     let command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
-        filter: arguments.filter, options: options,
-        reports: arguments.reports, color: color)
+        filter: arguments.filter, options: options, reports: arguments.reports, color: color, tap: tap)
     do {
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))

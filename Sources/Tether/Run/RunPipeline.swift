@@ -89,14 +89,18 @@ public struct VerifyCommand {
     public var color: Bool
     /// The pipeline's verifier (libcurl by default).
     public var verifier: ContractRunner
+    /// What else the run does with the live responses of the selected contracts (`tether record` keeps them).
+    public var tap: ([Contract]) -> ResponseTap
 
     /// - Parameters: as the properties.
     public init(
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        color: Bool = false, verifier: ContractRunner = ContractRunner()
+        color: Bool = false, verifier: ContractRunner = ContractRunner(),
+        tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }
     ) {
+        self.tap = tap
         self.paths = paths
         self.environment = environment
         self.baseURLs = baseURLs
@@ -144,17 +148,17 @@ public struct VerifyCommand {
             )
         }
         var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
+        let tap = tap(selected)
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
-        for (format, path) in reports {
-            let sink = format.sink(path)
+        for (option, sink) in reports.map({ ("--\($0.format.option)", $0.format.sink($0.path)) }) + tap.sinks {
             do {
                 try sink.prepare()
             } catch {
-                throw .report(option: "--\(format.option)", error)
+                throw .report(option: option, error)
             }
             sinks.append(sink)
         }
-        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks)
+        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
         do {
             let (report, lines) = try pipeline.run(selected)
             for line in lines { write(line + "\n") }
@@ -163,6 +167,24 @@ public struct VerifyCommand {
             for line in error.lines { write(line + "\n") }
             throw .unwritten(error)
         }
+    }
+}
+
+/// What a command built on `verify` adds to its run: a callback for each live response, and the sinks that write
+/// what it kept (prepared with the reports, before anything is sent), each with the option that named its file.
+public struct ResponseTap {
+    /// Called with each live response and its contract's index among the selected contracts.
+    public var onResponse: (Int, HTTPResponse) -> Void
+    /// The sinks, each with its option (`--out`) for the message when its file cannot be written.
+    public var sinks: [(option: String, sink: any ReportSink)]
+
+    /// - Parameters: as the properties.
+    public init(
+        onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in },
+        sinks: [(option: String, sink: any ReportSink)] = []
+    ) {
+        self.onResponse = onResponse
+        self.sinks = sinks
     }
 }
 
