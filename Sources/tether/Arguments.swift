@@ -7,6 +7,7 @@ enum Command {
     case version
     case verify(VerifyArguments)
     case record(RecordArguments)
+    case mergeReports(paths: [String], out: String)
     case mock(harPath: String, port: Int)
     case serve(ServeArguments)
     case importHAR(harPath: String, service: String, host: String?, folder: String)
@@ -22,6 +23,10 @@ struct VerifyArguments {
     var reportPaths: [String: String] = [:]
     var options = VerifyOptions()
     var color: Bool?
+    /// `--shard K/N`.
+    var shard: ContractShard?
+    /// `--timings FILE`.
+    var timingsReport: String?
 
     /// Every report file the run writes: each format at its given path, or its default.
     var reports: [(format: ReportFormat, path: String)] {
@@ -86,7 +91,7 @@ struct TetherCommand: Sendable {
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, record, mock, serve, importHAR, version, help]
+    static let all: [TetherCommand] = [verify, record, mock, serve, importHAR, mergeReports, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
@@ -117,6 +122,9 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
     case .help: return .help(Help.verify)
     case .parsed(var result):
         if result.paths.isEmpty { result.paths = ["contracts"] }
+        if result.timingsReport != nil, result.shard == nil {
+            throw UsageError("--timings balances shards: give --shard K/N with it; run 'tether verify --help'")
+        }
         return .verify(result)
     }
 }
@@ -235,6 +243,23 @@ let verifyOptions = OptionTable<VerifyArguments>(
                 + "--filter 'GitHub.user*' --filter zen",
             isRepeatable: true
         ) { $0.filter.patterns.append($1) },
+        .value(
+            "--shard", "K/N", section: .whichTargets,
+            help: "run part K of N (a CI matrix job), every target in exactly one part; join the parts' reports with "
+                + "tether merge-reports"
+        ) { arguments, text throws(InvalidValue) in
+            guard let shard = ContractShard(text) else {
+                throw InvalidValue("is not a shard such as 1/4 (K from 1 to N, N from 1 to 10000)")
+            }
+            arguments.shard = shard
+        },
+        .value(
+            "--timings", "FILE", section: .whichTargets,
+            help: "balance --shard by the test times of this earlier JUnit report instead of by count",
+            defaultValue: "by count"
+        ) { arguments, text throws(InvalidValue) in
+            arguments.timingsReport = try ValueReader.readableFile(text)
+        },
         .flag("--strict", section: .rules, help: "keys the live body has and the stub lacks are drifts, not notes") {
             $0.options.isStrict = true
         },

@@ -84,6 +84,22 @@ case .importHAR(let harPath, let service, let host, let folder):
     }
 case .verify(let arguments):
     runVerify(arguments)
+case .mergeReports(let paths, let out):
+    do {
+        let merged = try JUnitMerge.merge(paths)
+        try ReportFile.write(merged.xml, to: out)
+        let counts = merged.counts
+        let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
+        emit(
+            "merged \(paths.count == 1 ? "1 report" : "\(paths.count) reports") into \(out): "
+                + "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped "
+                + "in \(merged.suiteCount == 1 ? "1 suite" : "\(merged.suiteCount) suites")\n")
+        exit(counts.exitCode)
+    } catch let error as JUnitReadError {
+        fail("\(error)")
+    } catch {
+        fail("--out \(error)")
+    }
 case .record(let arguments):
     runVerify(
         arguments.verify, tap: ResponseTap.recording(to: arguments.out ?? "", redactingJSON: arguments.redactJSON))
@@ -108,9 +124,11 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
     options.transport.cancellation = cancellation
     let color = ConsoleWriter.isColorOn(
         flag: arguments.color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
-    let command = VerifyCommand(
+    var command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
         filter: arguments.filter, options: options, reports: arguments.reports, color: color, tap: tap)
+    command.shard = arguments.shard
+    command.timingsReport = arguments.timingsReport
     do {
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))

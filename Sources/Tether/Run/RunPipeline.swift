@@ -11,6 +11,8 @@ public struct RunPipeline {
     public var sinks: [any ReportSink]
     /// Called with each live response before its body is dropped (see `ContractRunner.run`).
     public var onResponse: (Int, HTTPResponse) -> Void
+    /// The shard this run is, for its report (`RunReport.shard`).
+    public var shard: ContractShard?
 
     /// - Parameters: as the properties.
     public init(
@@ -36,9 +38,10 @@ public struct RunPipeline {
     /// - Throws: `ReportError` when a sink cannot write its report (every other sink has still been finished).
     public mutating func run(_ contracts: [Contract]) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = self.sinks
-        let report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
+        var report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
             for position in sinks.indices { sinks[position].add(result, at: index) }
         }
+        report.shard = shard
         var lines: [String] = []
         var failure: ReportError?
         for position in sinks.indices {
@@ -91,6 +94,10 @@ public struct VerifyCommand {
     public var verifier: ContractRunner
     /// What else the run does with the live responses of the selected contracts (`tether record` keeps them).
     public var tap: ([Contract]) -> ResponseTap
+    /// `--shard K/N`: run only this part of the selected targets.
+    public var shard: ContractShard?
+    /// `--timings FILE`: balance the shards by the durations of this earlier JUnit report, not by count.
+    public var timingsReport: String?
 
     /// - Parameters: as the properties.
     public init(
@@ -137,7 +144,7 @@ public struct VerifyCommand {
         } catch {
             throw .contracts(error)
         }
-        let selected = contracts.filter(filter.matches)
+        var selected = contracts.filter(filter.matches)
         guard !selected.isEmpty else {
             if contracts.isEmpty {
                 throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
@@ -146,6 +153,20 @@ public struct VerifyCommand {
             throw .selection(
                 "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
             )
+        }
+        if let shard {
+            var timings: [String: Double]?
+            if let timingsReport {
+                do {
+                    timings = try ContractShard.timings(fromReport: timingsReport)
+                } catch {
+                    throw .selection("--timings \(error); give the JUnit report of an earlier run, or drop --timings")
+                }
+            }
+            let all = selected.count
+            selected = shard.select(selected, timings: timings)
+            let targets = all == 1 ? "1 target" : "\(all) targets"
+            write("shard \(shard): \(selected.count) of \(targets), balanced by \(timings == nil ? "count" : "time")\n")
         }
         var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
         let tap = tap(selected)
@@ -159,6 +180,7 @@ public struct VerifyCommand {
             sinks.append(sink)
         }
         var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
+        pipeline.shard = shard
         do {
             let (report, lines) = try pipeline.run(selected)
             for line in lines { write(line + "\n") }
