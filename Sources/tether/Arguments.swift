@@ -6,6 +6,7 @@ enum Command {
     case help(String)
     case version
     case verify(VerifyArguments)
+    case update(UpdateArguments)
     case mock(harPath: String, port: Int)
     case serve(ServeArguments)
     case importHAR(harPath: String, service: String, host: String?, folder: String)
@@ -80,11 +81,12 @@ struct TetherCommand: Sendable {
         helpText: nil, parse: { _ in .version })
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | mock | serve | import]", summary: "print help",
+        names: ["help", "--help", "-h"], usage: "tether help [verify | update | mock | serve | import]",
+        summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, mock, serve, importHAR, version, help]
+    static let all: [TetherCommand] = [verify, update, mock, serve, importHAR, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
