@@ -213,18 +213,24 @@ import Testing
             {"service": "API", "baseURL": "https://api.test", "headers": {"Authorization": "Bearer ${TOKEN}"},
              "targets": [
               {"name": "gone", "path": "/gone", "sampleData": {"json": {"a": 1}}},
-              {"name": "echo", "path": "/echo", "sampleData": {"json": {"token": 1}}}
+              {"name": "echo", "path": "/echo", "sampleData": {"json": {"token": 1}}},
+              {"name": "statusOnly", "path": "/status"}
              ]}
             """
         let project = try Project(
             manifest: manifest, samples: [:],
-            live: [("/gone", 404, #"{"message": "Not Found"}"#), ("/echo", 200, #"{"token": "Bearer s3cr3t-value"}"#)])
+            live: [
+                ("/gone", 404, #"{"message": "Not Found"}"#), ("/echo", 200, #"{"token": "Bearer s3cr3t-value"}"#),
+                ("/status", 500, #"{"error": "boom"}"#),
+            ])
         defer { project.remove() }
         let update = try project.run("update", environment: ["TOKEN": "s3cr3t-value"])
         #expect(update.exitCode == 1)
         #expect(update.stdout.contains("not updated API.gone: status: expected 200, got 404"), "\(update.stdout)")
+        #expect(update.stdout.contains("not updated API.statusOnly: status: expected 200, got 500"), "\(update.stdout)")
         let text = project.text(project.manifest)
         #expect(text.contains(#"{"json": {"a": 1}}"#))
+        #expect(text.contains(#"{"name": "statusOnly", "path": "/status"}"#))
         #expect(text.contains(#"{"json": {"token": "<redacted>"}}"#), "\(text)")
         #expect(!text.contains("s3cr3t") && !update.stdout.contains("s3cr3t"))
     }
@@ -258,6 +264,32 @@ import Testing
         let bodyOnly = ["--filter", "user", "--filter", "userRepositories", "--filter", "searchUsers"]
         #expect(try TetherBinary.run(["verify", manifest, "--mock", har] + bodyOnly).exitCode == 0)
         #expect(try TetherBinary.run(["update", manifest, "--mock", har, "--dry-run"] + bodyOnly).exitCode == 0)
+    }
+
+    @Test func nothingIsWrittenWhenNothingCouldBeChecked() throws {
+        let project = try Project(
+            manifest: Self.manifest,
+            samples: ["user.json": Self.user, "holds.json": Self.holds, "shared.json": Self.shared],
+            live: Self.live)
+        defer { project.remove() }
+        // Port 1 on loopback refuses: every target is an error, nothing is compared, nothing written.
+        let run = try TetherBinary.run(["update", project.manifest, "--base-url", "http://127.0.0.1:1"])
+        #expect(run.exitCode == 4, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("ERROR API.user  "))
+        #expect(run.stdout.contains("0 files updated"))
+        #expect(project.sample("user.json") == Self.user)
+        #expect(project.text(project.manifest) == Self.manifest)
+    }
+
+    @Test func aBrokenManifestIsAContractErrorNamingTheFile() throws {
+        let project = try Project(
+            manifest: #"{"service": "API", "baseURL": "https://api.test", "targets": [{"name": "a", "path": 3}]}"#,
+            samples: [:], live: [("/a", 200, "{}")])
+        defer { project.remove() }
+        let run = try project.run("update")
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("\(project.manifest):1:"), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing was sent"))
     }
 
     @Test func usageErrorsNameTheOption() throws {
