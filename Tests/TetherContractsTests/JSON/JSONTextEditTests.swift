@@ -109,4 +109,31 @@ import Testing
                 "-2.5e3", "null",
             ])
     }
+
+    /// Every pair of these styles and new values: the edited text reads back as exactly the new value.
+    static let styles = [
+        "{\n  \"a\": 1,\n  \"b\": [1, 2],\n  \"c\": {\"d\": \"x\"}\n}\n",
+        #"{"a":1,"b":[1,2],"c":{"d":"x"}}"#,
+        "\u{FEFF}{\r\n\t\"a\": 1,\r\n\t\"b\": [\r\n\t\t1,\r\n\t\t2\r\n\t],\r\n\t\"c\": {\r\n\t\t\"d\": \"x\"\r\n\t}\r\n}",
+        #"{ "a" : 1 , "b" : [ 1 , 2 ] , "c" : { "d" : "x" } }"#,
+    ]
+    static let newValues = [
+        #"{"a": 1, "b": [1, 2], "c": {"d": "x"}}"#, #"{"b": [1, 2]}"#, #"{"c": {"d": null, "e": [{"f": 1}]}}"#,
+        #"{"a": 2.5, "b": [null, "s"], "c": {}, "z": {"y": [1, {"x": "a/b"}]}}"#, #"{}"#, #"[1, "two"]"#, "null",
+        #"{"c": {"d": "x"}, "a": 1}"#,
+    ]
+
+    @Test(arguments: styles, newValues)
+    func editsReadBackAsTheNewValue(original: String, value: String) throws {
+        let result = try edited(original, value)
+        #expect(try JSONValue.parse(Data(result.utf8)) == JSONValue.parse(Data(value.utf8)), "\(result)")
+        if original.contains("\r\n") && result.contains("\n") {
+            #expect(!result.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a bare LF in CRLF text")
+        }
+    }
+
+    @Test func findsKeysThatNeedQuoting() throws {
+        let text = #"{"a b": [{"c.d": 1}]}"#
+        #expect(try edited(text, "2", at: #"["a b"][0]["c.d"]"#) == #"{"a b": [{"c.d": 2}]}"#)
+    }
 }
