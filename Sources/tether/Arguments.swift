@@ -8,6 +8,7 @@ enum Command {
     case verify(VerifyArguments)
     case record(RecordArguments)
     case mergeReports(paths: [String], out: String)
+    case update(UpdateArguments)
     case mock(harPath: String, port: Int)
     case serve(ServeArguments)
     case importHAR(harPath: String, service: String, host: String?, folder: String)
@@ -86,12 +87,13 @@ struct TetherCommand: Sendable {
         helpText: nil, parse: { _ in .version })
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | record | mock | serve | import]",
+        names: ["help", "--help", "-h"],
+        usage: "tether help [verify | record | update | mock | serve | import | merge-reports]",
         summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, record, mock, serve, importHAR, mergeReports, version, help]
+    static let all: [TetherCommand] = [verify, record, update, mock, serve, importHAR, mergeReports, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
@@ -122,9 +124,6 @@ private func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> 
     case .help: return .help(Help.verify)
     case .parsed(var result):
         if result.paths.isEmpty { result.paths = ["contracts"] }
-        if result.timingsReport != nil, result.shard == nil {
-            throw UsageError("--timings balances shards: give --shard K/N with it; run 'tether verify --help'")
-        }
         return .verify(result)
     }
 }
@@ -255,7 +254,8 @@ let verifyOptions = OptionTable<VerifyArguments>(
         },
         .value(
             "--timings", "FILE", section: .whichTargets,
-            help: "balance --shard by the test times of this earlier JUnit report instead of by count",
+            help: "balance --shard by the test times of this earlier JUnit report instead of by count "
+                + "(without --shard it is not read)",
             defaultValue: "by count"
         ) { arguments, text throws(InvalidValue) in
             arguments.timingsReport = try ValueReader.readableFile(text)

@@ -44,23 +44,31 @@ let recordOptions = OptionTable<RecordArguments>(
             .value("--out", "FILE.har", section: .recording, help: "where to write the recorded exchanges (HAR 1.2)") {
                 $0.out = $1
             },
-            .value(
-                "--redact-json", "PATH", section: .recording,
-                help: "also hide this JSON path's values in recorded bodies, keeping their type: "
-                    + "--redact-json '$.email' --redact-json '$.items[*].owner.name'",
-                isRepeatable: true
-            ) { arguments, text throws(InvalidValue) in
-                do throws(JSONPathPatternError) {
-                    arguments.redactJSON.append(try JSONPathPattern(text))
-                } catch {
-                    let syntax = #"paths are written $, .key, ["odd key"], [*], [n]"#
-                    throw InvalidValue(
-                        "is not a JSON path (column \(error.column): expected \(error.problem)); \(syntax)")
-                }
-            },
+            .redactJSON(section: .recording, into: \RecordArguments.redactJSON),
             .help,
         ],
     operand: { arguments, path in arguments.verify.paths.append(path) })
+
+extension Option {
+    /// `--redact-json PATH` of `record` and `update`: personal data hidden in the bodies they keep.
+    static func redactJSON(section: HelpSection, into patterns: WritableKeyPath<Parsed, [JSONPathPattern]> & Sendable)
+        -> Option
+    {
+        .value(
+            "--redact-json", "PATH", section: section,
+            help: "also hide this JSON path's values in live bodies, keeping their type: "
+                + "--redact-json '$.email' --redact-json '$.items[*].owner.name'",
+            isRepeatable: true
+        ) { arguments, text throws(InvalidValue) in
+            do throws(JSONPathPatternError) {
+                arguments[keyPath: patterns].append(try JSONPathPattern(text))
+            } catch {
+                let syntax = #"paths are written $, .key, ["odd key"], [*], [n]"#
+                throw InvalidValue("is not a JSON path (column \(error.column): expected \(error.problem)); \(syntax)")
+            }
+        }
+    }
+}
 
 /// Verify's options but `--mock` (a recording of a recording is no recording) and `--help` (record has its own).
 private let verifyOptionsForRecord: [Option<RecordArguments>] = verifyOptions.options

@@ -82,6 +82,29 @@ case .importHAR(let harPath, let service, let host, let folder):
         emit(error.messages.map { "note: \($0)\n" }.joined())
         fail(error.description)
     }
+case .update(let arguments):
+    let cancellation = Cancellation()
+    let received = ReceivedSignal()
+    StopSignals.handle { signal in
+        received.record(signal)
+        cancellation.cancel()
+        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
+    }
+    var options = arguments.verify.options
+    options.transport.cancellation = cancellation
+    let command = UpdateCommand(
+        paths: arguments.verify.paths, environment: environment, baseURLs: arguments.verify.baseURLs,
+        mockHAR: arguments.verify.mockHAR, filter: arguments.verify.filter, options: options,
+        isDryRun: arguments.isDryRun, isReplace: arguments.isReplace, redactJSON: arguments.redactJSON)
+    do {
+        let report = try command.run(write: emit, isStopped: { received.value != nil })
+        exit(received.value.map { 128 + $0 } ?? report.exitCode)
+    } catch {
+        if case .contracts(let errors) = error {
+            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+        }
+        fail(error.description)
+    }
 case .verify(let arguments):
     runVerify(arguments)
 case .mergeReports(let paths, let out):

@@ -125,35 +125,9 @@ public struct VerifyCommand {
     /// - Throws: `VerifyCommandError`: broken contracts, no target selected, a mock or report that cannot be used
     ///   (nothing was sent), or a report that could not be written at the end.
     public func run(write: @escaping (String) -> Void) throws(VerifyCommandError) -> RunReport {
-        var overrides = baseURLs
-        var server: MockServer?
-        if let mockHAR {
-            do {
-                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
-                server = replay
-                for note in archive.notes { write("note: \(note)\n") }
-            } catch {
-                throw .mock(error)
-            }
-            overrides.all = server?.baseURL
-        }
+        var (selected, server) = try RunStart.selectedContracts(
+            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter, write: write)
         defer { withExtendedLifetime(server) {} }
-        let contracts: [Contract]
-        do {
-            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
-        } catch {
-            throw .contracts(error)
-        }
-        var selected = contracts.filter(filter.matches)
-        guard !selected.isEmpty else {
-            if contracts.isEmpty {
-                throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
-            }
-            let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
-            throw .selection(
-                "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
-            )
-        }
         if let shard {
             var timings: [String: Double]?
             if let timingsReport {
@@ -207,6 +181,47 @@ public struct ResponseTap {
     ) {
         self.onResponse = onResponse
         self.sinks = sinks
+    }
+}
+
+/// The start-up that `tether verify` and `tether update` share: start the mock (which sends every request to
+/// itself), read the manifests, select the targets.
+enum RunStart {
+    /// The selected contracts, and the mock server replaying `mockHAR` (keep it alive while the requests run).
+    /// - Throws: `VerifyCommandError` for broken contracts, a mock that cannot start, or no target selected.
+    static func selectedContracts(
+        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides, mockHAR: String?,
+        filter: ContractFilter, write: (String) -> Void
+    ) throws(VerifyCommandError) -> (contracts: [Contract], server: MockServer?) {
+        var overrides = baseURLs
+        var server: MockServer?
+        if let mockHAR {
+            do {
+                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
+                server = replay
+                for note in archive.notes { write("note: \(note)\n") }
+            } catch {
+                throw .mock(error)
+            }
+            overrides.all = server?.baseURL
+        }
+        let contracts: [Contract]
+        do {
+            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
+        } catch {
+            throw .contracts(error)
+        }
+        let selected = contracts.filter(filter.matches)
+        guard !selected.isEmpty else {
+            if contracts.isEmpty {
+                throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
+            }
+            let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
+            throw .selection(
+                "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
+            )
+        }
+        return (selected, server)
     }
 }
 
