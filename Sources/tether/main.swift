@@ -152,7 +152,13 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
         filter: arguments.filter, options: options, reports: arguments.reports, color: color, tap: tap)
     command.shard = arguments.shard
     command.timingsReport = arguments.timingsReport
+    command.detail = arguments.detail
+    command.isFailFast = arguments.isFailFast
     do {
+        if arguments.isListOnly {
+            _ = try command.list(write: emit)
+            exit(0)
+        }
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))
     } catch {
