@@ -100,9 +100,10 @@ case .verify(let arguments):
     let command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
         filter: arguments.filter, options: options,
-        reports: arguments.reports, color: color)
+        reports: arguments.reports(environment: environment), isJUnitFileAttributes: arguments.isJUnitFileAttributes,
+        color: color)
     do {
-        let report = try command.run(write: emit)
+        let report = try command.run(write: emit, writeError: { FileHandle.standardError.write(Data($0.utf8)) })
         exit(report.exitCode(interruptedBy: received.value))
     } catch {
         // Every contract error at once, in the compiler's form that editors and CI annotations read.

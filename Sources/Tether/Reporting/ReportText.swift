@@ -136,6 +136,24 @@ enum ReportText {
         }
     }
 
+    /// The results that need a look, most useful first: drifts (in contract order), then errors. Annotations,
+    /// diagnostics and the Markdown summary list them in this order, so GitHub's first 10 annotations are the drifts.
+    static func problems(_ report: RunReport) -> [ContractResult] {
+        let drifts = report.results.filter { $0.outcome == .drifted }
+        let errors = report.results.filter { if case .error = $0.outcome { true } else { false } }
+        return drifts + errors
+    }
+
+    /// The outcome as a lower-case word for tools (JSON lines): `passed`, `drifted`, `error`, `skipped`.
+    static func outcomeName(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .passed: "passed"
+        case .drifted: "drifted"
+        case .error: "error"
+        case .skipped: "skipped"
+        }
+    }
+
     /// The request line, redacted: `GET http://127.0.0.1:8080/users?per_page=2`.
     static func requestLine(_ result: ContractResult, redactor: Redactor) -> String {
         clean(result.requestLine, redactor: redactor)

@@ -36,9 +36,18 @@ public struct RunPipeline {
     /// - Throws: `ReportError` when a sink cannot write its report (every other sink has still been finished).
     public mutating func run(_ contracts: [Contract]) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = self.sinks
-        let report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
-            for position in sinks.indices { sinks[position].add(result, at: index) }
-        }
+        let onResponse = self.onResponse
+        // Only sinks that show live bodies (HTML) get responses; without one, a body is dropped once checked.
+        let wanting = sinks.indices.filter { sinks[$0].wantsResponses }
+        let report = verifier.run(
+            contracts, options: options,
+            onResponse: { index, response in
+                onResponse(index, response)
+                for position in wanting { sinks[position].addResponse(response, at: index) }
+            },
+            onResult: { index, result in
+                for position in sinks.indices { sinks[position].add(result, at: index) }
+            })
         var lines: [String] = []
         var failure: ReportError?
         for position in sinks.indices {
@@ -83,8 +92,10 @@ public struct VerifyCommand {
     public var filter: ContractFilter
     /// Strictness and transport (with the run's `Cancellation`).
     public var options: VerifyOptions
-    /// Report files by format (`--junit PATH`).
-    public var reports: [(format: ReportFormat, path: String)]
+    /// Reports by format, with the option's value (`--junit PATH`; `nil` for flags): `ReportFormat.selection`.
+    public var reports: [(format: ReportFormat, path: String?)]
+    /// `--junit-file-attributes`.
+    public var isJUnitFileAttributes: Bool
     /// Whether the console is colored.
     public var color: Bool
     /// The pipeline's verifier (libcurl by default).
@@ -94,9 +105,10 @@ public struct VerifyCommand {
     public init(
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
-        options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        color: Bool = false, verifier: ContractRunner = ContractRunner()
+        options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String?)] = [],
+        isJUnitFileAttributes: Bool = false, color: Bool = false, verifier: ContractRunner = ContractRunner()
     ) {
+        self.isJUnitFileAttributes = isJUnitFileAttributes
         self.paths = paths
         self.environment = environment
         self.baseURLs = baseURLs
@@ -109,18 +121,25 @@ public struct VerifyCommand {
     }
 
     /// Runs the command.
-    /// - Parameter write: Where console text goes, as soon as it is ready.
+    /// - Parameters:
+    ///   - write: Where standard output goes (the console, `--json -`, annotations), as soon as it is ready.
+    ///   - writeError: Where the console goes instead when `--json -` takes standard output (default: `write`).
     /// - Returns: The run.
     /// - Throws: `VerifyCommandError`: broken contracts, no target selected, a mock or report that cannot be used
     ///   (nothing was sent), or a report that could not be written at the end.
-    public func run(write: @escaping (String) -> Void) throws(VerifyCommandError) -> RunReport {
+    public func run(write: @escaping (String) -> Void, writeError: ((String) -> Void)? = nil)
+        throws(VerifyCommandError) -> RunReport
+    {
+        // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
+        let isStandardOutputTaken = reports.contains { $0.format.isStandardOutput($0.path) }
+        let console = isStandardOutputTaken ? (writeError ?? write) : write
         var overrides = baseURLs
         var server: MockServer?
         if let mockHAR {
             do {
                 let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
                 server = replay
-                for note in archive.notes { write("note: \(note)\n") }
+                for note in archive.notes { console("note: \(note)\n") }
             } catch {
                 throw .mock(error)
             }
@@ -143,10 +162,13 @@ public struct VerifyCommand {
                 "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
             )
         }
-        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
+        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: console)]
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
         for (format, path) in reports {
-            let sink = format.sink(path)
+            let sink = format.sink(
+                ReportDestination(
+                    path: path, environment: environment, standardOutput: write,
+                    isJUnitFileAttributes: isJUnitFileAttributes))
             do {
                 try sink.prepare()
             } catch {
@@ -157,10 +179,10 @@ public struct VerifyCommand {
         var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks)
         do {
             let (report, lines) = try pipeline.run(selected)
-            for line in lines { write(line + "\n") }
+            for line in lines { console(line + "\n") }
             return report
         } catch {
-            for line in error.lines { write(line + "\n") }
+            for line in error.lines { console(line + "\n") }
             throw .unwritten(error)
         }
     }
