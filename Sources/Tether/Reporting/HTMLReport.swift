@@ -146,13 +146,13 @@ public enum HTMLReport {
         return excerpt(body.data, totalBytes: body.totalBytes, redactor: redactor)
     }
 
-    /// A body that is not shown as a tree, cut as JUnit cuts free text.
+    /// A body that is not shown as a tree, cut as JUnit cuts free text (its marker gives the body's full size).
     private static func excerpt(_ data: Data, totalBytes: Int? = nil, redactor: Redactor) -> String {
-        var text = ReportText.clean(String(decoding: data.prefix(ReportText.maxFreeTextBytes * 2), as: UTF8.self), redactor: redactor)
-        let total = totalBytes ?? data.count
-        if total > ReportText.maxFreeTextBytes * 2, !text.contains("… [truncated;") {
-            text += "… [truncated; \(total) bytes in all]"
-        }
+        // Twice the excerpt's size is decoded, so a secret that straddles the cut is still redacted whole.
+        let start = String(decoding: data.prefix(ReportText.maxFreeTextBytes * 2), as: UTF8.self)
+        let total = max(totalBytes ?? data.count, data.count)
+        let isCut = total > ReportText.maxFreeTextBytes * 2
+        let text = ReportText.clean(start, redactor: redactor, totalBytes: isCut ? total : nil)
         return "<pre class=\"raw\">\(escaped(text))</pre>\n"
     }
 

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Short by construction: at most `maxRows` rows (then `…and N more`), `maxFindings` findings per row, each cell cut
 /// to `maxCellBytes`; so the summary stays far under GitHub's 1 MiB step-summary limit whatever the run. Cells are
-/// redacted and escaped (`|`, `<`, `&`, line breaks, backticks), so a live value cannot break the table or inject
-/// markup.
+/// redacted and escaped (`|`, `<`, `&`, line breaks, backticks, emphasis and link brackets), so a live value cannot
+/// break the table, inject markup or make a link.
 public struct MarkdownSummary: ReportSink {
     /// Rows of the table at most.
     static let maxRows = 25
@@ -78,7 +78,7 @@ public struct MarkdownSummary: ReportSink {
             } else {
                 findings = [ReportText.reason(result.outcome, redactor: redactor).map(ReportText.firstLine) ?? ""]
             }
-            let target = cell(ReportText.qualifiedName(result.contract))
+            let target = cell(ReportText.qualifiedName(result.contract), isCode: true)
             let cells = findings.map(cell).joined(separator: "<br>")
             lines.append("| `\(target)` | \(ReportText.statusWord(result.outcome)) | \(cells) |")
         }
@@ -95,16 +95,22 @@ public struct MarkdownSummary: ReportSink {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` safe inside a table cell: one line, no `|` or markup, cut to `maxCellBytes`.
-    static func cell(_ text: String) -> String {
+    /// `text` safe inside a table cell: one line, no `|` or markup, cut to `maxCellBytes`. In a code span
+    /// (`isCode`) only `|`, backticks and line breaks are replaced: Markdown shows the rest literally there.
+    static func cell(_ text: String, isCode: Bool = false) -> String {
         var escaped = ""
         for character in ReportText.truncated(text, maxBytes: maxCellBytes) {
+            if isCode, !"|`\n\r\r\n\t".contains(character) {
+                escaped.append(character)
+                continue
+            }
             switch character {
             case "|": escaped += "\\|"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "&": escaped += "&amp;"
             case "`": escaped += "'"
+            case "*", "_", "[", "]", "~": escaped += "\\" + String(character)  // no emphasis, links or strikes
             case "\\": escaped += "\\\\"
             case "\n", "\r", "\r\n", "\t": escaped += " "
             default: escaped.append(character)
