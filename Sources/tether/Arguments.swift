@@ -206,7 +206,10 @@ extension HelpSection {
     static let transport = HelpSection(
         title: "TRANSPORT", note: "Proxies come from http_proxy, https_proxy and no_proxy, as for curl.")
     /// Reports and the console.
-    static let output = HelpSection(title: "OUTPUT")
+    static let output = HelpSection(
+        title: "OUTPUT",
+        note: "On GitHub Actions (GITHUB_ACTIONS=true) annotations are printed and the Markdown summary is appended "
+            + "to $GITHUB_STEP_SUMMARY, without options. Secrets are <redacted> in every report.")
     /// A command with few options lists them under one heading.
     static let options = HelpSection(title: "OPTIONS")
 }
@@ -288,7 +291,7 @@ let verifyOptions = OptionTable<VerifyArguments>(
             .flag(
                 "--junit-file-attributes", section: .output,
                 help: "add file and line (the target's name in its manifest) to each JUnit <testcase>, for GitLab, "
-                    + "CircleCI and action-junit-report; the Jenkins xUnit junit-10 schema rejects them"
+                    + "CircleCI and action-junit-report; the strict schemas (Jenkins xUnit junit-10, Ant) reject them"
             ) { $0.isJUnitFileAttributes = true },
             Option(
                 names: ["--color", "--no-color"], aliases: ["--colour", "--no-colour"], section: .output,

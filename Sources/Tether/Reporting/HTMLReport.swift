@@ -98,7 +98,8 @@ public enum HTMLReport {
             facts.append("live URL " + ReportText.clean(liveURL, redactor: redactor))
         }
         if let place = result.contract.declaration {
-            facts.append("declared at \(ReportText.clean(place.file, redactor: redactor)):\(place.line):\(place.column)")
+            facts.append(
+                "declared at \(ReportText.clean(place.file, redactor: redactor)):\(place.line):\(place.column)")
         } else {
             facts.append("from " + ReportText.clean(result.contract.source, redactor: redactor))
         }
@@ -206,7 +207,9 @@ public enum HTMLReport {
         private mutating func node(label: String?, _ value: JSONValue, path: String, into out: inout String) {
             nodes += 1
             guard nodes <= HTMLReport.maxNodes else {
-                if nodes == HTMLReport.maxNodes + 1 { out += "<li class=\"cut\">… (cut: more than \(HTMLReport.maxNodes) values)</li>\n" }
+                if nodes == HTMLReport.maxNodes + 1 {
+                    out += "<li class=\"cut\">… (cut: more than \(HTMLReport.maxNodes) values)</li>\n"
+                }
                 return
             }
             let kind = marks.kinds[path]
@@ -217,7 +220,10 @@ public enum HTMLReport {
             if let label { out += "<span class=\"key\">\(escaped(label))</span>: " }
             switch value {
             case .object(let members):
-                guard !members.isEmpty else { return out += "<span class=\"punct\">{}</span></li>\n" }
+                guard !members.isEmpty else {
+                    out += "<span class=\"punct\">{}</span></li>\n"
+                    return
+                }
                 out += "<span class=\"punct\">{</span>\n<ul>\n"
                 children(
                     members.map { member in
@@ -227,7 +233,10 @@ public enum HTMLReport {
                     }, into: &out)
                 out += "</ul><span class=\"punct\">}</span></li>\n"
             case .array(let elements):
-                guard !elements.isEmpty else { return out += "<span class=\"punct\">[]</span></li>\n" }
+                guard !elements.isEmpty else {
+                    out += "<span class=\"punct\">[]</span></li>\n"
+                    return
+                }
                 out += "<span class=\"punct\">[</span>\n<ul>\n"
                 children(elements.enumerated().map { (nil, $0.element, "\(path)[\($0.offset)]") }, into: &out)
                 out += "</ul><span class=\"punct\">]</span></li>\n"
@@ -264,8 +273,10 @@ public enum HTMLReport {
             out += "<li class=\"node\"><span class=\"sign\"> </span>"
             if let label { out += "<span class=\"key\">\(escaped(label))</span>: " }
             switch value {
-            case .object(let members): out += "<span class=\"punct\">{…}</span> <span class=\"size\">\(members.count) keys</span>"
-            case .array(let elements): out += "<span class=\"punct\">[…]</span> <span class=\"size\">\(elements.count) items</span>"
+            case .object(let members):
+                out += "<span class=\"punct\">{…}</span> <span class=\"size\">\(members.count) keys</span>"
+            case .array(let elements):
+                out += "<span class=\"punct\">[…]</span> <span class=\"size\">\(elements.count) items</span>"
             default: out += scalar(value)
             }
             out += "</li>\n"

@@ -19,8 +19,10 @@ public enum JUnitWriter {
     /// - Parameters:
     ///   - report: the finished run.
     ///   - isFileAttributes: add `file` and `line` to each `<testcase>` of a target declared in a manifest (the line
-    ///     of its `name`). GitLab, CircleCI and action-junit-report read them; the Jenkins xUnit `junit-10.xsd`
-    ///     rejects them (the Ant schema accepts them), so they are off by default (`--junit-file-attributes`).
+    ///     of its `name`). GitLab, CircleCI and action-junit-report read them, and so do junitparser and
+    ///     xunitparser; but both strict schemas, the Jenkins xUnit `junit-10.xsd` and the Ant (windyroad) `JUnit.xsd`,
+    ///     reject them (only the older xUnit `junit-9.xsd` allows them), so they are off by default
+    ///     (`--junit-file-attributes`).
     /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
     /// - Throws: `ReportError.xml` with libxml2's text if the writer fails.
     public static func xml(for report: RunReport, isFileAttributes: Bool = false) throws(ReportError) -> Data {
@@ -43,8 +45,7 @@ public enum JUnitWriter {
     ///   - path: where the file goes, e.g. `reports/junit.xml`.
     ///   - isFileAttributes: see `xml(for:isFileAttributes:)`.
     /// - Throws: `ReportError.write` naming `path` and the system's reason, or `ReportError.xml`.
-    public static func write(_ report: RunReport, to path: String, isFileAttributes: Bool = false) throws(ReportError)
-    {
+    public static func write(_ report: RunReport, to path: String, isFileAttributes: Bool = false) throws(ReportError) {
         try ReportFile.write(xml(for: report, isFileAttributes: isFileAttributes), to: path)
     }
 

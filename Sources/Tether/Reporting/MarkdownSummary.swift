@@ -72,14 +72,20 @@ public struct MarkdownSummary: ReportSink {
             let findings: [String]
             if result.outcome == .drifted {
                 let drifts = result.findings.filter(\.isDrift)
+                // The path in a code span (literal), the message escaped.
                 findings =
-                    drifts.prefix(maxFindings).map { ReportText.clean($0.description, redactor: redactor) }
+                    drifts.prefix(maxFindings).map { drift in
+                        "`" + cell(ReportText.clean(drift.path, redactor: redactor), isCode: true) + "`: "
+                            + cell(ReportText.clean(drift.message, redactor: redactor))
+                    }
                     + (drifts.count > maxFindings ? ["…and \(drifts.count - maxFindings) more"] : [])
             } else {
-                findings = [ReportText.reason(result.outcome, redactor: redactor).map(ReportText.firstLine) ?? ""]
+                findings = [
+                    cell(ReportText.reason(result.outcome, redactor: redactor).map(ReportText.firstLine) ?? "")
+                ]
             }
             let target = cell(ReportText.qualifiedName(result.contract), isCode: true)
-            let cells = findings.map(cell).joined(separator: "<br>")
+            let cells = findings.joined(separator: "<br>")
             lines.append("| `\(target)` | \(ReportText.statusWord(result.outcome)) | \(cells) |")
         }
         if problems.count > maxRows {
@@ -110,7 +116,8 @@ public struct MarkdownSummary: ReportSink {
             case ">": escaped += "&gt;"
             case "&": escaped += "&amp;"
             case "`": escaped += "'"
-            case "*", "_", "[", "]", "~": escaped += "\\" + String(character)  // no emphasis, links or strikes
+            case "*", "_", "~": escaped += "\\" + String(character)  // no emphasis or strike-through
+            case "[": escaped += "&#91;"  // no link: shown as `[`, never starts `[text](url)`
             case "\\": escaped += "\\\\"
             case "\n", "\r", "\r\n", "\t": escaped += " "
             default: escaped.append(character)

@@ -167,7 +167,9 @@ public struct VerifyCommand {
         for (format, path) in reports {
             let sink = format.sink(
                 ReportDestination(
-                    path: path, environment: environment, standardOutput: write,
+                    // With `--json -` on standard output, annotations and diagnostics go where the console goes.
+                    path: path, environment: environment,
+                    standardOutput: format.isStandardOutput(path) ? write : console,
                     isJUnitFileAttributes: isJUnitFileAttributes))
             do {
                 try sink.prepare()

@@ -108,7 +108,7 @@ import Testing
         #expect(!run.stdout.contains(Self.secret))
         let text = try String(contentsOfFile: summary, encoding: .utf8)
         #expect(text.hasPrefix("earlier step\n### ❌ Tether: 1 passed, 1 failed, 0 errors, 0 skipped"), "\(text)")
-        #expect(text.contains("| `Shop.items` | DRIFT | $[0].price: expected number"), "\(text)")
+        #expect(text.contains("| `Shop.items` | DRIFT | `$[0].price`: expected number"), "\(text)")
     }
 
     @Test func withoutGitHubsVariablesThereAreNoAnnotations() throws {
@@ -217,7 +217,9 @@ import Testing
         let python = try #require(executableOnPath("python3"), "python3 is needed to read the screenshot")
         let counted = try runTool(python, ["-c", Self.pngColorCounter, shot, "ff8182", "4ac26b"])
         #expect(counted.status == 0, "\(counted.stderr)")
-        let counts = counted.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let counts = counted.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         #expect(counts.count == 2 && counts.allSatisfy { $0 > 50 }, "highlight pixels (red, green): \(counted.stdout)")
     }
 

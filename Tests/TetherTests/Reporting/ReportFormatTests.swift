@@ -197,7 +197,7 @@ enum FormatFixtures {
 
     @Test func aCellCannotBreakTheTableOrCarryMarkup() {
         let cell = MarkdownSummary.cell("a | b <img src=x> `code`\nnext [x](http://x.test) *b* _i_")
-        #expect(cell == #"a \| b &lt;img src=x&gt; 'code' next \[x\](http://x.test) \*b\* \_i\_"#)
+        #expect(cell == #"a \| b &lt;img src=x&gt; 'code' next &#91;x](http://x.test) \*b\* \_i\_"#)
     }
 
     @Test func secretsAreRedacted() {
@@ -284,7 +284,9 @@ enum FormatFixtures {
         let plain = String(decoding: try JUnitWriter.xml(for: report), as: UTF8.self)
         #expect(!plain.contains(" file="))
         let with = String(decoding: try JUnitWriter.xml(for: report, isFileAttributes: true), as: UTF8.self)
-        #expect(with.contains(#"<testcase classname="Shop" name="items" time="0.012" file="contracts/shop.json" line="4">"#))
+        #expect(
+            with.contains(#"<testcase classname="Shop" name="items" time="0.012" file="contracts/shop.json" line="4">"#)
+        )
     }
 
     @Test(.enabled(if: JUnitValidator.isAvailable, "validate-junit is not installed; schema validation skipped"))
