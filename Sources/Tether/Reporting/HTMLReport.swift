@@ -17,6 +17,8 @@ public enum HTMLReport {
     static let maxNodes = 2000
     /// Bytes of one string value in a tree at most.
     static let maxValueBytes = 200
+    /// Notes of one target listed as they are; more fold into one `N notes` line that opens on a click.
+    static let maxListedNotes = 5
 
     /// What the service answered, as far as the report keeps it: the start of the body and its full size.
     public struct LiveBody: Sendable, Equatable {
@@ -107,15 +109,22 @@ public enum HTMLReport {
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             html += "<p class=\"reason\">\(escaped(reason))</p>\n"
         }
-        if !result.findings.isEmpty {
-            html += "<ul class=\"findings\">\n"
-            for finding in result.findings.sorted(by: { $0.isDrift && !$1.isDrift }) {
-                let kind = finding.isDrift ? "drift" : "note"
-                html +=
-                    "<li class=\"\(kind)\"><code>\(escaped(ReportText.clean(finding.path, redactor: redactor)))</code>: "
-                    + "\(escaped(ReportText.clean(finding.message, redactor: redactor)))</li>\n"
-            }
+        // Drifts, then notes (in the order found); more than `maxListedNotes` notes fold into one line.
+        let drifts = result.findings.filter(\.isDrift)
+        let notes = result.findings.filter { !$0.isDrift }
+        func item(_ finding: Finding) -> String {
+            let kind = finding.isDrift ? "drift" : "note"
+            return "<li class=\"\(kind)\"><code>\(escaped(ReportText.clean(finding.path, redactor: redactor)))</code>: "
+                + "\(escaped(ReportText.clean(finding.message, redactor: redactor)))</li>\n"
+        }
+        if !drifts.isEmpty || (!notes.isEmpty && notes.count <= maxListedNotes) {
+            html += "<ul class=\"findings\">\n" + drifts.map(item).joined()
+            if notes.count <= maxListedNotes { html += notes.map(item).joined() }
             html += "</ul>\n"
+        }
+        if notes.count > maxListedNotes {
+            html += "<details class=\"notes\"><summary>\(notes.count) notes</summary><ul class=\"findings\">\n"
+            html += notes.map(item).joined() + "</ul></details>\n"
         }
         if result.contract.sampleData != .none || live != nil {
             let marks = Marks(result.findings)
@@ -356,7 +365,8 @@ public enum HTMLReport {
         .live li.drift{background:#dafbe1}.live li.drift>.sign{color:#1a7f37;font-weight:700}
         .stub li.drift>.key,.stub li.drift>.value{background:#ff8182}
         .live li.drift>.key,.live li.drift>.value{background:#4ac26b}
-        li.note{background:#fff8c5}
+        .tree li.note{background:#fff8c5}
+        .notes summary{color:#59636e;cursor:pointer}
         .key{color:#0550ae}.string{color:#0a3069}.number,.bool,.null{color:#953800}.size{color:#59636e}
         .unchanged summary{color:#59636e;cursor:pointer;list-style:none}
         pre.raw{white-space:pre-wrap;word-break:break-all;margin:0}

@@ -320,3 +320,19 @@ extension JUnitValidator {
         #expect(MarkdownSummary.cell("Shop.user_name*[1]|`x`", isCode: true) == #"Shop.user_name*[1]\|'x'"#)
     }
 }
+
+@Suite struct HTMLFindingListTests {
+    @Test func manyNotesFoldIntoOneLineAndDriftsStayInOrder() throws {
+        let findings =
+            [Finding(.drift, "$.b", "second"), Finding(.drift, "$.a", "first? no: found second")]
+            + (0..<8).map { Finding(.note, "$.n\($0)", "key not in the stub") }
+        let result = ContractResult(
+            contract: FormatFixtures.contract("many", line: 1, stub: nil), outcome: .drifted, findings: findings)
+        let report = RunReport(results: [result], startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")
+        let html = HTMLReport.html(for: report)
+        #expect(html.contains("<summary>8 notes</summary>"))
+        let first = try #require(html.range(of: "<code>$.b</code>"))
+        let second = try #require(html.range(of: "<code>$.a</code>"))
+        #expect(first.lowerBound < second.lowerBound, "drifts keep their order")
+    }
+}
