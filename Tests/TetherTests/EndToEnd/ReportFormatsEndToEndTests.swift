@@ -74,6 +74,20 @@ import Testing
         #expect(read.stdout == "ok 3\n")
     }
 
+    @Test func withJSONLinesOnStandardOutputAnnotationsGoWithTheConsole() throws {
+        let server = try Self.server()
+        let folder = try Self.folder(server)
+        var environment = Self.environment
+        environment["GITHUB_ACTIONS"] = "true"
+        let run = try TetherBinary.run(
+            ["verify", folder.path, "--json", "-", "--diagnostics", "--no-color"], environment: environment)
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix("{\"type\":") }, "\(run.stdout)")
+        #expect(run.stderr.contains("::error file="), "\(run.stderr)")
+        #expect(run.stderr.contains(":4:7: error: Shop.items drifted"), "\(run.stderr)")
+    }
+
     @Test func jsonLinesToAFileAreWrittenAsResultsComplete() throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
