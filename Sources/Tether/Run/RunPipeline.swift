@@ -11,6 +11,8 @@ public struct RunPipeline {
     public var sinks: [any ReportSink]
     /// Called with each live response before its body is dropped (see `ContractRunner.run`).
     public var onResponse: (Int, HTTPResponse) -> Void
+    /// The shard this run is, for its report (`RunReport.shard`).
+    public var shard: ContractShard?
 
     /// - Parameters: as the properties.
     public init(
@@ -39,7 +41,7 @@ public struct RunPipeline {
         let onResponse = self.onResponse
         // Only sinks that show live bodies (HTML) get responses; without one, a body is dropped once checked.
         let wanting = sinks.indices.filter { sinks[$0].wantsResponses }
-        let report = verifier.run(
+        var report = verifier.run(
             contracts, options: options,
             onResponse: { index, response in
                 onResponse(index, response)
@@ -48,6 +50,7 @@ public struct RunPipeline {
             onResult: { index, result in
                 for position in sinks.indices { sinks[position].add(result, at: index) }
             })
+        report.shard = shard
         var lines: [String] = []
         var failure: ReportError?
         for position in sinks.indices {
@@ -100,15 +103,23 @@ public struct VerifyCommand {
     public var color: Bool
     /// The pipeline's verifier (libcurl by default).
     public var verifier: ContractRunner
+    /// What else the run does with the live responses of the selected contracts (`tether record` keeps them).
+    public var tap: ([Contract]) -> ResponseTap
+    /// `--shard K/N`: run only this part of the selected targets.
+    public var shard: ContractShard?
+    /// `--timings FILE`: balance the shards by the durations of this earlier JUnit report, not by count.
+    public var timingsReport: String?
 
     /// - Parameters: as the properties.
     public init(
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String?)] = [],
-        isJUnitFileAttributes: Bool = false, color: Bool = false, verifier: ContractRunner = ContractRunner()
+        isJUnitFileAttributes: Bool = false, color: Bool = false, verifier: ContractRunner = ContractRunner(),
+        tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }
     ) {
         self.isJUnitFileAttributes = isJUnitFileAttributes
+        self.tap = tap
         self.paths = paths
         self.environment = environment
         self.baseURLs = baseURLs
@@ -133,19 +144,95 @@ public struct VerifyCommand {
         // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
         let isStandardOutputTaken = reports.contains { $0.format.isStandardOutput($0.path) }
         let console = isStandardOutputTaken ? (writeError ?? write) : write
+        var (selected, server) = try RunStart.selectedContracts(
+            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter,
+            write: console)
+        defer { withExtendedLifetime(server) {} }
+        if let shard {
+            var timings: [String: Double]?
+            if let timingsReport {
+                do {
+                    timings = try ContractShard.timings(fromReport: timingsReport)
+                } catch {
+                    throw .selection("--timings \(error); give the JUnit report of an earlier run, or drop --timings")
+                }
+            }
+            let all = selected.count
+            selected = shard.select(selected, timings: timings)
+            let targets = all == 1 ? "1 target" : "\(all) targets"
+            console(
+                "shard \(shard): \(selected.count) of \(targets), balanced by \(timings == nil ? "count" : "time")\n")
+        }
+        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: console)]
+        let tap = tap(selected)
+        let formats = reports.map { format, path in
+            let destination = ReportDestination(
+                // With `--json -` on standard output, annotations and diagnostics go where the console goes.
+                path: path, environment: environment, standardOutput: format.isStandardOutput(path) ? write : console,
+                isJUnitFileAttributes: isJUnitFileAttributes)
+            return ("--\(format.option)", format.sink(destination))
+        }
+        // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
+        for (option, sink) in formats + tap.sinks {
+            do {
+                try sink.prepare()
+            } catch {
+                throw .report(option: option, error)
+            }
+            sinks.append(sink)
+        }
+        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
+        pipeline.shard = shard
+        do {
+            let (report, lines) = try pipeline.run(selected)
+            for line in lines { console(line + "\n") }
+            return report
+        } catch {
+            for line in error.lines { console(line + "\n") }
+            throw .unwritten(error)
+        }
+    }
+}
+
+/// What a command built on `verify` adds to its run: a callback for each live response, and the sinks that write
+/// what it kept (prepared with the reports, before anything is sent), each with the option that named its file.
+public struct ResponseTap {
+    /// Called with each live response and its contract's index among the selected contracts.
+    public var onResponse: (Int, HTTPResponse) -> Void
+    /// The sinks, each with its option (`--out`) for the message when its file cannot be written.
+    public var sinks: [(option: String, sink: any ReportSink)]
+
+    /// - Parameters: as the properties.
+    public init(
+        onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in },
+        sinks: [(option: String, sink: any ReportSink)] = []
+    ) {
+        self.onResponse = onResponse
+        self.sinks = sinks
+    }
+}
+
+/// The start-up that `tether verify` and `tether update` share: start the mock (which sends every request to
+/// itself), read the manifests, select the targets.
+enum RunStart {
+    /// The selected contracts, and the mock server replaying `mockHAR` (keep it alive while the requests run).
+    /// - Throws: `VerifyCommandError` for broken contracts, a mock that cannot start, or no target selected.
+    static func selectedContracts(
+        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides, mockHAR: String?,
+        filter: ContractFilter, write: (String) -> Void
+    ) throws(VerifyCommandError) -> (contracts: [Contract], server: MockServer?) {
         var overrides = baseURLs
         var server: MockServer?
         if let mockHAR {
             do {
                 let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
                 server = replay
-                for note in archive.notes { console("note: \(note)\n") }
+                for note in archive.notes { write("note: \(note)\n") }
             } catch {
                 throw .mock(error)
             }
             overrides.all = server?.baseURL
         }
-        defer { withExtendedLifetime(server) {} }
         let contracts: [Contract]
         do {
             contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
@@ -162,31 +249,7 @@ public struct VerifyCommand {
                 "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
             )
         }
-        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: console)]
-        // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
-        for (format, path) in reports {
-            let sink = format.sink(
-                ReportDestination(
-                    // With `--json -` on standard output, annotations and diagnostics go where the console goes.
-                    path: path, environment: environment,
-                    standardOutput: format.isStandardOutput(path) ? write : console,
-                    isJUnitFileAttributes: isJUnitFileAttributes))
-            do {
-                try sink.prepare()
-            } catch {
-                throw .report(option: "--\(format.option)", error)
-            }
-            sinks.append(sink)
-        }
-        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks)
-        do {
-            let (report, lines) = try pipeline.run(selected)
-            for line in lines { console(line + "\n") }
-            return report
-        } catch {
-            for line in error.lines { console(line + "\n") }
-            throw .unwritten(error)
-        }
+        return (selected, server)
     }
 }
 

@@ -55,6 +55,9 @@ public struct OutcomeCounts: Sendable, Equatable {
     /// Cannot be checked against a service.
     public var skipped = 0
 
+    /// No results.
+    public init() {}
+
     /// Counts `results`.
     public init<Results: Sequence>(_ results: Results) where Results.Element == ContractResult {
         for result in results {
@@ -65,6 +68,26 @@ public struct OutcomeCounts: Sendable, Equatable {
             case .skipped: skipped += 1
             }
         }
+    }
+}
+
+extension OutcomeCounts {
+    /// Adds `other`'s counts.
+    public mutating func add(_ other: OutcomeCounts) {
+        passed += other.passed
+        drifted += other.drifted
+        errors += other.errors
+        skipped += other.skipped
+    }
+
+    /// The exit code for a CI gate, the one home of that policy (a run, `ContractReport` and `merge-reports` use
+    /// it): 1 a drift; else 4 nothing was checked (no target passed or drifted); else 3 some target could not be
+    /// checked; else 0, every contract holds.
+    public var exitCode: Int32 {
+        if drifted > 0 { return 1 }
+        if passed + drifted == 0 { return 4 }
+        if errors > 0 { return 3 }
+        return 0
     }
 }
 
@@ -80,6 +103,8 @@ public struct RunReport: Sendable, Equatable {
     public var hostname: String
     /// Every value that must be shown as `<redacted>` in any text.
     public var secrets: [String]
+    /// The part of a sharded run this is (`--shard K/N`), or `nil` for a whole run.
+    public var shard: ContractShard?
 
     /// - Parameters: as the properties.
     public init(results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = [])
@@ -119,18 +144,16 @@ public struct RunReport: Sendable, Equatable {
     /// Why nothing was checked (`nothing was checked: …`), or `nil` when something was.
     public var nothingCheckedReason: String? {
         guard isNothingChecked else { return nil }
+        if results.isEmpty, let shard { return "nothing to check: shard \(shard) has no targets" }
         if results.isEmpty { return "nothing was checked: no targets were given" }
         return "nothing was checked: every target was skipped or could not be checked"
     }
 
-    /// The exit code for a CI gate, the one home of that policy (the CLI and `ContractReport` both use it):
-    /// 1 a drift; else 4 nothing was checked (no target passed or drifted); else 3 some target could not be
-    /// checked; else 0, every contract holds.
+    /// The exit code for a CI gate: `OutcomeCounts.exitCode`, except that a shard with no targets (more shards
+    /// than targets) is 0: there was nothing for it to check.
     public var exitCode: Int32 {
-        if driftedCount > 0 { return 1 }
-        if isNothingChecked { return 4 }
-        if errorCount > 0 { return 3 }
-        return 0
+        if results.isEmpty, shard != nil { return 0 }
+        return counts.exitCode
     }
 
     /// The exit code of a run that a signal may have stopped: `128 + signal` (130 for SIGINT, 143 for SIGTERM) when

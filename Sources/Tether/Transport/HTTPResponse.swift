@@ -12,14 +12,23 @@ public struct HTTPResponse: Sendable, Equatable {
     public var url: String
     /// Seconds from when the request was handed to libcurl (its turn among `--jobs`) to the last byte.
     public var duration: Double
+    /// The protocol of the final status line: `HTTP/1.1`, `HTTP/2`.
+    public var httpVersion: String
+    /// The reason phrase of the final status line (`Not Found`); empty over HTTP/2, which has none.
+    public var reason: String
 
     /// - Parameters: as the properties.
-    public init(statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0) {
+    public init(
+        statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0,
+        httpVersion: String = "HTTP/1.1", reason: String = ""
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.url = url
         self.duration = duration
+        self.httpVersion = httpVersion
+        self.reason = reason
     }
 
     /// The first header named `name` (case-insensitive).

@@ -41,11 +41,23 @@ import Testing
 
     static let environment = ["SHOP_KEY": secret]
 
-    @Test func jsonLinesOnStandardOutputAreReadBackByPythonLineByLine() throws {
+    /// The binary, run off the cooperative pool (`offPool`), so a long serialized suite never starves async tests.
+    static func tether(_ arguments: [String], environment: [String: String]) async throws -> TetherRun {
+        try await offPool { try TetherBinary.run(arguments, environment: environment) }
+    }
+
+    /// `runTool`, off the cooperative pool.
+    static func tool(_ executable: String, _ arguments: [String], input: Data? = nil) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try await offPool { try runTool(executable, arguments, input: input) }
+    }
+
+    @Test func jsonLinesOnStandardOutputAreReadBackByPythonLineByLine() async throws {
         let python = try #require(executableOnPath("python3"), "python3 is needed to read the JSON lines back")
         let server = try Self.server()
         let folder = try Self.folder(server)
-        let run = try TetherBinary.run(
+        let run = try await Self.tether(
             ["verify", folder.path, "--json", "-", "--no-color"], environment: Self.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("DRIFT Shop.items"), "the console goes to stderr: \(run.stderr)")
@@ -69,17 +81,17 @@ import Testing
             assert drift[0]["path"] == "$[0].price", drift
             print("ok", len(objects))
             """
-        let read = try runTool(python, ["-c", script], input: Data(run.stdout.utf8))
+        let read = try await Self.tool(python, ["-c", script], input: Data(run.stdout.utf8))
         #expect(read.status == 0, "python: \(read.stderr)\n\(run.stdout)")
         #expect(read.stdout == "ok 3\n")
     }
 
-    @Test func withJSONLinesOnStandardOutputAnnotationsGoWithTheConsole() throws {
+    @Test func withJSONLinesOnStandardOutputAnnotationsGoWithTheConsole() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         var environment = Self.environment
         environment["GITHUB_ACTIONS"] = "true"
-        let run = try TetherBinary.run(
+        let run = try await Self.tether(
             ["verify", folder.path, "--json", "-", "--diagnostics", "--no-color"], environment: environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
@@ -88,11 +100,11 @@ import Testing
         #expect(run.stderr.contains(":4:7: error: Shop.items drifted"), "\(run.stderr)")
     }
 
-    @Test func jsonLinesToAFileAreWrittenAsResultsComplete() throws {
+    @Test func jsonLinesToAFileAreWrittenAsResultsComplete() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         let path = folder.file("out/results.jsonl")
-        let run = try TetherBinary.run(
+        let run = try await Self.tether(
             ["verify", folder.path, "--json", path, "--no-color"], environment: Self.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("DRIFT Shop.items"))
@@ -102,7 +114,7 @@ import Testing
         for line in lines { _ = try JSONValue.parse(Data(line.utf8)) }
     }
 
-    @Test func onGitHubActionsAnnotationsPointAtTheTargetsNameAndTheStepSummaryIsAppended() throws {
+    @Test func onGitHubActionsAnnotationsPointAtTheTargetsNameAndTheStepSummaryIsAppended() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         let summary = folder.file("step-summary.md")
@@ -110,7 +122,7 @@ import Testing
         var environment = Self.environment
         environment["GITHUB_ACTIONS"] = "true"
         environment["GITHUB_STEP_SUMMARY"] = summary
-        let run = try TetherBinary.run(["verify", folder.path, "--no-color"], environment: environment)
+        let run = try await Self.tether(["verify", folder.path, "--no-color"], environment: environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         let manifest = GitHubAnnotations.escapedProperty(folder.file("shop.json"))
         let annotations = run.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
@@ -125,20 +137,20 @@ import Testing
         #expect(text.contains("| `Shop.items` | DRIFT | `$[0].price`: expected number"), "\(text)")
     }
 
-    @Test func withoutGitHubsVariablesThereAreNoAnnotations() throws {
+    @Test func withoutGitHubsVariablesThereAreNoAnnotations() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
-        let run = try TetherBinary.run(["verify", folder.path, "--no-color"], environment: Self.environment)
+        let run = try await Self.tether(["verify", folder.path, "--no-color"], environment: Self.environment)
         #expect(run.exitCode == 1)
         #expect(!run.stdout.contains("::error"))
         #expect(!run.stdout.contains(": error: "))
     }
 
-    @Test func diagnosticsAreCompilerStyleLinesAtTheTargetsName() throws {
+    @Test func diagnosticsAreCompilerStyleLinesAtTheTargetsName() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         let summary = folder.file("out/summary.md")
-        let run = try TetherBinary.run(
+        let run = try await Self.tether(
             ["verify", folder.path, "--diagnostics", "--summary", summary, "--no-color"], environment: Self.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(
@@ -150,30 +162,31 @@ import Testing
     }
 
     @Test(.enabled(if: JUnitValidator.isAvailable, "validate-junit is not installed; schema validation skipped"))
-    func junitFileAttributesAreReadByParsersAndRejectedByTheStrictSchemas() throws {
+    func junitFileAttributesAreReadByParsersAndRejectedByTheStrictSchemas() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
-        let run = try TetherBinary.run(
+        let run = try await Self.tether(
             ["verify", folder.path, "--junit-file-attributes", "--junit", folder.file("junit.xml")],
             environment: Self.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         let junit = try String(contentsOfFile: folder.file("junit.xml"), encoding: .utf8)
         #expect(junit.contains(#"name="items""#) && junit.contains(#"line="4""#), "\(junit)")
-        let result = try JUnitValidator.validateWithoutRequirements(junit)
+        let result = try await offPool { try JUnitValidator.validateWithoutRequirements(junit) }
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("OK    junitparser"), "\(result.output)")
         #expect(result.output.contains("INVALID xunit-plugin-junit-10"), "\(result.output)")
         // Without the flag the same run validates against both strict schemas, as before.
-        let plain = try TetherBinary.run(["verify", folder.path], environment: Self.environment)
-        let strict = try JUnitValidator.validate(try #require(plain.junit))
+        let plain = try await Self.tether(["verify", folder.path], environment: Self.environment)
+        let plainJUnit = try #require(plain.junit)
+        let strict = try await offPool { try JUnitValidator.validate(plainJUnit) }
         #expect(strict.status == 0, "\(strict.output)")
     }
 
-    @Test func anUnwritableReportPathStopsTheRunBeforeAnythingIsSent() throws {
+    @Test func anUnwritableReportPathStopsTheRunBeforeAnythingIsSent() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         for option in ["--html", "--json", "--summary"] {
-            let run = try TetherBinary.run(
+            let run = try await Self.tether(
                 ["verify", folder.path, option, folder.path], environment: Self.environment)
             #expect(run.exitCode == 2, "\(option): \(run.stdout)\(run.stderr)")
             #expect(
@@ -187,10 +200,10 @@ import Testing
     static let chromium = executableOnPath("chromium")
 
     /// Chromium headless, kept off every network: no background services, every host name unresolvable.
-    static func chromiumRun(_ arguments: [String], profile: String) throws -> (
+    static func chromiumRun(_ arguments: [String], profile: String) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
-        try runTool(
+        try await tool(
             chromium ?? "chromium",
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -200,11 +213,11 @@ import Testing
     }
 
     @Test(.enabled(if: chromium != nil, "chromium is not installed (apt-get install chromium); HTML rendering skipped"))
-    func theHTMLReportRendersInChromiumWithTheDriftHighlighted() throws {
+    func theHTMLReportRendersInChromiumWithTheDriftHighlighted() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         let html = folder.file("reports/tether.html")
-        let run = try TetherBinary.run(
+        let run = try await Self.tether(
             ["verify", folder.path, "--html", html, "--no-color"], environment: Self.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("HTML report: \(html)"))
@@ -212,7 +225,8 @@ import Testing
         #expect(!page.contains(Self.secret))
 
         // After scripts ran: ours set the filter; the live `</script>` stayed text, so the title is still ours.
-        let dom = try Self.chromiumRun(["--dump-dom", "file://\(html)#filter=drifted"], profile: folder.file("p1"))
+        let dom = try await Self.chromiumRun(
+            ["--dump-dom", "file://\(html)#filter=drifted"], profile: folder.file("p1"))
         #expect(dom.status == 0, "\(dom.stderr)")
         #expect(dom.stdout.contains(#"<html lang="en" data-filter="drifted">"#), "our script did not run")
         #expect(dom.stdout.contains("<title>Tether report: 1 passed, 1 failed"), "a live value ran as script")
@@ -225,11 +239,11 @@ import Testing
 
         // The screenshot shows both highlights: the stub's red and the live side's green behind the drifted value.
         let shot = folder.file("shot.png")
-        let render = try Self.chromiumRun(
+        let render = try await Self.chromiumRun(
             ["--screenshot=\(shot)", "--window-size=1200,900", "file://\(html)"], profile: folder.file("p2"))
         #expect(render.status == 0, "\(render.stderr)")
         let python = try #require(executableOnPath("python3"), "python3 is needed to read the screenshot")
-        let counted = try runTool(python, ["-c", Self.pngColorCounter, shot, "ff8182", "4ac26b"])
+        let counted = try await Self.tool(python, ["-c", Self.pngColorCounter, shot, "ff8182", "4ac26b"])
         #expect(counted.status == 0, "\(counted.stderr)")
         let counts = counted.stdout.split(separator: " ").compactMap {
             Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
