@@ -20,8 +20,11 @@ struct VerifyArguments {
     var baseURLs = BaseURLOverrides()
     var mockHAR: String?
     var filter = ContractFilter(patterns: [])
-    /// Report paths by format option (`junit`), as given; formats not given use their default path.
+    /// Report paths by format option (`junit`), as given (`""` for a flag format); formats not given use their
+    /// default path, or the environment turns them on (`ReportFormat.selection`).
     var reportPaths: [String: String] = [:]
+    /// `--junit-file-attributes`.
+    var isJUnitFileAttributes = false
     var options = VerifyOptions()
     var color: Bool?
     /// `--shard K/N`.
@@ -35,10 +38,9 @@ struct VerifyArguments {
     /// `--fail-fast`.
     var isFailFast = false
 
-    /// Every report file the run writes: each format at its given path, or its default.
-    var reports: [(format: ReportFormat, path: String)] {
-        ReportFormat.all.compactMap { format in (reportPaths[format.option] ?? format.defaultPath).map { (format, $0) }
-        }
+    /// Every report the run writes, with its path (`nil` for flags).
+    func reports(environment: [String: String]) -> [(format: ReportFormat, path: String?)] {
+        ReportFormat.selection(given: reportPaths, environment: environment)
     }
 }
 
@@ -219,7 +221,10 @@ extension HelpSection {
     static let transport = HelpSection(
         title: "TRANSPORT", note: "Proxies come from http_proxy, https_proxy and no_proxy, as for curl.")
     /// Reports and the console.
-    static let output = HelpSection(title: "OUTPUT")
+    static let output = HelpSection(
+        title: "OUTPUT",
+        note: "On GitHub Actions (GITHUB_ACTIONS=true) annotations are printed and the Markdown summary is appended "
+            + "to $GITHUB_STEP_SUMMARY, without options. Secrets are <redacted> in every report.")
     /// A command with few options lists them under one heading.
     static let options = HelpSection(title: "OPTIONS")
 }
@@ -303,12 +308,24 @@ let verifyOptions = OptionTable<VerifyArguments>(
     ]
         // One option per report file format, from the formats' own registry.
         + ReportFormat.all.map { format in
-            .value("--\(format.option)", "FILE", section: .output, help: format.help, defaultValue: format.defaultPath)
-            {
-                $0.reportPaths[format.option] = $1
+            switch format.value {
+            case .none:
+                .flag("--\(format.option)", section: .output, help: format.help) { $0.reportPaths[format.option] = "" }
+            case .file, .fileOrStandardOutput:
+                .value(
+                    "--\(format.option)", format.value == .file ? "FILE" : "FILE|-", section: .output,
+                    help: format.help, defaultValue: format.defaultPath
+                ) {
+                    $0.reportPaths[format.option] = $1
+                }
             }
         }
         + [
+            .flag(
+                "--junit-file-attributes", section: .output,
+                help: "add file and line (the target's name in its manifest) to each JUnit <testcase>, for GitLab, "
+                    + "CircleCI and action-junit-report; the strict schemas (Jenkins xUnit junit-10, Ant) reject them"
+            ) { $0.isJUnitFileAttributes = true },
             Option(
                 names: ["--quiet", "-q"], section: .output,
                 forms: [.init(value: nil, help: "print only drifts, errors and the summary")],

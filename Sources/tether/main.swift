@@ -149,7 +149,9 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
         flag: arguments.color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     var command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
-        filter: arguments.filter, options: options, reports: arguments.reports, color: color, tap: tap)
+        filter: arguments.filter, options: options,
+        reports: arguments.reports(environment: environment), isJUnitFileAttributes: arguments.isJUnitFileAttributes,
+        color: color, tap: tap)
     command.shard = arguments.shard
     command.timingsReport = arguments.timingsReport
     command.detail = arguments.detail
@@ -159,7 +161,7 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
             _ = try command.list(write: emit)
             exit(0)
         }
-        let report = try command.run(write: emit)
+        let report = try command.run(write: emit, writeError: { FileHandle.standardError.write(Data($0.utf8)) })
         exit(report.exitCode(interruptedBy: received.value))
     } catch {
         // Every contract error at once, in the compiler's form that editors and CI annotations read.

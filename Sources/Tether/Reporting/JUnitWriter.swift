@@ -16,17 +16,24 @@ import Foundation
 /// `ReportText.escapingControls`) and is cut to 4 KiB per field. No CDATA: libxml2 escapes `<`, `&` and `]]>`.
 public enum JUnitWriter {
     /// The report as UTF-8 XML.
-    /// - Parameter report: the finished run.
+    /// - Parameters:
+    ///   - report: the finished run.
+    ///   - isFileAttributes: add `file` and `line` to each `<testcase>` of a target declared in a manifest (the line
+    ///     of its `name`). GitLab, CircleCI and action-junit-report read them, and so do junitparser and
+    ///     xunitparser; but both strict schemas, the Jenkins xUnit `junit-10.xsd` and the Ant (windyroad) `JUnit.xsd`,
+    ///     reject them (only the older xUnit `junit-9.xsd` allows them), so they are off by default
+    ///     (`--junit-file-attributes`).
     /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
     /// - Throws: `ReportError.xml` with libxml2's text if the writer fails.
-    public static func xml(for report: RunReport) throws(ReportError) -> Data {
+    public static func xml(for report: RunReport, isFileAttributes: Bool = false) throws(ReportError) -> Data {
         let redactor = Redactor(report: report)
         let writer = try XMLTextWriter()
         try writer.startDocument()
         try writer.startElement("testsuites")
         for (index, suite) in report.suites.enumerated() {
             try writeSuite(
-                suite.service, suite.results, id: index, report: report, redactor: redactor, to: writer)
+                suite.service, suite.results, id: index, report: report, redactor: redactor,
+                isFileAttributes: isFileAttributes, to: writer)
         }
         try writer.endElement()
         return try writer.finish()
@@ -36,9 +43,10 @@ public enum JUnitWriter {
     /// - Parameters:
     ///   - report: the finished run.
     ///   - path: where the file goes, e.g. `reports/junit.xml`.
+    ///   - isFileAttributes: see `xml(for:isFileAttributes:)`.
     /// - Throws: `ReportError.write` naming `path` and the system's reason, or `ReportError.xml`.
-    public static func write(_ report: RunReport, to path: String) throws(ReportError) {
-        try ReportFile.write(xml(for: report), to: path)
+    public static func write(_ report: RunReport, to path: String, isFileAttributes: Bool = false) throws(ReportError) {
+        try ReportFile.write(xml(for: report, isFileAttributes: isFileAttributes), to: path)
     }
 
     /// Checks that `write(_:to:)` will be able to write `path`, before a run sends anything (its folders are made).
@@ -59,7 +67,7 @@ public enum JUnitWriter {
 
     private static func writeSuite(
         _ service: String, _ results: [ContractResult], id: Int, report: RunReport, redactor: Redactor,
-        to writer: XMLTextWriter
+        isFileAttributes: Bool, to writer: XMLTextWriter
     ) throws(ReportError) {
         let name = nonBlank(service, or: "unnamed")
         try writer.startElement("testsuite")
@@ -90,7 +98,7 @@ public enum JUnitWriter {
         try writer.endElement()
 
         for result in results {
-            try writeCase(result, redactor: redactor, to: writer)
+            try writeCase(result, redactor: redactor, isFileAttributes: isFileAttributes, to: writer)
         }
 
         var out = [ReportText.totalsLine(results)]
@@ -103,13 +111,17 @@ public enum JUnitWriter {
         try writer.endElement()
     }
 
-    private static func writeCase(_ result: ContractResult, redactor: Redactor, to writer: XMLTextWriter)
-        throws(ReportError)
-    {
+    private static func writeCase(
+        _ result: ContractResult, redactor: Redactor, isFileAttributes: Bool, to writer: XMLTextWriter
+    ) throws(ReportError) {
         try writer.startElement("testcase")
         try writer.attribute("classname", nonBlank(result.contract.service, or: "unnamed"))
         try writer.attribute("name", nonBlank(result.contract.name, or: "unnamed"))
         try writer.attribute("time", ReportText.seconds(result.duration))
+        if isFileAttributes, let place = result.contract.declaration {
+            try writer.attribute("file", ReportText.clean(place.file, redactor: redactor))
+            try writer.attribute("line", String(place.line))
+        }
         let requestLine = ReportText.requestLine(result, redactor: redactor)
         switch result.outcome {
         case .passed:
@@ -283,10 +295,15 @@ final class XMLParsedDocument {
 public struct JUnitFile: ReportSink {
     /// Where the report goes, e.g. `reports/junit.xml`; parent folders are created.
     public var path: String
+    /// `file` and `line` on each `<testcase>` (`--junit-file-attributes`; see `JUnitWriter.xml`).
+    public var isFileAttributes: Bool
 
-    /// - Parameter path: Where the report goes.
-    public init(path: String) {
+    /// - Parameters:
+    ///   - path: Where the report goes.
+    ///   - isFileAttributes: `file` and `line` on each `<testcase>`.
+    public init(path: String, isFileAttributes: Bool = false) {
         self.path = path
+        self.isFileAttributes = isFileAttributes
     }
 
     /// Checks that the path can be written (its folders are made), before anything is sent.
@@ -296,7 +313,7 @@ public struct JUnitFile: ReportSink {
 
     /// Writes the report; returns `JUnit report: PATH` for the console.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        try JUnitWriter.write(report, to: path)
+        try JUnitWriter.write(report, to: path, isFileAttributes: isFileAttributes)
         return "JUnit report: \(path)"
     }
 }

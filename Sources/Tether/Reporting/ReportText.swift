@@ -15,10 +15,16 @@ enum ReportText {
     ///
     /// Only the start of a long text is redacted and escaped (a margin past `maxBytes`), so a 10 MB body excerpt
     /// costs what 4 KiB do. The marker gives the original size: `… [truncated; 10485760 bytes in all]`.
-    static func clean(_ text: String, redactor: Redactor, maxBytes: Int = maxFreeTextBytes) -> String {
+    /// `totalBytes`, when given, is the size of the body `text` was taken from (the marker gives it, and a shorter
+    /// `text` is marked as cut).
+    static func clean(_ text: String, redactor: Redactor, maxBytes: Int = maxFreeTextBytes, totalBytes: Int? = nil)
+        -> String
+    {
         let (redacted, isWhole) = redactor.redactedPrefix(of: text, outputLimit: maxBytes + 64)
+        let size = text.utf8.count
         return truncated(
-            escapingControls(redacted), maxBytes: maxBytes, totalBytes: text.utf8.count, isWhole: isWhole)
+            escapingControls(redacted), maxBytes: maxBytes, totalBytes: max(totalBytes ?? size, size),
+            isWhole: isWhole && (totalBytes ?? size) <= size)
     }
 
     /// `text` with every character that XML 1.0 forbids or a terminal would obey replaced by a visible escape.
@@ -133,6 +139,24 @@ enum ReportText {
             return reason(result.outcome, redactor: redactor).map(firstLine)
         case .passed, .skipped:
             return nil
+        }
+    }
+
+    /// The results that need a look, most useful first: drifts (in contract order), then errors. Annotations,
+    /// diagnostics and the Markdown summary list them in this order, so GitHub's first 10 annotations are the drifts.
+    static func problems(_ report: RunReport) -> [ContractResult] {
+        let drifts = report.results.filter { $0.outcome == .drifted }
+        let errors = report.results.filter { if case .error = $0.outcome { true } else { false } }
+        return drifts + errors
+    }
+
+    /// The outcome as a lower-case word for tools (JSON lines): `passed`, `drifted`, `error`, `skipped`.
+    static func outcomeName(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .passed: "passed"
+        case .drifted: "drifted"
+        case .error: "error"
+        case .skipped: "skipped"
         }
     }
 

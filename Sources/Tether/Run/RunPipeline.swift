@@ -40,12 +40,21 @@ public struct RunPipeline {
     /// - Throws: `ReportError` when a sink cannot write its report (every other sink has still been finished).
     public mutating func run(_ contracts: [Contract]) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = self.sinks
+        let onResponse = self.onResponse
         let failFast = failFast
-        var report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
-            failFast?.observe(result)
-            let shown = failFast?.relabeled(result) ?? result
-            for position in sinks.indices { sinks[position].add(shown, at: index) }
-        }
+        // Only sinks that show live bodies (HTML) get responses; without one, a body is dropped once checked.
+        let wanting = sinks.indices.filter { sinks[$0].wantsResponses }
+        var report = verifier.run(
+            contracts, options: options,
+            onResponse: { index, response in
+                onResponse(index, response)
+                for position in wanting { sinks[position].addResponse(response, at: index) }
+            },
+            onResult: { index, result in
+                failFast?.observe(result)
+                let shown = failFast?.relabeled(result) ?? result
+                for position in sinks.indices { sinks[position].add(shown, at: index) }
+            })
         if let failFast { report.results = report.results.map(failFast.relabeled) }
         report.shard = shard
         var lines: [String] = []
@@ -92,8 +101,10 @@ public struct VerifyCommand {
     public var filter: ContractFilter
     /// Strictness and transport (with the run's `Cancellation`).
     public var options: VerifyOptions
-    /// Report files by format (`--junit PATH`).
-    public var reports: [(format: ReportFormat, path: String)]
+    /// Reports by format, with the option's value (`--junit PATH`; `nil` for flags): `ReportFormat.selection`.
+    public var reports: [(format: ReportFormat, path: String?)]
+    /// `--junit-file-attributes`.
+    public var isJUnitFileAttributes: Bool
     /// Whether the console is colored.
     public var color: Bool
     /// The pipeline's verifier (libcurl by default).
@@ -113,10 +124,11 @@ public struct VerifyCommand {
     public init(
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
-        options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        color: Bool = false, verifier: ContractRunner = ContractRunner(),
+        options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String?)] = [],
+        isJUnitFileAttributes: Bool = false, color: Bool = false, verifier: ContractRunner = ContractRunner(),
         tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }
     ) {
+        self.isJUnitFileAttributes = isJUnitFileAttributes
         self.tap = tap
         self.paths = paths
         self.environment = environment
@@ -130,19 +142,36 @@ public struct VerifyCommand {
     }
 
     /// Runs the command.
-    /// - Parameter write: Where console text goes, as soon as it is ready.
+    /// - Parameters:
+    ///   - write: Where standard output goes (the console, `--json -`, annotations), as soon as it is ready.
+    ///   - writeError: Where the console goes instead when `--json -` takes standard output (default: `write`).
     /// - Returns: The run.
     /// - Throws: `VerifyCommandError`: broken contracts, no target selected, a mock or report that cannot be used
     ///   (nothing was sent), or a report that could not be written at the end.
-    public func run(write: @escaping (String) -> Void) throws(VerifyCommandError) -> RunReport {
+    public func run(write: @escaping (String) -> Void, writeError: ((String) -> Void)? = nil)
+        throws(VerifyCommandError) -> RunReport
+    {
+        // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
+        let isStandardOutputTaken = reports.contains { $0.format.isStandardOutput($0.path) }
+        let console = isStandardOutputTaken ? (writeError ?? write) : write
         var (selected, server) = try RunStart.selectedContracts(
-            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter, write: write)
+            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter,
+            write: console)
         defer { withExtendedLifetime(server) {} }
-        selected = try shardOf(selected, write: write)
-        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, detail: detail, write: write)]
+        selected = try shardOf(selected, write: console)
+        var sinks: [any ReportSink] = [
+            ConsoleOutput(contracts: selected, color: color, detail: detail, write: console)
+        ]
         let tap = tap(selected)
+        let formats = reports.map { format, path in
+            let destination = ReportDestination(
+                // With `--json -` on standard output, annotations and diagnostics go where the console goes.
+                path: path, environment: environment, standardOutput: format.isStandardOutput(path) ? write : console,
+                isJUnitFileAttributes: isJUnitFileAttributes)
+            return ("--\(format.option)", format.sink(destination))
+        }
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
-        for (option, sink) in reports.map({ ("--\($0.format.option)", $0.format.sink($0.path)) }) + tap.sinks {
+        for (option, sink) in formats + tap.sinks {
             do {
                 try sink.prepare()
             } catch {
@@ -161,10 +190,10 @@ public struct VerifyCommand {
         }
         do {
             let (report, lines) = try pipeline.run(selected)
-            for line in lines { write(line + "\n") }
+            for line in lines { console(line + "\n") }
             return report
         } catch {
-            for line in error.lines { write(line + "\n") }
+            for line in error.lines { console(line + "\n") }
             throw .unwritten(error)
         }
     }

@@ -324,7 +324,7 @@ public struct ManifestLoader: Sendable {
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
             secrets: secrets, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
-            stubBehavior: behavior)
+            stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace))
     }
 
     /// `"immediate"` or `{"delayed": seconds}` (Moya's `StubBehavior`; only `tether serve` acts on it).

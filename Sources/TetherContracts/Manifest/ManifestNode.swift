@@ -34,6 +34,12 @@ struct ManifestNode {
         return ContractError(file: file, line: line, column: column, location: location, message)
     }
 
+    /// Where this value's key is (`"name": …` gives the place of `"name"`): where an annotation points.
+    var keyPlace: SourcePlace {
+        let (line, column) = document.lineAndColumn(ofValue: index, key: true)
+        return SourcePlace(file: file, line: line, column: column)
+    }
+
     private func child(_ key: String, _ value: JSONValue, index: Int) -> ManifestNode {
         var path = location
         JSONPath.appendKey(key, to: &path)

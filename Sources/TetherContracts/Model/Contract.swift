@@ -89,6 +89,23 @@ public struct StubSource: Sendable, Equatable {
     }
 }
 
+/// A place in a source file: where a target is declared, for annotations and `file:line:column:` diagnostics.
+public struct SourcePlace: Sendable, Equatable {
+    /// The file, as the run was given it (`contracts/github.json`).
+    public var file: String
+    /// 1-based.
+    public var line: Int
+    /// 1-based, in characters.
+    public var column: Int
+
+    /// - Parameters: as the properties.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
 /// One stub taken as a contract: the request to send and what the answer must look like.
 public struct Contract: Sendable, Equatable {
     /// The service (manifest `service`, or the Swift target's type) this target belongs to: the JUnit suite.
@@ -117,14 +134,18 @@ public struct Contract: Sendable, Equatable {
     /// How the stub answers when served (`tether serve`): at once or after a delay (Moya's `StubBehavior`;
     /// `manifest "stubBehavior"`). `verify` ignores it: the live service answers when it answers.
     public var stubBehavior: StubBehavior
+    /// Where the target is declared: the `"name"` key of its entry in the manifest; `nil` for Swift targets (their
+    /// call site is the test's own `sourceLocation`, which `TetherTesting` already points issues at).
+    public var declaration: SourcePlace?
 
     /// - Parameters: as the properties.
     public init(
         service: String, name: String, baseURL: String, request: HTTPRequest, sampleData: StubBody,
         sampleResponse: StubResponse = .network(statusCode: 200, headers: []), validStatusCodes: [Int]? = nil,
         source: String, secrets: [String] = [], rules: ContractRules = ContractRules(), stubSource: StubSource? = nil,
-        stubBehavior: StubBehavior = .immediate
+        stubBehavior: StubBehavior = .immediate, declaration: SourcePlace? = nil
     ) {
+        self.declaration = declaration
         self.stubBehavior = stubBehavior
         self.rules = rules
         self.stubSource = stubSource

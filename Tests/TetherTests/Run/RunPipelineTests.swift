@@ -85,9 +85,43 @@ private struct RecordingSink: ReportSink {
 
     @Test func everyFileFormatIsRegisteredOnceWithItsOption() {
         let options = ReportFormat.all.map(\.option)
-        #expect(options == ["junit"])
+        #expect(options == ["junit", "html", "json", "summary", "github-annotations", "diagnostics"])
         #expect(Set(options).count == options.count)
-        #expect(ReportFormat.all.first?.sink("reports/x.xml") is JUnitFile)
+        #expect(ReportFormat.all.first?.sink(ReportDestination(path: "reports/x.xml")) is JUnitFile)
+    }
+
+    @Test func aRunWritesTheFormatsAskedForWithDefaultsAndThoseTheEnvironmentTurnsOn() {
+        func chosen(_ given: [String: String], _ environment: [String: String] = [:]) -> [String] {
+            ReportFormat.selection(given: given, environment: environment).map {
+                $0.format.option + ($0.path.map { "=" + $0 } ?? "")
+            }
+        }
+        #expect(chosen([:]) == ["junit=reports/junit.xml"])
+        #expect(chosen(["json": "-", "diagnostics": ""]) == ["junit=reports/junit.xml", "json=-", "diagnostics"])
+        #expect(
+            chosen([:], ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": "/tmp/s"])
+                == ["junit=reports/junit.xml", "summary", "github-annotations"])
+        #expect(chosen([:], ["GITHUB_ACTIONS": "false", "GITHUB_STEP_SUMMARY": ""]) == ["junit=reports/junit.xml"])
+    }
+
+    @Test func onlyASinkThatShowsLiveBodiesIsHandedResponses() throws {
+        var pipeline = RunPipeline(
+            verifier: ContractRunner(transport: Self.transport, hostname: "test"),
+            sinks: [JUnitFile(path: NSTemporaryDirectory() + "tether-\(UUID().uuidString).xml")])
+        #expect(!pipeline.sinks[0].wantsResponses)
+        let path = NSTemporaryDirectory() + "tether-\(UUID().uuidString).html"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        pipeline.sinks = [HTMLReportFile(path: path)]
+        #expect(pipeline.sinks[0].wantsResponses)
+        let (report, lines) = try pipeline.run(Self.contracts())
+        #expect(lines == ["HTML report: \(path)"])
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.components(separatedBy: "<section class=\"target").count == report.results.count + 1)
+        // The live body was kept for the tree: /b answered {"id": "x"}, highlighted on the live side.
+        #expect(
+            html.contains(
+                #"<li class="node drift" data-path="$.id"><span class="sign">+</span><span class="key">id</span>: <span class="value string">&quot;x&quot;</span>"#
+            ), "\(html)")
     }
 }
 

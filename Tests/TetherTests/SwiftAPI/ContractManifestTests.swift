@@ -108,6 +108,8 @@ private func temporaryFolder() -> String {
                 #expect(comparable.stubSource?.manifest == manifestPath)
             }
             comparable.stubSource = code.stubSource
+            #expect(comparable.declaration?.file == manifestPath)  // files know where each target is declared
+            comparable.declaration = code.declaration
             #expect(comparable == code)
         }
         #expect(loaded.first?.secrets == ["s3cr3t-token"])

@@ -1,0 +1,128 @@
+import Foundation
+
+/// JSON lines for tools (`--json FILE`, or `--json -` for standard output): one object per result as it completes,
+/// then one summary object; each line is one JSON document ending in `\n`.
+///
+/// ```
+/// {"type":"result","index":0,"service":"Shop","target":"items","outcome":"drifted","status":200,
+///  "request":"GET http://127.0.0.1:8080/items","url":"http://127.0.0.1:8080/items","duration":0.012,
+///  "findings":[{"kind":"drift","path":"$[0].price","message":"expected number, got string \"12.50\""}]}
+/// {"type":"summary","total":4,"passed":2,"drifted":1,"errors":0,"skipped":1,"duration":0.031,
+///  "startedAt":"2026-05-04T03:02:01","exitCode":1}
+/// ```
+/// Free text (messages, reasons, the request line and URL) is redacted and cut as in the other reports; `status`
+/// is `null` when no response arrived, `reason` is there for errors and skips. Lines come in completion order, so
+/// each carries its contract's `index`.
+public struct JSONLinesReport: ReportSink {
+    /// The file, or `-` for standard output.
+    public var path: String
+    private let standardOutput: (String) -> Void
+    private var file: FileHandle?
+    private var failure: ReportError?
+    private var redactor: Redactor?
+
+    /// - Parameter destination: `path` (a file, or `-`) and where standard output goes.
+    public init(destination: ReportDestination) {
+        path = destination.path ?? "-"
+        standardOutput = destination.standardOutput
+    }
+
+    /// Checks that the file can be written, before anything is sent.
+    public func prepare() throws(ReportError) {
+        if path != "-" { try ReportFile.checkWritable(path) }
+    }
+
+    /// Writes the result's line at once.
+    public mutating func add(_ result: ContractResult, at index: Int) {
+        // Results carry their own contract, so each line is redacted with what that contract knows is secret.
+        let redactor = Redactor(contracts: [result.contract])
+        emit(Self.line(for: result, at: index, redactor: redactor))
+    }
+
+    /// Writes the summary line and closes the file.
+    public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        emit(Self.summaryLine(report))
+        try? file?.close()
+        file = nil
+        if let failure { throw failure }
+        return path == "-" ? nil : "JSON lines: \(path)"
+    }
+
+    /// One result as its JSON line (with the newline).
+    static func line(for result: ContractResult, at index: Int, redactor: Redactor) -> String {
+        var members: [JSONMember] = [
+            JSONMember("type", .string("result")),
+            JSONMember("index", .integer(Int64(index))),
+            JSONMember("service", .string(result.contract.service)),
+            JSONMember("target", .string(result.contract.name)),
+            JSONMember("outcome", .string(ReportText.outcomeName(result.outcome))),
+            JSONMember("status", result.liveStatusCode.map { .integer(Int64($0)) } ?? .null),
+            JSONMember("request", .string(ReportText.requestLine(result, redactor: redactor))),
+            JSONMember(
+                "url", .string(ReportText.clean(result.liveURL ?? result.contract.request.url, redactor: redactor))),
+            JSONMember("duration", .double(milliseconds(result.duration))),
+        ]
+        if let reason = ReportText.reason(result.outcome, redactor: redactor) {
+            members.append(JSONMember("reason", .string(reason)))
+        }
+        let findings = result.findings.map { finding -> JSONValue in
+            .object([
+                JSONMember("kind", .string(finding.isDrift ? "drift" : "note")),
+                JSONMember("path", .string(ReportText.clean(finding.path, redactor: redactor))),
+                JSONMember("message", .string(ReportText.clean(finding.message, redactor: redactor))),
+            ])
+        }
+        members.append(JSONMember("findings", .array(findings)))
+        if let place = result.contract.declaration {
+            members.append(
+                JSONMember(
+                    "declaration",
+                    .object([
+                        JSONMember("file", .string(place.file)), JSONMember("line", .integer(Int64(place.line))),
+                        JSONMember("column", .integer(Int64(place.column))),
+                    ])))
+        }
+        return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self) + "\n"
+    }
+
+    /// The closing summary line (with the newline).
+    static func summaryLine(_ report: RunReport) -> String {
+        let counts = report.counts
+        let summary = JSONValue.object([
+            JSONMember("type", .string("summary")),
+            JSONMember("total", .integer(Int64(report.results.count))),
+            JSONMember("passed", .integer(Int64(counts.passed))),
+            JSONMember("drifted", .integer(Int64(counts.drifted))),
+            JSONMember("errors", .integer(Int64(counts.errors))),
+            JSONMember("skipped", .integer(Int64(counts.skipped))),
+            JSONMember("duration", .double(milliseconds(report.duration))),
+            JSONMember("startedAt", .string(ReportText.timestamp(report.startedAt))),
+            JSONMember("exitCode", .integer(Int64(report.exitCode))),
+        ])
+        return String(decoding: summary.serialized(), as: UTF8.self) + "\n"
+    }
+
+    /// Seconds rounded to the millisecond, as the console prints them (never negative or infinite).
+    private static func milliseconds(_ seconds: Double) -> Double {
+        Double(ReportText.seconds(seconds)) ?? 0
+    }
+
+    private mutating func emit(_ line: String) {
+        guard path != "-" else { return standardOutput(line) }
+        guard failure == nil else { return }
+        if file == nil {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
+                failure = .write(path: path, reason: "cannot create the file: \(String(cString: strerror(errno)))")
+                return
+            }
+            file = handle
+        }
+        do {
+            try file?.write(contentsOf: Data(line.utf8))
+        } catch {
+            failure = .write(path: path, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+}
