@@ -100,7 +100,8 @@ case .verify(let arguments):
     let command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
         filter: arguments.filter, options: options,
-        reports: arguments.reports, color: color)
+        reports: arguments.reports, color: color, baselinePath: arguments.baselinePath,
+        isUpdatingBaseline: arguments.isUpdatingBaseline)
     do {
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))

@@ -89,14 +89,22 @@ public struct VerifyCommand {
     public var color: Bool
     /// The pipeline's verifier (libcurl by default).
     public var verifier: ContractRunner
+    /// `--baseline FILE`: known drifts and the targets that have passed; read before anything is sent.
+    public var baselinePath: String?
+    /// `--update-baseline`: write the baseline after the run (new drifts become known, fixed ones are pruned). A
+    /// missing file then starts empty. The run's own exit code is still judged against the baseline as it was.
+    public var isUpdatingBaseline: Bool
 
     /// - Parameters: as the properties.
     public init(
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        color: Bool = false, verifier: ContractRunner = ContractRunner()
+        color: Bool = false, verifier: ContractRunner = ContractRunner(), baselinePath: String? = nil,
+        isUpdatingBaseline: Bool = false
     ) {
+        self.baselinePath = baselinePath
+        self.isUpdatingBaseline = isUpdatingBaseline
         self.paths = paths
         self.environment = environment
         self.baseURLs = baseURLs
@@ -143,6 +151,10 @@ public struct VerifyCommand {
                 "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
             )
         }
+        var options = options
+        if let baselinePath {
+            options.baseline = BaselineGate(file: try Self.baseline(at: baselinePath, isUpdating: isUpdatingBaseline))
+        }
         var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
         for (format, path) in reports {
@@ -155,14 +167,54 @@ public struct VerifyCommand {
             sinks.append(sink)
         }
         var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks)
+        let report: RunReport
         do {
-            let (report, lines) = try pipeline.run(selected)
+            let (finished, lines) = try pipeline.run(selected)
             for line in lines { write(line + "\n") }
-            return report
+            report = finished
         } catch {
             for line in error.lines { write(line + "\n") }
             throw .unwritten(error)
         }
+        if let baselinePath, isUpdatingBaseline {
+            let updated = options.baseline.updated(with: report.results)
+            do {
+                try ReportFile.write(updated.serialized(), to: baselinePath)
+            } catch {
+                throw .baselineUnwritten(report: report, error)
+            }
+            write(Self.baselineLine(updated, path: baselinePath, report: report) + "\n")
+        }
+        return report
+    }
+
+    /// The baseline at `path`, read before anything is sent; an empty one when it is being written and is not
+    /// there yet.
+    private static func baseline(at path: String, isUpdating: Bool) throws(VerifyCommandError) -> BaselineFile {
+        if isUpdating {
+            do {
+                try ReportFile.checkWritable(path)
+            } catch {
+                throw .report(option: "--update-baseline", error)
+            }
+            if !FileManager.default.fileExists(atPath: path) { return BaselineFile() }
+        }
+        do {
+            return try BaselineFile.load(path: path)
+        } catch {
+            throw .baseline(error)
+        }
+    }
+
+    /// `wrote baseline FILE: 3 targets, 2 known drifts (1 new, 1 pruned)`.
+    private static func baselineLine(_ baseline: BaselineFile, path: String, report: RunReport) -> String {
+        let drifts = baseline.targets.reduce(0) { $0 + $1.drifts.count }
+        let added = report.results.reduce(0) { count, result in
+            count + result.findings.filter(\.isDrift).count - result.knownDrifts.count
+        }
+        let targets = baseline.targets.count == 1 ? "1 target" : "\(baseline.targets.count) targets"
+        let known = drifts == 1 ? "1 known drift" : "\(drifts) known drifts"
+        return "wrote baseline \(path): \(targets), \(known) (\(added) new, \(report.fixed.count) pruned)"
     }
 }
 
@@ -178,6 +230,10 @@ public enum VerifyCommandError: Error, CustomStringConvertible {
     case report(option: String, ReportError)
     /// The run finished, but a report could not be written.
     case unwritten(RunPipelineError)
+    /// The baseline file cannot be read or is malformed: nothing was sent.
+    case baseline(ContractError)
+    /// The run finished, but `--update-baseline` could not write the file.
+    case baselineUnwritten(report: RunReport, ReportError)
 
     /// The message, for `tether: error: …`.
     public var description: String {
@@ -187,6 +243,8 @@ public enum VerifyCommandError: Error, CustomStringConvertible {
         case .selection(let message): message
         case .report(let option, let error): "\(option) \(error); nothing was sent"
         case .unwritten(let error): "\(error)"
+        case .baseline(let error): "--baseline \(error); nothing was sent"
+        case .baselineUnwritten(_, let error): "--update-baseline \(error)"
         }
     }
 }

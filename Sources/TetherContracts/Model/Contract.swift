@@ -117,14 +117,18 @@ public struct Contract: Sendable, Equatable {
     /// How the stub answers when served (`tether serve`): at once or after a delay (Moya's `StubBehavior`;
     /// `manifest "stubBehavior"`). `verify` ignores it: the live service answers when it answers.
     public var stubBehavior: StubBehavior
+    /// Whether the target is new and may not fail the gate until it has passed once (manifest `"pending": true`,
+    /// Pact's pending pacts); `--baseline` remembers the first pass.
+    public var isPending: Bool
 
     /// - Parameters: as the properties.
     public init(
         service: String, name: String, baseURL: String, request: HTTPRequest, sampleData: StubBody,
         sampleResponse: StubResponse = .network(statusCode: 200, headers: []), validStatusCodes: [Int]? = nil,
         source: String, secrets: [String] = [], rules: ContractRules = ContractRules(), stubSource: StubSource? = nil,
-        stubBehavior: StubBehavior = .immediate
+        stubBehavior: StubBehavior = .immediate, isPending: Bool = false
     ) {
+        self.isPending = isPending
         self.stubBehavior = stubBehavior
         self.rules = rules
         self.stubSource = stubSource
