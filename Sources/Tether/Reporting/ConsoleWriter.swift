@@ -51,13 +51,17 @@ public enum ConsoleWriter {
         }
         if !recap.isEmpty { lines += ["drifted or not checked:"] + recap }
         if !report.fixed.isEmpty {
-            lines += ["fixed since the baseline (--update-baseline prunes them):"]
+            lines +=
+                ["fixed since the baseline (--update-baseline prunes them):"]
                 + report.fixed.map { "  FIXED " + ReportText.fixedLine($0, redactor: redactor) }
         }
         let flaky = report.results.filter(\.isFlaky)
         if !flaky.isEmpty {
-            lines += ["flaky (passed only after a retry):"]
-                + flaky.map { "  FLAKY " + ReportText.qualifiedName($0.contract) + "  " + (ReportText.marks($0).first ?? "") }
+            lines +=
+                ["flaky (passed only after a retry):"]
+                + flaky.map {
+                    "  FLAKY " + ReportText.qualifiedName($0.contract) + "  " + (ReportText.marks($0).first ?? "")
+                }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -113,7 +113,9 @@ public enum JUnitWriter {
         var out = [ReportText.totalsLine(results)]
         for result in results {
             let marks = ReportText.marks(result)
-            if !marks.isEmpty { out.append(ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; ")) }
+            if !marks.isEmpty {
+                out.append(ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
+            }
         }
         out += fixed.map { "fixed since the baseline: " + ReportText.fixedLine($0, redactor: redactor) }
         for result in results where result.outcome != .drifted {

@@ -163,7 +163,8 @@ enum ReportText {
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
         let line = "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped"
         let gate = [
-            counts.knownDrifted == 0 ? nil : counts.knownDrifted == 1 ? "1 known drift" : "\(counts.knownDrifted) known drifts",
+            counts.knownDrifted == 0
+                ? nil : counts.knownDrifted == 1 ? "1 known drift" : "\(counts.knownDrifted) known drifts",
             counts.pending == 0 ? nil : "\(counts.pending) pending",
             counts.flaky == 0 ? nil : "\(counts.flaky) flaky",
         ].compactMap { $0 }

@@ -104,7 +104,9 @@ public struct BaselineGate: Sendable, Equatable {
             }
         }
         return fixed.sorted {
-            ($0.service, $0.target, $0.drift.path, $0.drift.rule) < ($1.service, $1.target, $1.drift.path, $1.drift.rule)
+            ($0.service, $0.target, $0.drift.path, $0.drift.rule) < (
+                $1.service, $1.target, $1.drift.path, $1.drift.rule
+            )
         }
     }
 

@@ -152,6 +152,9 @@ public struct VerifyCommand {
             )
         }
         var options = options
+        if isUpdatingBaseline && baselinePath == nil {
+            throw .usage("--update-baseline writes the file of --baseline FILE; add --baseline contracts/baseline.json")
+        }
         if let baselinePath {
             options.baseline = BaselineGate(file: try Self.baseline(at: baselinePath, isUpdating: isUpdatingBaseline))
         }
@@ -232,6 +235,8 @@ public enum VerifyCommandError: Error, CustomStringConvertible {
     case unwritten(RunPipelineError)
     /// The baseline file cannot be read or is malformed: nothing was sent.
     case baseline(ContractError)
+    /// Options that do not go together (`--update-baseline` without `--baseline`): nothing was sent.
+    case usage(String)
     /// The run finished, but `--update-baseline` could not write the file.
     case baselineUnwritten(report: RunReport, ReportError)
 
@@ -244,6 +249,7 @@ public enum VerifyCommandError: Error, CustomStringConvertible {
         case .report(let option, let error): "\(option) \(error); nothing was sent"
         case .unwritten(let error): "\(error)"
         case .baseline(let error): "--baseline \(error); nothing was sent"
+        case .usage(let message): message
         case .baselineUnwritten(_, let error): "--update-baseline \(error)"
         }
     }

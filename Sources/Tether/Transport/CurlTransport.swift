@@ -110,9 +110,11 @@ public struct CurlTransport: HTTPTransport {
         var gate = OriginGate()
         var limiter = HostLimiter(limits: options.hostLimits)
         let hosts = limiter.isUnlimited ? [] : requests.map { HostLimiter.host(of: $0.url) }
-        // Requests waiting out their back-off before another attempt, and how many attempts each has had.
+        // Requests waiting out their back-off before another attempt, and how many times each was sent (a request
+        // stopped before it was ever sent counts as one attempt, as without retries).
         var retrying: [(due: ContinuousClock.Instant, index: Int)] = []
         var attempts: [Int: Int] = [:]
+        let attemptsSent = { (index: Int) in max(1, attempts[index] ?? 0) }
         let jobs = max(1, options.jobs)
         // A cancellation wakes the wait below at once; the multi handle outlives its registration.
         let waker = options.cancellation?.register(multi.waker)
@@ -125,10 +127,10 @@ public struct CurlTransport: HTTPTransport {
                 // Stop: the transfers in flight end now, nothing more is sent, and no back-off is waited out.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
-                    onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attempts[index] ?? 1)))
+                    onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attemptsSent(index))))
                 }
                 for index in retrying.map(\.index).sorted() + held + Array(next..<requests.count) {
-                    onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attempts[index] ?? 1)))
+                    onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attemptsSent(index))))
                 }
                 return
             }
@@ -141,7 +143,8 @@ public struct CurlTransport: HTTPTransport {
             // Fill the free slots: held requests first (they came earlier), then new ones, in order. A request waits
             // while its host is at its limits or its https origin is being opened.
             let admits = { (index: Int) -> Bool in
-                (hosts.isEmpty || limiter.admits(hosts[index], now: now)) && gate.admits(index, url: requests[index].url)
+                (hosts.isEmpty || limiter.admits(hosts[index], now: now))
+                    && gate.admits(index, url: requests[index].url)
             }
             var position = 0
             while running.count < jobs {
@@ -170,10 +173,11 @@ public struct CurlTransport: HTTPTransport {
                         onResult(
                             index,
                             .failure(
-                                TransportError(
-                                    message: error, url: requests[index].url, attempts: attempts[index] ?? 1)))
+                                TransportError(message: error, url: requests[index].url, attempts: attemptsSent(index)))
+                        )
                     } else {
                         running[index] = transfer
+                        attempts[index, default: 0] += 1
                         if !hosts.isEmpty { limiter.started(hosts[index], now: now) }
                     }
                 case .failure(let error):
@@ -189,9 +193,8 @@ public struct CurlTransport: HTTPTransport {
                 if !hosts.isEmpty { limiter.finished(hosts[index]) }
                 let result = transfer.result(code: code, finishedAt: ContinuousClock.now)
                 idle.append(transfer.easy.reset())
-                let attempt = attempts[index] ?? 1
+                let attempt = attemptsSent(index)
                 if options.retry.shouldRetry(result, attempt: attempt), options.cancellation?.isCancelled != true {
-                    attempts[index] = attempt + 1
                     let wait = options.retry.delay(after: result, attempt: attempt)
                     retrying.append((ContinuousClock.now + .nanoseconds(Int64(wait * 1e9)), index))
                 } else {

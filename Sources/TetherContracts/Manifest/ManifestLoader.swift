@@ -318,7 +318,9 @@ public struct ManifestLoader: Sendable {
         let isPending = attempt(&errors) { () throws(ContractError) -> Bool in
             guard let node = keys["pending"] else { return false }
             guard case .bool(let value) = node.value else {
-                throw node.error("expected true or false, got \(node.value.typeName) (\"pending\": true keeps a new target from failing the gate until it has passed once)")
+                throw node.error(
+                    "expected true or false, got \(node.value.typeName) (\"pending\": true keeps a new target from failing the gate until it has passed once)"
+                )
             }
             return value
         }

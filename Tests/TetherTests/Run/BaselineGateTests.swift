@@ -33,8 +33,10 @@ import Testing
         ("$[\"a[1]\"]", "unexpected null (stub has string)", "$[\"a[*]\"]", "unexpected null"),
         ("status", "expected 200, got 503: check the path", "status", "expected 200"),
         ("status", "404 is outside the target's validationType (2xx): widen it", "status", "outside validationType"),
-        ("header Content-Type", "expected \"application/json\", got \"text/html\": fix", "header Content-Type",
-            "expected \"application/json\""),
+        (
+            "header Content-Type", "expected \"application/json\", got \"text/html\": fix", "header Content-Type",
+            "expected \"application/json\""
+        ),
         ("$", "User does not decode (keyNotFound): no value for id", "$", "User does not decode"),
     ])
     func keysHoldNoLiveValues(path: String, message: String, keyPath: String, rule: String) {
@@ -51,9 +53,12 @@ import Testing
     }
 
     @Test func recordedDriftIsKnownAndDoesNotFailTheGate() {
-        let gate = BaselineGate(file: BaselineFile(targets: [
-            .init(service: "Demo", target: "list", hasPassed: true, drifts: [.init(path: "$.items[*].id", rule: "expected integer")])
-        ]))
+        let gate = BaselineGate(
+            file: BaselineFile(targets: [
+                .init(
+                    service: "Demo", target: "list", hasPassed: true,
+                    drifts: [.init(path: "$.items[*].id", rule: "expected integer")])
+            ]))
         // The same drift on another element, another live value: still the recorded one.
         let moved = Finding(.drift, "$.items[0].id", "expected integer, got boolean true: fix the stub")
         let known = report([drifted("list", [moved])], gate: gate)
@@ -67,7 +72,8 @@ import Testing
 
     @Test func aTargetNewSinceTheBaselineIsPending() {
         let gate = BaselineGate(file: BaselineFile(targets: [.init(service: "Demo", target: "old", hasPassed: true)]))
-        let run = report([drifted("fresh", [idDrift]), ContractResult(contract: contract("old"), outcome: .passed)], gate: gate)
+        let run = report(
+            [drifted("fresh", [idDrift]), ContractResult(contract: contract("old"), outcome: .passed)], gate: gate)
         #expect(run.results[0].isPending)
         #expect(!run.results[1].isPending)
         #expect(run.exitCode == 0)
@@ -95,22 +101,31 @@ import Testing
 
     @Test func goneDriftIsFixedAndTheUpdatePrunesIt() {
         let file = BaselineFile(targets: [
-            .init(service: "Demo", target: "user", hasPassed: false, drifts: [
-                .init(path: "$.name", rule: "missing key"), .init(path: "$.items[*].id", rule: "expected integer"),
-            ]),
+            .init(
+                service: "Demo", target: "user", hasPassed: false,
+                drifts: [
+                    .init(path: "$.name", rule: "missing key"), .init(path: "$.items[*].id", rule: "expected integer"),
+                ]),
             .init(service: "Demo", target: "elsewhere", hasPassed: true, drifts: [.init(path: "$", rule: "x")]),
         ])
         let gate = BaselineGate(file: file)
         let results = [drifted("user", [idDrift])]
         let run = report(results, gate: gate)
-        #expect(run.fixed == [FixedDrift(service: "Demo", target: "user", drift: .init(path: "$.name", rule: "missing key"))])
+        #expect(
+            run.fixed == [
+                FixedDrift(service: "Demo", target: "user", drift: .init(path: "$.name", rule: "missing key"))
+            ])
         #expect(run.exitCode == 0)
         let updated = gate.updated(with: run.results)
-        #expect(updated.target(service: "Demo", name: "user")?.drifts == [.init(path: "$.items[*].id", rule: "expected integer")])
+        #expect(
+            updated.target(service: "Demo", name: "user")?.drifts == [
+                .init(path: "$.items[*].id", rule: "expected integer")
+            ])
         // A target not checked in this run keeps its entry.
         #expect(updated.target(service: "Demo", name: "elsewhere") == file.target(service: "Demo", name: "elsewhere"))
         let fixedAll = gate.updated(with: [ContractResult(contract: contract("user"), outcome: .passed)])
-        #expect(fixedAll.target(service: "Demo", name: "user") == .init(service: "Demo", target: "user", hasPassed: true))
+        #expect(
+            fixedAll.target(service: "Demo", name: "user") == .init(service: "Demo", target: "user", hasPassed: true))
     }
 
     @Test func aNewTargetThatCouldNotBeCheckedIsNotAdded() {
@@ -133,9 +148,11 @@ import Testing
     @Test func theFileIsSortedAndReadsBack() throws {
         let file = BaselineFile(targets: [
             .init(service: "Zed", target: "a", hasPassed: true),
-            .init(service: "Demo", target: "user \"quoted\"", hasPassed: false, drifts: [
-                .init(path: "$.b", rule: "missing key"), .init(path: "$.a", rule: "expected integer"),
-            ]),
+            .init(
+                service: "Demo", target: "user \"quoted\"", hasPassed: false,
+                drifts: [
+                    .init(path: "$.b", rule: "missing key"), .init(path: "$.a", rule: "expected integer"),
+                ]),
         ])
         let text = String(decoding: file.serialized(), as: UTF8.self)
         #expect(
@@ -168,14 +185,20 @@ import Testing
 
     @Test(arguments: [
         ("{\"tetherBaseline\": 1, \"targets\": [", ":1:", "not a baseline file"),
-        ("{\"tetherBaseline\": 1,\n \"targets\": [\n  {\"service\": \"Demo\", \"target\": \"u\", \"hasPasssed\": true}]}",
-            ":3:", "did you mean 'hasPassed'?"),
-        ("{\"tetherBaseline\": 1, \"targets\": [{\"service\": \"Demo\", \"target\": \"u\", \"hasPassed\": \"yes\"}]}",
-            ":1:", "expected true or false, got string"),
+        (
+            "{\"tetherBaseline\": 1,\n \"targets\": [\n  {\"service\": \"Demo\", \"target\": \"u\", \"hasPasssed\": true}]}",
+            ":3:", "did you mean 'hasPassed'?"
+        ),
+        (
+            "{\"tetherBaseline\": 1, \"targets\": [{\"service\": \"Demo\", \"target\": \"u\", \"hasPassed\": \"yes\"}]}",
+            ":1:", "expected true or false, got string"
+        ),
         ("{\"targets\": []}", ":1:1", "missing key \"tetherBaseline\""),
         ("{\"tetherBaseline\": 2, \"targets\": []}", ":1:", "newer than this tether reads"),
-        ("{\"tetherBaseline\": 1, \"targets\": [{\"service\": \"D\", \"target\": \"u\", \"hasPassed\": true},"
-            + " {\"service\": \"D\", \"target\": \"u\", \"hasPassed\": true}]}", ":1:", "listed twice"),
+        (
+            "{\"tetherBaseline\": 1, \"targets\": [{\"service\": \"D\", \"target\": \"u\", \"hasPassed\": true},"
+                + " {\"service\": \"D\", \"target\": \"u\", \"hasPassed\": true}]}", ":1:", "listed twice"
+        ),
     ])
     func aMalformedFileIsNamedWithLineAndColumn(text: String, place: String, message: String) throws {
         let folder = try ContractFolder(["baseline.json": text])
@@ -192,7 +215,8 @@ import Testing
         #expect {
             try BaselineFile.load(path: "/nonexistent/baseline.json")
         } throws: { error in
-            "\(error)" == "/nonexistent/baseline.json: no baseline file here (run once with --update-baseline to write it)"
+            "\(error)"
+                == "/nonexistent/baseline.json: no baseline file here (run once with --update-baseline to write it)"
         }
     }
 }

@@ -46,18 +46,18 @@ final class FlakyServer {
 
 /// The arrival times of a server's requests, recorded on the server's threads.
 final class Arrivals: Sendable {
-    private let times_ = Mutex<[Date]>([])
+    private let recorded = Mutex<[Date]>([])
 
     /// Records a request now; returns how many there have been, this one included.
     func record() -> Int {
-        times_.withLock { list in
+        recorded.withLock { list in
             list.append(Date())
             return list.count
         }
     }
 
     /// Requests so far.
-    var count: Int { times_.withLock { $0.count } }
+    var count: Int { recorded.withLock { $0.count } }
     /// When each came, in order.
-    var times: [Date] { times_.withLock { $0 } }
+    var times: [Date] { recorded.withLock { $0 } }
 }

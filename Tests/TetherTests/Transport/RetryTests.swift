@@ -46,7 +46,8 @@ import Testing
 
     @Test func withoutRetriesARequestIsSentOnce() throws {
         let server = try FlakyServer.failingTwice()
-        let results = transport.send([HTTPRequest(method: "GET", url: server.baseURL + "/user")], options: options(retries: 0))
+        let results = transport.send(
+            [HTTPRequest(method: "GET", url: server.baseURL + "/user")], options: options(retries: 0))
         #expect((try? results[0].get()) == nil)
         #expect(server.requestCount == 1)
     }
@@ -166,8 +167,10 @@ import Testing
         .success(HTTPResponse(statusCode: status, headers: headers, url: "http://127.0.0.1/"))
     }
 
-    @Test(arguments: [(500, true), (502, true), (503, true), (599, true), (429, true), (200, false), (304, false),
-        (400, false), (404, false), (499, false)])
+    @Test(arguments: [
+        (500, true), (502, true), (503, true), (599, true), (429, true), (200, false), (304, false),
+        (400, false), (404, false), (499, false),
+    ])
     func statuses(status: Int, isRetried: Bool) {
         #expect(policy.shouldRetry(response(status), attempt: 1) == isRetried)
     }
