@@ -113,11 +113,19 @@ public struct BaselineGate: Sendable, Equatable {
     /// The baseline `--update-baseline` writes after `results`: every target checked (passed or drifted) with its
     /// drifts now (new ones become known, fixed ones are pruned) and whether it has passed once; targets not checked
     /// this run (filtered out, errors, skips) keep their entries; a new target that could not be checked is not
-    /// added, so it stays pending.
-    /// - Parameter results: The run's results.
+    /// added, so it stays pending. An entry of a service that was loaded but no longer declares the target is
+    /// dropped (a target renamed or deleted); entries of services not loaded this run are kept.
+    /// - Parameters:
+    ///   - results: The run's results.
+    ///   - declared: Every contract loaded for the run, before `--filter`; `nil` keeps every entry.
     /// - Returns: The new baseline.
-    public func updated(with results: [ContractResult]) -> BaselineFile {
+    public func updated(with results: [ContractResult], declared: [Contract]? = nil) -> BaselineFile {
         var targets = file?.targets ?? []
+        if let declared {
+            let services = Set(declared.map(\.service))
+            let names = Set(declared.map { $0.service + "\u{0}" + $0.name })
+            targets.removeAll { services.contains($0.service) && !names.contains($0.service + "\u{0}" + $0.target) }
+        }
         for result in results where result.outcome == .passed || result.outcome == .drifted {
             let old = file?.target(service: result.contract.service, name: result.contract.name)
             let drifts = Self.drifts(of: result)

@@ -180,7 +180,7 @@ public struct VerifyCommand {
             throw .unwritten(error)
         }
         if let baselinePath, isUpdatingBaseline {
-            let updated = options.baseline.updated(with: report.results)
+            let updated = options.baseline.updated(with: report.results, declared: contracts)
             do {
                 try ReportFile.write(updated.serialized(), to: baselinePath)
             } catch {

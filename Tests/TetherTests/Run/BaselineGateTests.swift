@@ -128,6 +128,16 @@ import Testing
             fixedAll.target(service: "Demo", name: "user") == .init(service: "Demo", target: "user", hasPassed: true))
     }
 
+    @Test func aTargetNoLongerDeclaredByItsServiceIsDropped() {
+        let file = BaselineFile(targets: [
+            .init(service: "Demo", target: "renamed", hasPassed: true),
+            .init(service: "Demo", target: "user", hasPassed: true),
+            .init(service: "Other", target: "x", hasPassed: true),
+        ])
+        let updated = BaselineGate(file: file).updated(with: [], declared: [contract("user")])
+        #expect(updated.targets.map(\.target) == ["user", "x"])
+    }
+
     @Test func aNewTargetThatCouldNotBeCheckedIsNotAdded() {
         let updated = BaselineGate(file: BaselineFile()).updated(with: [
             ContractResult(contract: contract("down"), outcome: .error("refused"))
