@@ -6,6 +6,9 @@ enum Command {
     case help(String)
     case version
     case verify(VerifyArguments)
+    case record(RecordArguments)
+    case mergeReports(paths: [String], out: String)
+    case update(UpdateArguments)
     case mock(harPath: String, port: Int)
     case serve(ServeArguments)
     case importHAR(harPath: String, service: String, host: String?, folder: String)
@@ -21,6 +24,10 @@ struct VerifyArguments {
     var reportPaths: [String: String] = [:]
     var options = VerifyOptions()
     var color: Bool?
+    /// `--shard K/N`.
+    var shard: ContractShard?
+    /// `--timings FILE`.
+    var timingsReport: String?
     /// `--baseline FILE`.
     var baselinePath: String?
     /// `--update-baseline`.
@@ -84,11 +91,13 @@ struct TetherCommand: Sendable {
         helpText: nil, parse: { _ in .version })
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
-        names: ["help", "--help", "-h"], usage: "tether help [verify | mock | serve | import]", summary: "print help",
+        names: ["help", "--help", "-h"],
+        usage: "tether help [verify | record | update | mock | serve | import | merge-reports]",
+        summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, mock, serve, importHAR, version, help]
+    static let all: [TetherCommand] = [verify, record, update, mock, serve, importHAR, mergeReports, version, help]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }
@@ -242,6 +251,24 @@ let verifyOptions = OptionTable<VerifyArguments>(
                 + "--filter 'GitHub.user*' --filter zen",
             isRepeatable: true
         ) { $0.filter.patterns.append($1) },
+        .value(
+            "--shard", "K/N", section: .whichTargets,
+            help: "run part K of N (a CI matrix job), every target in exactly one part; join the parts' reports with "
+                + "tether merge-reports"
+        ) { arguments, text throws(InvalidValue) in
+            guard let shard = ContractShard(text) else {
+                throw InvalidValue("is not a shard such as 1/4 (K from 1 to N, N from 1 to 10000)")
+            }
+            arguments.shard = shard
+        },
+        .value(
+            "--timings", "FILE", section: .whichTargets,
+            help: "balance --shard by the test times of this earlier JUnit report instead of by count "
+                + "(without --shard it is not read)",
+            defaultValue: "by count"
+        ) { arguments, text throws(InvalidValue) in
+            arguments.timingsReport = try ValueReader.readableFile(text)
+        },
         .flag("--strict", section: .rules, help: "keys the live body has and the stub lacks are drifts, not notes") {
             $0.options.isStrict = true
         },

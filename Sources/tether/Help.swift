@@ -66,6 +66,31 @@ enum Help {
         Authorization, Cookie and similar headers are shown as <redacted> in every report.
         """
 
+    /// `tether update --help`.
+    static let update: String = """
+        USAGE
+          \(TetherCommand.update.usage)
+
+        Runs the contracts as 'tether verify' does (same PATH and options), then rewrites the stub of every target
+        whose JSON body drifted so that it holds, as a minimal change of its file: a missing key is removed, a type
+        drift or a live null takes the live value, an array element takes the live elements' shape, extra live keys
+        are added only with --strict; everything else keeps its curated value and every other byte of the file (its
+        indent, key order, number spellings, trailing newline) stays. Inline {"json": ...} samples are edited inside
+        the manifest. Live strings pass the same redaction as reports. Status, header, text and networkError stubs are
+        never rewritten (a line says why); a file shared by several targets is rewritten only when one stub holds for
+        all of them. Each file is written atomically (a new file renamed over the old, permissions kept).
+
+        \(updateOptions.helpSections())
+
+        EXIT CODES
+          0  every stub that drifted was rewritten and now holds (or nothing drifted)
+          1  --dry-run and something would change, or a drift was left (each has a line saying why)
+          2  usage error or broken contract file (nothing was sent)
+          3  some targets could not be checked (connection refused, timeout, …); the others were updated
+          4  nothing was checked
+          130, 143  stopped by Ctrl-C or SIGTERM: nothing was written
+        """
+
     /// `tether mock --help`.
     static let mock: String = """
         USAGE

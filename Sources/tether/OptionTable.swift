@@ -81,6 +81,27 @@ struct Option<Parsed>: Sendable {
     static var help: Option { Option(names: ["--help", "-h"], section: nil, forms: [], action: .help) }
 }
 
+extension Option {
+    /// The same option for a command whose arguments hold this command's at `path` (`tether record` takes
+    /// every option of `tether verify`).
+    func lifted<Outer>(_ path: WritableKeyPath<Outer, Parsed> & Sendable) -> Option<Outer> {
+        let action: Option<Outer>.Action =
+            switch self.action {
+            case .flag(let set): .flag { set(&$0[keyPath: path]) }
+            case .toggle(let set): .toggle { set(&$0[keyPath: path], $1) }
+            case .value(let read): .value { outer, text throws(InvalidValue) in try read(&outer[keyPath: path], text) }
+            case .help: .help
+            }
+        return Option<Outer>(
+            names: names, aliases: aliases, section: section,
+            forms: forms.map {
+                Option<Outer>.Form(
+                    value: $0.value, help: $0.help, defaultValue: $0.defaultValue, isRepeatable: $0.isRepeatable)
+            },
+            action: action)
+    }
+}
+
 /// A command's options, each declared once, and the parsing, help rows and suggestions that come from them.
 struct OptionTable<Parsed>: Sendable {
     /// The command's name in messages: `verify` in `run 'tether verify --help'`.

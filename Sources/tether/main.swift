@@ -82,7 +82,57 @@ case .importHAR(let harPath, let service, let host, let folder):
         emit(error.messages.map { "note: \($0)\n" }.joined())
         fail(error.description)
     }
+case .update(let arguments):
+    let cancellation = Cancellation()
+    let received = ReceivedSignal()
+    StopSignals.handle { signal in
+        received.record(signal)
+        cancellation.cancel()
+        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
+    }
+    var options = arguments.verify.options
+    options.transport.cancellation = cancellation
+    let command = UpdateCommand(
+        paths: arguments.verify.paths, environment: environment, baseURLs: arguments.verify.baseURLs,
+        mockHAR: arguments.verify.mockHAR, filter: arguments.verify.filter, options: options,
+        isDryRun: arguments.isDryRun, isReplace: arguments.isReplace, redactJSON: arguments.redactJSON)
+    do {
+        let report = try command.run(write: emit, isStopped: { received.value != nil })
+        exit(received.value.map { 128 + $0 } ?? report.exitCode)
+    } catch {
+        if case .contracts(let errors) = error {
+            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+        }
+        fail(error.description)
+    }
 case .verify(let arguments):
+    runVerify(arguments)
+case .mergeReports(let paths, let out):
+    do {
+        let merged = try JUnitMerge.merge(paths)
+        try ReportFile.write(merged.xml, to: out)
+        let counts = merged.counts
+        let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
+        emit(
+            "merged \(paths.count == 1 ? "1 report" : "\(paths.count) reports") into \(out): "
+                + "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped "
+                + "in \(merged.suiteCount == 1 ? "1 suite" : "\(merged.suiteCount) suites")\n")
+        exit(counts.exitCode)
+    } catch let error as JUnitReadError {
+        fail("\(error)")
+    } catch {
+        fail("--out \(error)")
+    }
+case .record(let arguments):
+    runVerify(
+        arguments.verify, tap: ResponseTap.recording(to: arguments.out ?? "", redactingJSON: arguments.redactJSON))
+}
+
+/// `tether verify`, and the commands that are a verify run with more (`record`): Ctrl-C and SIGTERM stop the run
+/// and the report keeps what finished; the exit code is the run's.
+func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() })
+    -> Never
+{
     let cancellation = Cancellation()
     let received = ReceivedSignal()
     StopSignals.handle { signal in
@@ -97,11 +147,13 @@ case .verify(let arguments):
     options.transport.cancellation = cancellation
     let color = ConsoleWriter.isColorOn(
         flag: arguments.color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
-    let command = VerifyCommand(
+    var command = VerifyCommand(
         paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
-        filter: arguments.filter, options: options,
-        reports: arguments.reports, color: color, baselinePath: arguments.baselinePath,
-        isUpdatingBaseline: arguments.isUpdatingBaseline)
+        filter: arguments.filter, options: options, reports: arguments.reports, color: color, tap: tap)
+    command.shard = arguments.shard
+    command.timingsReport = arguments.timingsReport
+    command.baselinePath = arguments.baselinePath
+    command.isUpdatingBaseline = arguments.isUpdatingBaseline
     do {
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))

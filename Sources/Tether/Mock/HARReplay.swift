@@ -6,6 +6,8 @@ import Foundation
 /// host are ignored. Paths are compared percent-decoded; queries as a multiset of percent-decoded `name=value` pairs
 /// (`+` read as a space), so order does not matter. A `HEAD` with no recorded `HEAD` is answered from a recorded
 /// `GET` (MHD sends no body). When a request was recorded more than once the first entry in the file answers.
+/// A recorded `<redacted>` (what `tether record` writes for a secret) as a query value or a whole path segment
+/// matches any value there, when no entry matches exactly.
 /// Entries without a real status (below 100, as browsers record aborted requests) are not replayed.
 /// A request that matches nothing gets 404 with a JSON body naming it and the HAR file, marked as the mock's own answer
 /// (see `NotRecorded`), so a run reports it as an error, not as a drift.
@@ -19,6 +21,8 @@ public struct HARReplay: Sendable {
     ]
 
     private let responses: [RequestKey: MockResponse]
+    /// The entries that hold `<redacted>` in their query or path, in file order: tried when no entry is equal.
+    private let redactedResponses: [(key: RequestKey, response: MockResponse)]
     /// The HAR file as the user named it, for the "not recorded" answer.
     public let file: String
 
@@ -29,13 +33,19 @@ public struct HARReplay: Sendable {
     public init(_ archive: HARArchive, file: String = "the HAR file") {
         self.file = file
         var responses: [RequestKey: MockResponse] = [:]
+        var redactedResponses: [(key: RequestKey, response: MockResponse)] = []
         for entry in archive.entries where entry.status >= 100 {
             let key = RequestKey(method: entry.method, path: entry.path, query: entry.query)
             guard responses[key] == nil else { continue }  // first recorded entry wins
             let headers = entry.headers.filter { !HARReplay.droppedHeaders.contains($0.name.lowercased()) }
-            responses[key] = MockResponse(status: entry.status, headers: headers, body: entry.body)
+            let response = MockResponse(status: entry.status, headers: headers, body: entry.body)
+            responses[key] = response
+            if key.path.contains(Redactor.marker) || key.query.contains(where: { $0.value == Redactor.marker }) {
+                redactedResponses.append((key, response))
+            }
         }
         self.responses = responses
+        self.redactedResponses = redactedResponses
     }
 
     /// How many distinct requests the replay answers (duplicates and unreplayable entries not counted).
@@ -48,6 +58,9 @@ public struct HARReplay: Sendable {
     public func response(for request: MockRequest) -> MockResponse {
         let key = RequestKey(method: request.method, path: request.path, query: request.query)
         if let recorded = responses[key] { return recorded }
+        if let recorded = redactedResponses.first(where: { key.isAnswered(byRecorded: $0.key) }) {
+            return recorded.response
+        }
         if key.method == "HEAD", let recorded = responses[RequestKey(copying: key, method: "GET")] { return recorded }
         return NotRecorded.response(for: request, file: file)
     }
@@ -84,6 +97,22 @@ struct RequestKey: Hashable {
         static func < (lhs: QueryPair, rhs: QueryPair) -> Bool {
             (lhs.name, lhs.value) < (rhs.name, rhs.value)
         }
+
+        init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        /// `a%20b=1` → `a b` and `1`; a name without `=` has an empty value; `+` reads as a space.
+        init(part: Substring) {
+            if let equals = part.firstIndex(of: "=") {
+                self.init(
+                    name: RequestKey.decoded(part[..<equals], plusIsSpace: true),
+                    value: RequestKey.decoded(part[part.index(after: equals)...], plusIsSpace: true))
+            } else {
+                self.init(name: RequestKey.decoded(part, plusIsSpace: true), value: "")
+            }
+        }
     }
 
     init(method: String, path: String, query: String) {
@@ -99,14 +128,32 @@ struct RequestKey: Hashable {
 
     /// `b=2&a=1&a` → `[a=, a=1, b=2]`: empty parts dropped, a name without `=` has an empty value.
     static func pairs(_ query: String) -> [QueryPair] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { part in
-            if let equals = part.firstIndex(of: "=") {
-                return QueryPair(
-                    name: decoded(part[..<equals], plusIsSpace: true),
-                    value: decoded(part[part.index(after: equals)...], plusIsSpace: true))
+        query.split(separator: "&", omittingEmptySubsequences: true).map(QueryPair.init(part:)).sorted()
+    }
+
+    /// Whether a recorded key answers this request: equal, or equal but where the recording holds `<redacted>`
+    /// (a secret `tether record` hid): as a query value or a whole path segment it matches any value there.
+    func isAnswered(byRecorded recorded: RequestKey) -> Bool {
+        guard method == recorded.method, query.count == recorded.query.count else { return false }
+        if path != recorded.path {
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+            let recordedSegments = recorded.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard segments.count == recordedSegments.count else { return false }
+            for (segment, recordedSegment) in zip(segments, recordedSegments)
+            where segment != recordedSegment && recordedSegment != Redactor.marker {
+                return false
             }
-            return QueryPair(name: decoded(part, plusIsSpace: true), value: "")
-        }.sorted()
+        }
+        // Both lists are sorted; a redacted value sorts by its name first, so pair up by name, then value.
+        var unmatched = query
+        for pair in recorded.query {
+            let index =
+                unmatched.firstIndex { $0 == pair }
+                ?? (pair.value == Redactor.marker ? unmatched.firstIndex { $0.name == pair.name } : nil)
+            guard let index else { return false }
+            unmatched.remove(at: index)
+        }
+        return true
     }
 
     /// Percent-decoded text; text with a broken escape (`%zz`) is kept as is.

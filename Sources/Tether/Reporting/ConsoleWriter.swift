@@ -38,7 +38,8 @@ public enum ConsoleWriter {
         let redactor = Redactor(report: report)
         var lines = [
             paint(
-                ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, color
+                ReportText.totalsLine(report.results) + ReportText.gateTotals(report.results) + " in "
+                    + ReportText.seconds(report.duration) + "s", bold, color
             )
         ]
         if let reason = report.nothingCheckedReason { lines.append(reason) }

@@ -20,8 +20,8 @@ public struct Redactor: Sendable, Equatable {
     /// `startsPattern[b]` is true when some pattern begins with byte `b`: the scan's fast path.
     private let startsPattern: [Bool]
 
-    /// A redactor that replaces every occurrence of each of `secrets` (and every form a request puts it in: the
-    /// query, path and form-body encodings of `RequestBuilder`, and fully percent-encoded).
+    /// A redactor that replaces every occurrence of each of `secrets` (and every form a request or a body puts it in:
+    /// the query, path and form-body encodings of `RequestBuilder`, fully percent-encoded, JSON-escaped, base64).
     ///
     /// Longer secrets are replaced first, so a secret containing another is redacted whole. Empty strings are ignored.
     /// - Parameter secrets: the exact values to hide, whatever their length.
@@ -34,6 +34,13 @@ public struct Redactor: Sendable, Equatable {
                     unique.insert(Array(encoded.utf8))
                 }
             }
+            // As a JSON string writes it (`a\/b`, `\"`), and base64 (a body that echoes Basic credentials).
+            let escaped = Array(JSONValue.string(secret).serialized())
+            unique.insert(Array(escaped.dropFirst().dropLast()))
+            unique.insert(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8))
+            let base64 = Data(secret.utf8).base64EncodedString()
+            unique.insert(Array(base64.utf8))
+            unique.insert(Array(base64.trimmingCharacters(in: CharacterSet(charactersIn: "=")).utf8))
         }
         // Longest first; ties broken by bytes so the order (and so the output) never depends on hashing.
         patterns = unique.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
@@ -118,32 +125,49 @@ public struct Redactor: Sendable, Equatable {
         guard text.utf8.count > outputLimit || !patterns.isEmpty else { return (text, true) }
         var contiguous = text
         return contiguous.withUTF8 { bytes in
-            let marker = Array(Self.marker.utf8)
-            var output: [UInt8] = []
-            var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
-            var index = 0
-            scan: while index < bytes.count {
-                let byte = bytes[index]
-                if output.count + (index - copied) >= outputLimit, byte & 0xC0 != 0x80 {
-                    output.append(contentsOf: bytes[copied..<index])
-                    return (String(decoding: output, as: UTF8.self), false)
-                }
-                if startsPattern[Int(byte)] {
-                    for pattern in patterns where Self.matches(pattern, bytes, at: index) {
-                        output.append(contentsOf: bytes[copied..<index])
-                        output.append(contentsOf: marker)
-                        index += pattern.count
-                        copied = index
-                        continue scan
-                    }
-                }
-                index += 1
-            }
-            if copied == 0 { return (text, true) }
-            output.append(contentsOf: bytes[copied..<bytes.count])
+            guard let (output, isWhole) = redacted(bytes, outputLimit: outputLimit) else { return (text, true) }
             // A valid UTF-8 needle only matches valid UTF-8 on scalar boundaries, so decoding never repairs bytes.
-            return (String(decoding: output, as: UTF8.self), true)
+            return (String(decoding: output, as: UTF8.self), isWhole)
         }
+    }
+
+    /// `bytes` with every secret replaced by `<redacted>`: bodies that may not be text (a recorded image, a form).
+    /// - Parameter bytes: any bytes.
+    /// - Returns: the bytes without secrets (the same bytes when there were none).
+    public func redact(_ bytes: Data) -> Data {
+        guard !patterns.isEmpty, !bytes.isEmpty else { return bytes }
+        return bytes.withUnsafeBytes { raw in
+            guard let (output, _) = redacted(raw.bindMemory(to: UInt8.self), outputLimit: .max) else { return bytes }
+            return Data(output)
+        }
+    }
+
+    /// The scan of `redactedPrefix` and `redact(_:)` on bytes; `nil` when nothing was replaced or cut.
+    private func redacted(_ bytes: UnsafeBufferPointer<UInt8>, outputLimit: Int) -> ([UInt8], Bool)? {
+        let marker = Array(Self.marker.utf8)
+        var output: [UInt8] = []
+        var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
+        var index = 0
+        scan: while index < bytes.count {
+            let byte = bytes[index]
+            if output.count + (index - copied) >= outputLimit, byte & 0xC0 != 0x80 {
+                output.append(contentsOf: bytes[copied..<index])
+                return (output, false)
+            }
+            if startsPattern[Int(byte)] {
+                for pattern in patterns where Self.matches(pattern, bytes, at: index) {
+                    output.append(contentsOf: bytes[copied..<index])
+                    output.append(contentsOf: marker)
+                    index += pattern.count
+                    copied = index
+                    continue scan
+                }
+            }
+            index += 1
+        }
+        if copied == 0 { return nil }
+        output.append(contentsOf: bytes[copied..<bytes.count])
+        return (output, true)
     }
 
     private static func matches(_ pattern: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {

@@ -156,19 +156,25 @@ enum ReportText {
     }
 
     /// The closing counts: `N passed, N failed, N errors, N skipped` (failed = drifted; `1 error`, one word agrees
-    /// with its count; `passed`, `failed` and `skipped` read the same for any count), then, when there are any, what
-    /// does not fail the gate and what passed only after a retry: `(1 known drift, 2 pending, 1 flaky)`.
+    /// with its count; `passed`, `failed` and `skipped` read the same for any count). `merge-reports` recognises
+    /// this exact form in a suite's `<system-out>`, so it never carries more.
     static func totalsLine(_ results: [ContractResult]) -> String {
         let counts = OutcomeCounts(results)
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
-        let line = "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped"
-        let gate = [
+        return "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped"
+    }
+
+    /// What does not fail the gate and what passed only after a retry, for after the console's counts:
+    /// ` (1 known drift, 2 pending, 1 flaky)`; empty when there is none.
+    static func gateTotals(_ results: [ContractResult]) -> String {
+        let counts = OutcomeCounts(results)
+        let parts = [
             counts.knownDrifted == 0
                 ? nil : counts.knownDrifted == 1 ? "1 known drift" : "\(counts.knownDrifted) known drifts",
             counts.pending == 0 ? nil : "\(counts.pending) pending",
             counts.flaky == 0 ? nil : "\(counts.flaky) flaky",
         ].compactMap { $0 }
-        return gate.isEmpty ? line : line + " (" + gate.joined(separator: ", ") + ")"
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 
     /// What the gate and the retries say about one result, in the words every report uses (empty for a plain

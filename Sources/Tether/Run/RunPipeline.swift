@@ -11,6 +11,8 @@ public struct RunPipeline {
     public var sinks: [any ReportSink]
     /// Called with each live response before its body is dropped (see `ContractRunner.run`).
     public var onResponse: (Int, HTTPResponse) -> Void
+    /// The shard this run is, for its report (`RunReport.shard`).
+    public var shard: ContractShard?
 
     /// - Parameters: as the properties.
     public init(
@@ -36,9 +38,10 @@ public struct RunPipeline {
     /// - Throws: `ReportError` when a sink cannot write its report (every other sink has still been finished).
     public mutating func run(_ contracts: [Contract]) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = self.sinks
-        let report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
+        var report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
             for position in sinks.indices { sinks[position].add(result, at: index) }
         }
+        report.shard = shard
         var lines: [String] = []
         var failure: ReportError?
         for position in sinks.indices {
@@ -89,6 +92,12 @@ public struct VerifyCommand {
     public var color: Bool
     /// The pipeline's verifier (libcurl by default).
     public var verifier: ContractRunner
+    /// What else the run does with the live responses of the selected contracts (`tether record` keeps them).
+    public var tap: ([Contract]) -> ResponseTap
+    /// `--shard K/N`: run only this part of the selected targets.
+    public var shard: ContractShard?
+    /// `--timings FILE`: balance the shards by the durations of this earlier JUnit report, not by count.
+    public var timingsReport: String?
     /// `--baseline FILE`: known drifts and the targets that have passed; read before anything is sent.
     public var baselinePath: String?
     /// `--update-baseline`: write the baseline after the run (new drifts become known, fixed ones are pruned). A
@@ -100,9 +109,11 @@ public struct VerifyCommand {
         paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String)] = [],
-        color: Bool = false, verifier: ContractRunner = ContractRunner(), baselinePath: String? = nil,
+        color: Bool = false, verifier: ContractRunner = ContractRunner(),
+        tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }, baselinePath: String? = nil,
         isUpdatingBaseline: Bool = false
     ) {
+        self.tap = tap
         self.baselinePath = baselinePath
         self.isUpdatingBaseline = isUpdatingBaseline
         self.paths = paths
@@ -122,35 +133,12 @@ public struct VerifyCommand {
     /// - Throws: `VerifyCommandError`: broken contracts, no target selected, a mock or report that cannot be used
     ///   (nothing was sent), or a report that could not be written at the end.
     public func run(write: @escaping (String) -> Void) throws(VerifyCommandError) -> RunReport {
-        var overrides = baseURLs
-        var server: MockServer?
-        if let mockHAR {
-            do {
-                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
-                server = replay
-                for note in archive.notes { write("note: \(note)\n") }
-            } catch {
-                throw .mock(error)
-            }
-            overrides.all = server?.baseURL
-        }
+        var (selected, server) = try RunStart.selectedContracts(
+            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter, write: write)
         defer { withExtendedLifetime(server) {} }
-        let contracts: [Contract]
-        do {
-            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
-        } catch {
-            throw .contracts(error)
-        }
-        let selected = contracts.filter(filter.matches)
-        guard !selected.isEmpty else {
-            if contracts.isEmpty {
-                throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
-            }
-            let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
-            throw .selection(
-                "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
-            )
-        }
+        // Every target the manifests declare, when no --filter kept some out: an entry of one of their services for
+        // a target they no longer declare is dropped by --update-baseline.
+        let declared = filter.patterns.isEmpty ? selected : nil
         var options = options
         if isUpdatingBaseline && baselinePath == nil {
             throw .usage("--update-baseline writes the file of --baseline FILE; add --baseline contracts/baseline.json")
@@ -158,18 +146,33 @@ public struct VerifyCommand {
         if let baselinePath {
             options.baseline = BaselineGate(file: try Self.baseline(at: baselinePath, isUpdating: isUpdatingBaseline))
         }
+        if let shard {
+            var timings: [String: Double]?
+            if let timingsReport {
+                do {
+                    timings = try ContractShard.timings(fromReport: timingsReport)
+                } catch {
+                    throw .selection("--timings \(error); give the JUnit report of an earlier run, or drop --timings")
+                }
+            }
+            let all = selected.count
+            selected = shard.select(selected, timings: timings)
+            let targets = all == 1 ? "1 target" : "\(all) targets"
+            write("shard \(shard): \(selected.count) of \(targets), balanced by \(timings == nil ? "count" : "time")\n")
+        }
         var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
+        let tap = tap(selected)
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
-        for (format, path) in reports {
-            let sink = format.sink(path)
+        for (option, sink) in reports.map({ ("--\($0.format.option)", $0.format.sink($0.path)) }) + tap.sinks {
             do {
                 try sink.prepare()
             } catch {
-                throw .report(option: "--\(format.option)", error)
+                throw .report(option: option, error)
             }
             sinks.append(sink)
         }
-        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks)
+        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
+        pipeline.shard = shard
         let report: RunReport
         do {
             let (finished, lines) = try pipeline.run(selected)
@@ -180,7 +183,7 @@ public struct VerifyCommand {
             throw .unwritten(error)
         }
         if let baselinePath, isUpdatingBaseline {
-            let updated = options.baseline.updated(with: report.results, declared: contracts)
+            let updated = options.baseline.updated(with: report.results, declared: declared)
             do {
                 try ReportFile.write(updated.serialized(), to: baselinePath)
             } catch {
@@ -218,6 +221,65 @@ public struct VerifyCommand {
         let targets = baseline.targets.count == 1 ? "1 target" : "\(baseline.targets.count) targets"
         let known = drifts == 1 ? "1 known drift" : "\(drifts) known drifts"
         return "wrote baseline \(path): \(targets), \(known) (\(added) new, \(report.fixed.count) pruned)"
+    }
+}
+
+/// What a command built on `verify` adds to its run: a callback for each live response, and the sinks that write
+/// what it kept (prepared with the reports, before anything is sent), each with the option that named its file.
+public struct ResponseTap {
+    /// Called with each live response and its contract's index among the selected contracts.
+    public var onResponse: (Int, HTTPResponse) -> Void
+    /// The sinks, each with its option (`--out`) for the message when its file cannot be written.
+    public var sinks: [(option: String, sink: any ReportSink)]
+
+    /// - Parameters: as the properties.
+    public init(
+        onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in },
+        sinks: [(option: String, sink: any ReportSink)] = []
+    ) {
+        self.onResponse = onResponse
+        self.sinks = sinks
+    }
+}
+
+/// The start-up that `tether verify` and `tether update` share: start the mock (which sends every request to
+/// itself), read the manifests, select the targets.
+enum RunStart {
+    /// The selected contracts, and the mock server replaying `mockHAR` (keep it alive while the requests run).
+    /// - Throws: `VerifyCommandError` for broken contracts, a mock that cannot start, or no target selected.
+    static func selectedContracts(
+        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides, mockHAR: String?,
+        filter: ContractFilter, write: (String) -> Void
+    ) throws(VerifyCommandError) -> (contracts: [Contract], server: MockServer?) {
+        var overrides = baseURLs
+        var server: MockServer?
+        if let mockHAR {
+            do {
+                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
+                server = replay
+                for note in archive.notes { write("note: \(note)\n") }
+            } catch {
+                throw .mock(error)
+            }
+            overrides.all = server?.baseURL
+        }
+        let contracts: [Contract]
+        do {
+            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
+        } catch {
+            throw .contracts(error)
+        }
+        let selected = contracts.filter(filter.matches)
+        guard !selected.isEmpty else {
+            if contracts.isEmpty {
+                throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
+            }
+            let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
+            throw .selection(
+                "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
+            )
+        }
+        return (selected, server)
     }
 }
 

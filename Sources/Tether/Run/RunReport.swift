@@ -93,20 +93,68 @@ public struct OutcomeCounts: Sendable, Equatable {
     public var pending = 0
     /// Passed only after a retry.
     public var flaky = 0
+    /// Of `drifted`: those that do not fail the gate (every drift known, or the target pending).
+    public var excusedDrifted = 0
+    /// Of `errors`: those that do not fail the gate (the target pending).
+    public var excusedErrors = 0
+    /// Of `flaky`: those that fail the gate (`--fail-on-flaky`).
+    public var failingFlaky = 0
 
-    /// Counts `results`.
-    public init<Results: Sequence>(_ results: Results) where Results.Element == ContractResult {
+    /// No results.
+    public init() {}
+
+    /// Counts `results`; which of them fail the gate is `ContractResult.failsGate(failsOnFlaky:)`.
+    /// - Parameters:
+    ///   - results: The results.
+    ///   - failsOnFlaky: `--fail-on-flaky`.
+    public init<Results: Sequence>(_ results: Results, failsOnFlaky: Bool = false)
+    where Results.Element == ContractResult {
         for result in results {
+            let fails = result.failsGate(failsOnFlaky: failsOnFlaky)
             switch result.outcome {
-            case .passed: passed += 1
-            case .drifted: drifted += 1
-            case .error: errors += 1
+            case .passed:
+                passed += 1
+                if fails { failingFlaky += 1 }
+            case .drifted:
+                drifted += 1
+                if !fails { excusedDrifted += 1 }
+            case .error:
+                errors += 1
+                if !fails { excusedErrors += 1 }
             case .skipped: skipped += 1
             }
             if result.isKnownDrift { knownDrifted += 1 }
             if result.isPending && (result.outcome == .drifted || result.outcome.isError) { pending += 1 }
             if result.isFlaky { flaky += 1 }
         }
+    }
+}
+
+extension OutcomeCounts {
+    /// Adds `other`'s counts.
+    public mutating func add(_ other: OutcomeCounts) {
+        passed += other.passed
+        drifted += other.drifted
+        errors += other.errors
+        skipped += other.skipped
+        knownDrifted += other.knownDrifted
+        pending += other.pending
+        flaky += other.flaky
+        excusedDrifted += other.excusedDrifted
+        excusedErrors += other.excusedErrors
+        failingFlaky += other.failingFlaky
+    }
+
+    /// The exit code for a CI gate, the one home of that policy (a run, `ContractReport` and `merge-reports` use
+    /// it): 1 a drift that fails the gate (not every drift known to the baseline, the target not pending); else 4
+    /// nothing was checked (no target passed or drifted); else 3 some target could not be checked (and is not
+    /// pending), or with `--fail-on-flaky` passed only after a retry; else 0, every contract holds. Counts that
+    /// know nothing of the gate (all excused counts 0) give the plain rule.
+    public var exitCode: Int32 {
+        if drifted > excusedDrifted { return 1 }
+        if passed + drifted == 0 { return 4 }
+        if errors > excusedErrors || failingFlaky > 0 { return 3 }
+        return 0
     }
 }
 
@@ -122,6 +170,8 @@ public struct RunReport: Sendable, Equatable {
     public var hostname: String
     /// Every value that must be shown as `<redacted>` in any text.
     public var secrets: [String]
+    /// The part of a sharded run this is (`--shard K/N`), or `nil` for a whole run.
+    public var shard: ContractShard?
     /// Baseline drifts of targets checked in this run that no longer drift (`--update-baseline` prunes them).
     public var fixed: [FixedDrift]
     /// `--fail-on-flaky`: a target that passed only after a retry fails the gate.
@@ -142,7 +192,7 @@ public struct RunReport: Sendable, Equatable {
     }
 
     /// How many results came out each way: the one count every report prints.
-    public var counts: OutcomeCounts { OutcomeCounts(results) }
+    public var counts: OutcomeCounts { OutcomeCounts(results, failsOnFlaky: failsOnFlaky) }
     /// Targets that held.
     public var passedCount: Int { counts.passed }
     /// Targets that drifted (JUnit's failures).
@@ -169,21 +219,17 @@ public struct RunReport: Sendable, Equatable {
     /// Why nothing was checked (`nothing was checked: …`), or `nil` when something was.
     public var nothingCheckedReason: String? {
         guard isNothingChecked else { return nil }
+        if results.isEmpty, let shard { return "nothing to check: shard \(shard) has no targets" }
         if results.isEmpty { return "nothing was checked: no targets were given" }
         return "nothing was checked: every target was skipped or could not be checked"
     }
 
-    /// The exit code for a CI gate, the one home of that policy (the CLI and `ContractReport` both use it):
-    /// 1 a drift that fails the gate (not all known in the baseline, not pending); else 4 nothing was checked (no
-    /// target passed or drifted); else 3 some target could not be checked (and is not pending), or, with
-    /// `failsOnFlaky`, passed only after a retry; else 0. Which result fails the gate is
-    /// `ContractResult.failsGate(failsOnFlaky:)`.
+    /// The exit code for a CI gate: `OutcomeCounts.exitCode` (which reads the baseline's marks and
+    /// `failsOnFlaky`), except that a shard with no targets (more shards than targets) is 0: there was nothing for
+    /// it to check.
     public var exitCode: Int32 {
-        let failing = results.filter { $0.failsGate(failsOnFlaky: failsOnFlaky) }
-        if failing.contains(where: { $0.outcome == .drifted }) { return 1 }
-        if isNothingChecked { return 4 }
-        if !failing.isEmpty { return 3 }
-        return 0
+        if results.isEmpty, shard != nil { return 0 }
+        return counts.exitCode
     }
 
     /// The exit code of a run that a signal may have stopped: `128 + signal` (130 for SIGINT, 143 for SIGTERM) when

@@ -364,6 +364,8 @@ private final class Transfer {
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var body = Data()
     var headers: [HTTPHeader] = []
+    /// The last status line received (`HTTP/1.1 200 OK`), for the protocol and reason a recording keeps.
+    var statusLine = ""
     var isBodyTooLarge = false
 
     private init(easy: CurlEasy, request: HTTPRequest, options: TransportOptions) {
@@ -486,6 +488,7 @@ private final class Transfer {
             && bytes[3] == UInt8(ascii: "P") && bytes[4] == UInt8(ascii: "/")
         {
             headers = []  // a new response (after a redirect or a 100 Continue): only the final one's headers count
+            statusLine = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
             return
         }
         guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")) else { return }
@@ -528,7 +531,13 @@ private final class Transfer {
         var effective: UnsafeMutablePointer<CChar>?
         _ = tether_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         let url = effective.map { String(cString: $0) } ?? request.url
-        return .success(HTTPResponse(statusCode: status, headers: headers, body: body, url: url, duration: total))
+        // `HTTP/1.1 404 Not Found` → `HTTP/1.1` and `Not Found`; `HTTP/2 200` has no reason.
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        return .success(
+            HTTPResponse(
+                statusCode: status, headers: headers, body: body, url: url, duration: total,
+                httpVersion: parts.first.map(String.init) ?? "HTTP/1.1", reason: parts.count > 2 ? String(parts[2]) : ""
+            ))
     }
 }
 

@@ -12,19 +12,25 @@ public struct HTTPResponse: Sendable, Equatable {
     public var url: String
     /// Seconds from when the request was handed to libcurl (its turn among `--jobs`) to the last byte.
     public var duration: Double
+    /// The protocol of the final status line: `HTTP/1.1`, `HTTP/2`.
+    public var httpVersion: String
+    /// The reason phrase of the final status line (`Not Found`); empty over HTTP/2, which has none.
+    public var reason: String
     /// How many times the request was sent to get this answer: 1, or more when `--retries` sent it again.
     public var attempts: Int
 
     /// - Parameters: as the properties.
     public init(
         statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0,
-        attempts: Int = 1
+        httpVersion: String = "HTTP/1.1", reason: String = "", attempts: Int = 1
     ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.url = url
         self.duration = duration
+        self.httpVersion = httpVersion
+        self.reason = reason
         self.attempts = attempts
     }
 

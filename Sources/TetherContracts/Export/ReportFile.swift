@@ -10,8 +10,13 @@ import Foundation
 /// destination, so a reader (a CI dashboard, a rerun) sees the old report or the new one, never half of one.
 package enum ReportFile {
     /// Writes `data` to `path`, creating missing parent folders.
+    /// - Parameters:
+    ///   - data: The new contents.
+    ///   - path: Where they go.
+    ///   - permissions: The mode the new file gets (`tether update` passes the old file's, so that a rewritten stub
+    ///     keeps its `0640`); `nil` leaves 0644 less the umask.
     /// - Throws: `ReportError.write` naming `path` and the system's reason; no temporary file is left behind.
-    package static func write(_ data: Data, to path: String) throws(ReportError) {
+    package static func write(_ data: Data, to path: String, permissions: mode_t? = nil) throws(ReportError) {
         let fileName = (path as NSString).lastPathComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
@@ -27,8 +32,12 @@ package enum ReportFile {
             throw .write(path: path, reason: "cannot create temporary file '\(temporary)': \(systemReason())")
         }
         var failure: String?
+        if let permissions, fchmod(descriptor, permissions) != 0 {
+            failure = "cannot set the permissions of temporary file '\(temporary)': \(systemReason())"
+        }
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
+            guard failure == nil else { return }
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = posixWrite(descriptor, base + offset, bytes.count - offset)
                 if written < 0 {

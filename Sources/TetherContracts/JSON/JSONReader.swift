@@ -121,17 +121,31 @@ struct JSONPositions: Sendable {
     private(set) var keyOffsets: [Int] = []
     /// The number of the first value after value `i` and everything inside it.
     private(set) var subtreeEnds: [Int] = []
+    /// Where value `i` ends: the offset just past its last byte (its closing quote, bracket or digit), so that
+    /// `valueOffsets[i] ..< valueEnds[i]` is its text (what `tether update` rewrites in place).
+    private(set) var valueEnds: [Int] = []
 
     /// Records a value that starts at `offset` (with its key at `keyOffset`, or -1); returns its number.
     mutating func begin(at offset: Int, keyOffset: Int) -> Int {
         valueOffsets.append(offset)
         keyOffsets.append(keyOffset)
         subtreeEnds.append(valueOffsets.count)
+        valueEnds.append(offset)
         return valueOffsets.count - 1
     }
 
-    /// Marks the end of the container numbered `index`: everything recorded since belongs to it.
-    mutating func end(_ index: Int) { subtreeEnds[index] = valueOffsets.count }
+    /// Marks the end of the value numbered `index`, just before `offset`: for a container, everything recorded since
+    /// belongs to it.
+    mutating func end(_ index: Int, at offset: Int) {
+        subtreeEnds[index] = valueOffsets.count
+        valueEnds[index] = offset
+    }
+
+    /// The bytes of value `index`: from its first byte to just past its last.
+    func span(of index: Int) -> Range<Int> { valueOffsets[index]..<valueEnds[index] }
+
+    /// How many values the document has.
+    var count: Int { valueOffsets.count }
 
     func offset(of index: Int, key: Bool) -> Int {
         guard valueOffsets.indices.contains(index) else { return 0 }
@@ -190,7 +204,6 @@ private struct JSONScanner {
                 let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if index < bytes.count && bytes[index] == close {
                     index += 1
-                    positions?.end(position)
                     value = isObject ? .object([]) : .array([])
                 } else {
                     // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
@@ -222,6 +235,7 @@ private struct JSONScanner {
             default:
                 throw invalid("expected a value, got \(describeByte())")
             }
+            positions?.end(position, at: index)
             // The value is complete: add it to its container, and close every container that ends here.
             while true {
                 guard var frame = stack.popLast() else {
@@ -267,7 +281,7 @@ private struct JSONScanner {
                     throw invalid("expected \(what), got \(describeByte())")
                 }
                 index += 1
-                positions?.end(frame.position)
+                positions?.end(frame.position, at: index)
                 value = frame.isObject ? .object(frame.members) : .array(frame.elements)
             }
         }

@@ -1,0 +1,337 @@
+internal import CLibXML2
+import Foundation
+
+/// `tether merge-reports`: the JUnit reports of a sharded run (`--shard K/N`) joined into the report of the whole run.
+///
+/// Suites of the same service are combined into one, in order of first appearance (files in the order given);
+/// their test cases are copied as they are, in file order; each suite's counts (`tests`, `failures`, `errors`,
+/// `skipped`), `time` (the sum), `timestamp` (the earliest) and `id` are recomputed, its properties' values united,
+/// and the totals line of its `<system-out>` recounted. The result is written as `JUnitWriter` writes (and validates
+/// against both schemas it does). A target (`classname` + `name`) reported by two files is an error: the shards
+/// overlapped, and the merge would count it twice.
+public enum JUnitMerge {
+    /// The merged report and its counts.
+    public struct Merged: Sendable {
+        /// The merged document, UTF-8 XML.
+        public var xml: Data
+        /// The counts of the whole run.
+        public var counts: OutcomeCounts
+        /// How many suites (services).
+        public var suiteCount: Int
+    }
+
+    /// Merges the reports at `paths`.
+    /// - Parameter paths: JUnit XML files, in the order their suites and test cases should appear.
+    /// - Returns: The merged report.
+    /// - Throws: `JUnitReadError` for a file that cannot be read, is not JUnit, or repeats a target of another.
+    public static func merge(_ paths: [String]) throws(JUnitReadError) -> Merged {
+        var order: [String] = []
+        var suites: [String: MergedSuite] = [:]
+        var reportedIn: [String: String] = [:]
+        for path in paths {
+            let document = try JUnitDocument.read(path)
+            for suite in document.suites {
+                for testCase in suite.cases {
+                    let key = "\(testCase.attribute("classname") ?? suite.name).\(testCase.attribute("name") ?? "")"
+                    if let other = reportedIn[key] {
+                        throw JUnitReadError(
+                            path: path, line: testCase.line,
+                            message: "\(key) is also in \(other): the shards overlap; give each shard's report once, "
+                                + "from one run split with the same --shard N")
+                    }
+                    reportedIn[key] = path
+                }
+                if suites[suite.name] == nil {
+                    order.append(suite.name)
+                    suites[suite.name] = MergedSuite(first: suite.element)
+                }
+                suites[suite.name]?.add(suite)
+            }
+        }
+        var counts = OutcomeCounts()
+        let xml: Data
+        do {
+            let writer = try XMLTextWriter()
+            try writer.startDocument()
+            try writer.startElement("testsuites")
+            for (id, name) in order.enumerated() {
+                guard let suite = suites[name] else { continue }
+                counts.add(suite.counts)
+                try suite.write(id: id, to: writer)
+            }
+            try writer.endElement()
+            xml = try writer.finish()
+        } catch {
+            throw JUnitReadError(path: paths.last ?? "", line: nil, message: "cannot write the merged report: \(error)")
+        }
+        return Merged(xml: xml, counts: counts, suiteCount: order.count)
+    }
+
+    /// One service's suite, gathered from every file.
+    private struct MergedSuite {
+        var first: XMLElementNode
+        var properties: [(name: String, values: [String])] = []
+        var cases: [XMLElementNode] = []
+        var outLines: [String] = []
+        var errText: [String] = []
+        var time: Double = 0
+        var timestamp: String?
+
+        init(first: XMLElementNode) {
+            self.first = first
+        }
+
+        mutating func add(_ suite: JUnitDocument.Suite) {
+            cases += suite.cases
+            time += suite.cases.reduce(0) { $0 + (Double($1.attribute("time") ?? "") ?? 0) }
+            if let stamp = suite.element.attribute("timestamp"), timestamp.map({ stamp < $0 }) ?? true {
+                timestamp = stamp
+            }
+            for property in suite.element.elements.filter({ $0.name == "properties" }).flatMap(\.elements)
+            where property.name == "property" {
+                let name = property.attribute("name") ?? ""
+                // Values Tether joined with ", " (several base URLs) are united value by value.
+                let values = (property.attribute("value") ?? "").components(separatedBy: ", ")
+                if let index = properties.firstIndex(where: { $0.name == name }) {
+                    for value in values where !properties[index].values.contains(value) {
+                        properties[index].values.append(value)
+                    }
+                } else {
+                    properties.append((name, values))
+                }
+            }
+            for element in suite.element.elements {
+                if element.name == "system-out" {
+                    outLines += element.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                        .filter { !$0.isEmpty && !MergedSuite.isTotalsLine($0) }
+                } else if element.name == "system-err", !element.text.isEmpty {
+                    errText.append(element.text)
+                }
+            }
+        }
+
+        /// `3 passed, 1 failed, 0 errors, 0 skipped`: the line `ReportText.totalsLine` writes.
+        static func isTotalsLine(_ line: String) -> Bool {
+            let words = line.split(separator: " ")
+            guard words.count == 8, Int(words[0]) != nil, Int(words[2]) != nil, Int(words[4]) != nil,
+                Int(words[6]) != nil
+            else { return false }
+            return words[1] == "passed," && words[3] == "failed," && ["error,", "errors,"].contains(words[5])
+                && words[7] == "skipped"
+        }
+
+        var counts: OutcomeCounts {
+            var counts = OutcomeCounts()
+            for testCase in cases {
+                let children = Set(testCase.elements.map(\.name))
+                if children.contains("failure") {
+                    counts.drifted += 1
+                } else if children.contains("error") {
+                    counts.errors += 1
+                } else if children.contains("skipped") {
+                    counts.skipped += 1
+                } else {
+                    counts.passed += 1
+                }
+            }
+            return counts
+        }
+
+        func write(id: Int, to writer: XMLTextWriter) throws(ReportError) {
+            let counts = counts
+            let name = first.attribute("name") ?? "unnamed"
+            var attributes: [(String, String)] = [
+                ("name", name), ("tests", String(cases.count)), ("failures", String(counts.drifted)),
+                ("errors", String(counts.errors)), ("skipped", String(counts.skipped)),
+                ("time", ReportText.seconds(time)),
+            ]
+            if let timestamp { attributes.append(("timestamp", timestamp)) }
+            attributes += [
+                ("hostname", first.attribute("hostname") ?? "localhost"), ("id", String(id)),
+                ("package", first.attribute("package") ?? name),
+            ]
+            let known = Set(attributes.map(\.0))
+            attributes += first.attributes.filter { !known.contains($0.name) }.map { ($0.name, $0.value) }
+            try writer.startElement("testsuite")
+            for (key, value) in attributes { try writer.attribute(key, value) }
+            try writer.startElement("properties")
+            for property in properties {
+                try writer.startElement("property")
+                try writer.attribute("name", property.name)
+                try writer.attribute("value", property.values.joined(separator: ", "))
+                try writer.endElement()
+            }
+            try writer.endElement()
+            for testCase in cases { try testCase.write(to: writer) }
+            let totals =
+                "\(counts.passed) passed, \(counts.drifted) failed, "
+                + (counts.errors == 1 ? "1 error" : "\(counts.errors) errors") + ", \(counts.skipped) skipped"
+            try writer.textElement("system-out", ([totals] + outLines).joined(separator: "\n"))
+            try writer.textElement("system-err", errText.joined(separator: "\n"))
+            try writer.endElement()
+        }
+    }
+}
+
+/// A JUnit report as read back: its suites, each with its test cases, as the XML holds them.
+struct JUnitDocument {
+    struct Suite {
+        /// The suite's `name`.
+        var name: String
+        /// The whole `<testsuite>` element.
+        var element: XMLElementNode
+        /// Its `<testcase>` elements, in order.
+        var cases: [XMLElementNode]
+    }
+
+    var suites: [Suite]
+
+    /// Reads a JUnit file: a `<testsuites>` root of `<testsuite>`s, or a single `<testsuite>` root.
+    static func read(_ path: String) throws(JUnitReadError) -> JUnitDocument {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw JUnitReadError(path: path, line: nil, message: "cannot read it: \(error.localizedDescription)")
+        }
+        let root = try XMLElementNode.parse(data, path: path)
+        let suiteElements: [XMLElementNode]
+        switch root.name {
+        case "testsuites": suiteElements = root.elements.filter { $0.name == "testsuite" }
+        case "testsuite": suiteElements = [root]
+        default:
+            throw JUnitReadError(
+                path: path, line: root.line,
+                message: "the root element is <\(root.name)>, not <testsuites> or <testsuite>: not a JUnit report")
+        }
+        return JUnitDocument(
+            suites: suiteElements.map { element in
+                Suite(
+                    name: element.attribute("name") ?? "unnamed", element: element,
+                    cases: element.elements.filter { $0.name == "testcase" })
+            })
+    }
+}
+
+/// A report that could not be read or merged: the file, the line where known, and what to do.
+public struct JUnitReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The 1-based line, where known.
+    public var line: Int?
+    /// What is wrong.
+    public var message: String
+
+    /// `path:line: message`.
+    public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
+}
+
+/// An XML element as libxml2 read it: name, attributes in order, children (elements and text) in order.
+struct XMLElementNode: Sendable {
+    enum Child: Sendable {
+        case element(XMLElementNode)
+        case text(String)
+    }
+
+    var name: String
+    var attributes: [(name: String, value: String)]
+    var children: [Child]
+    /// The line of its start tag.
+    var line: Int
+
+    /// The value of attribute `name`, if present.
+    func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+
+    /// The child elements, in order.
+    var elements: [XMLElementNode] {
+        children.compactMap { if case .element(let element) = $0 { element } else { nil } }
+    }
+
+    /// The text children, joined.
+    var text: String {
+        children.compactMap { if case .text(let text) = $0 { text } else { nil } }.joined()
+    }
+
+    /// Writes the element and everything inside it.
+    func write(to writer: XMLTextWriter) throws(ReportError) {
+        try writer.startElement(name)
+        for attribute in attributes { try writer.attribute(attribute.name, attribute.value) }
+        for child in children {
+            switch child {
+            case .element(let element): try element.write(to: writer)
+            case .text(let text): try writer.text(text)
+            }
+        }
+        try writer.endElement()
+    }
+
+    /// Parses a document with libxml2's strict parser (no network, no entity expansion) into its root element.
+    /// Whitespace between elements is dropped; text inside an element with no child elements is kept as it is.
+    static func parse(_ data: Data, path: String) throws(JUnitReadError) -> XMLElementNode {
+        _ = XMLTextWriter.isLibraryReady
+        xmlResetLastError()
+        let options = Int32(
+            bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> xmlDocPtr? in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+            return xmlReadMemory(base, Int32(clamping: bytes.count), path, nil, options)
+        }
+        guard let document else {
+            guard let error = xmlGetLastError(), let message = error.pointee.message else {
+                throw JUnitReadError(path: path, line: nil, message: "empty file: not a JUnit report")
+            }
+            throw JUnitReadError(
+                path: path, line: Int(error.pointee.line),
+                message: "not well-formed XML: "
+                    + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw JUnitReadError(path: path, line: nil, message: "no root element: not a JUnit report")
+        }
+        return element(root)
+    }
+
+    /// Recursive: JUnit nests four levels; libxml2 itself refuses documents deeper than 256 levels.
+    private static func element(_ node: xmlNodePtr) -> XMLElementNode {
+        var attributes: [(name: String, value: String)] = []
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let name = string(current.pointee.name)
+            let value = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
+            attributes.append((name, value.map { string($0) } ?? ""))
+            // libxml2's xmlFree is a C global that Swift 6 will not read; it is `free` unless a program swaps
+            // libxml2's allocator, which Tether never does.
+            free(value)
+            attribute = current.pointee.next
+        }
+        var children: [Child] = []
+        var child = node.pointee.children
+        var hasElements = false
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                hasElements = true
+                children.append(.element(element(current)))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content { children.append(.text(string(content))) }
+            default:
+                break
+            }
+            child = current.pointee.next
+        }
+        if hasElements {
+            children = children.filter {
+                if case .text(let text) = $0 { !text.allSatisfy(\.isWhitespace) } else { true }
+            }
+        }
+        return XMLElementNode(
+            name: string(node.pointee.name), attributes: attributes, children: children,
+            line: Int(xmlGetLineNo(node)))
+    }
+
+    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+    }
+}

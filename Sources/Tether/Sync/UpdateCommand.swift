@@ -1,0 +1,299 @@
+import Foundation
+
+/// `tether update` as a library call: run the contracts as `verify` does (the same start-up: manifests, `--filter`,
+/// `--base-url`, `--mock`), then rewrite the stub of every target whose body drifted, so that it holds against what
+/// the service answered, as a minimal, reviewable edit of its file (`StubMerge` for the value, `JSONTextEdit` for the
+/// bytes). With `isDryRun` it writes nothing and prints, per file, what would change.
+///
+/// Only JSON stubs whose status held are rewritten: a status or header drift, a text stub and a `networkError` stub
+/// are left for a person (with a line saying why). A stub (file and location) that several targets share is
+/// rewritten only when one new stub holds against all their live bodies.
+public struct UpdateCommand {
+    /// Manifests or folders of them.
+    public var paths: [String]
+    /// Where `${VAR}` comes from.
+    public var environment: [String: String]
+    /// `--base-url`.
+    public var baseURLs: BaseURLOverrides
+    /// `--mock FILE.har`.
+    public var mockHAR: String?
+    /// `--filter`.
+    public var filter: ContractFilter
+    /// Strictness (extra live keys are added only when strict) and transport.
+    public var options: VerifyOptions
+    /// `--dry-run`: print what would change, write nothing.
+    public var isDryRun: Bool
+    /// `--replace`: the new stub is the whole (redacted) live body, not a merge.
+    public var isReplace: Bool
+    /// `--redact-json` patterns: values hidden (their type kept) in each live body, with the run's secrets, before
+    /// anything of it is kept (see `BodyRedaction`).
+    public var redactJSON: [JSONPathPattern]
+    /// The verifier (libcurl by default).
+    public var verifier: ContractRunner
+
+    /// - Parameters: as the properties.
+    public init(
+        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
+        mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
+        options: VerifyOptions = VerifyOptions(), isDryRun: Bool = false, isReplace: Bool = false,
+        redactJSON: [JSONPathPattern] = [], verifier: ContractRunner = ContractRunner()
+    ) {
+        self.paths = paths
+        self.environment = environment
+        self.baseURLs = baseURLs
+        self.mockHAR = mockHAR
+        self.filter = filter
+        self.options = options
+        self.isDryRun = isDryRun
+        self.isReplace = isReplace
+        self.redactJSON = redactJSON
+        self.verifier = verifier
+    }
+
+    /// Runs the command.
+    /// - Parameters:
+    ///   - write: Where console text goes.
+    ///   - isStopped: Asked after the run and before any file is written: `true` (Ctrl-C) writes nothing.
+    /// - Returns: What was (or would be) changed, and what could not be.
+    /// - Throws: `VerifyCommandError` for broken contracts, a mock that cannot start, or no target selected
+    ///   (nothing was sent).
+    public func run(write: @escaping (String) -> Void, isStopped: () -> Bool = { false }) throws(VerifyCommandError)
+        -> UpdateReport
+    {
+        let (selected, server) = try RunStart.selectedContracts(
+            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter, write: write)
+        defer { withExtendedLifetime(server) {} }
+        var responses: [Int: HTTPResponse] = [:]
+        let run = verifier.run(selected, options: options, onResponse: { responses[$0] = $1 })
+        let redactor = Redactor(report: run)
+        var update = UpdateReport(run: run, isDryRun: isDryRun)
+        for result in run.results {
+            guard case .error(let message) = result.outcome else { continue }
+            update.lines.append(
+                "ERROR \(result.contract.service).\(result.contract.name)  \(redactor.redact(message))")
+        }
+        guard !isStopped() else { return update }
+        let plan = UpdatePlan(
+            contracts: selected, results: run.results, responses: responses, isStrict: options.isStrict,
+            isReplace: isReplace,
+            redact: { BodyRedaction(secrets: redactor, patterns: redactJSON).redact($0).value })
+        update.problems = plan.problems
+        update.lines += plan.problems
+        for file in plan.files {
+            update.apply(file, write: !isDryRun)
+        }
+        for line in update.lines { write(line + "\n") }
+        write(update.summary + "\n")
+        return update
+    }
+}
+
+/// What `tether update` did: the run, every file it changed (or would), and every drift it left.
+public struct UpdateReport: Sendable {
+    /// The run that got the live responses.
+    public var run: RunReport
+    /// `--dry-run`: nothing was written.
+    public var isDryRun: Bool
+    /// The files that changed (or would), in the order of their first target.
+    public var changedFiles: [String] = []
+    /// One line per target or file that drifted and was not fixed, saying why.
+    public var problems: [String] = []
+    /// What the console shows, before the summary: errors, diffs (dry run), the files written, problems.
+    public var lines: [String] = []
+
+    init(run: RunReport, isDryRun: Bool) {
+        self.run = run
+        self.isDryRun = isDryRun
+    }
+
+    /// 1 when a dry run would change something or a drift was left; else 4 when nothing could be checked, 3 when
+    /// some targets could not be, 0 when every checked stub now holds.
+    public var exitCode: Int32 {
+        if !problems.isEmpty || (isDryRun && !changedFiles.isEmpty) { return 1 }
+        if run.isNothingChecked { return 4 }
+        if run.errorCount > 0 { return 3 }
+        return 0
+    }
+
+    /// The last line: how many files changed and how many drifts were left.
+    public var summary: String {
+        let files = changedFiles.count == 1 ? "1 file" : "\(changedFiles.count) files"
+        var text = isDryRun ? "\(files) would change (dry run: nothing written)" : "\(files) updated"
+        if !problems.isEmpty {
+            text += ", \(problems.count) not updated (see above)"
+        }
+        return text
+    }
+
+    mutating func apply(_ file: UpdatePlan.File, write: Bool) {
+        let original: Data
+        do {
+            original = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        } catch {
+            problems.append("cannot update \(file.path): cannot read it: \(error.localizedDescription)")
+            lines.append(problems[problems.count - 1])
+            return
+        }
+        let changes = file.changes.map { JSONTextEdit.Change(location: $0.location, value: $0.new) }
+        let edited: Data
+        do {
+            edited = try JSONTextEdit.applying(changes, to: original)
+            // The edit must read back as exactly the new stubs: a wrong edit is never written.
+            for change in changes {
+                let root = try JSONReader().value(edited)
+                guard JSONTextEdit.find(change.location, in: root)?.1 == change.value else {
+                    throw JSONTextEdit.Failure.noValue(location: change.location)
+                }
+            }
+        } catch {
+            problems.append("cannot update \(file.path): \(error) (internal error: please report it)")
+            lines.append(problems[problems.count - 1])
+            return
+        }
+        guard edited != original else { return }
+        changedFiles.append(file.path)
+        let targets = file.changes.flatMap(\.targets).joined(separator: ", ")
+        if !write {
+            for change in file.changes {
+                lines.append(
+                    "--- \(file.path)\(change.location.isEmpty ? "" : " \(change.location)")  (\(change.targets.joined(separator: ", ")))"
+                )
+                lines += StubDiff.lines(old: change.old, new: change.new)
+            }
+            lines.append(StubDiff.legend)
+            return
+        }
+        var status = stat()
+        let permissions: mode_t? = stat(file.path, &status) == 0 ? status.st_mode & 0o7777 : nil
+        do {
+            try ReportFile.write(edited, to: file.path, permissions: permissions)
+            lines.append("updated \(file.path) (\(targets))")
+        } catch {
+            changedFiles.removeLast()
+            problems.append("cannot update \(file.path): \(error)")
+            lines.append(problems[problems.count - 1])
+        }
+    }
+}
+
+/// The new stubs of a run, grouped by the file that holds them, and the drifts that cannot be fixed.
+struct UpdatePlan {
+    /// One stub to rewrite: where, from what, to what, and for which targets.
+    struct Change {
+        var location: String
+        var old: JSONValue
+        var new: JSONValue
+        var targets: [String]
+    }
+
+    /// One file and its stubs to rewrite.
+    struct File {
+        var path: String
+        var changes: [Change]
+    }
+
+    var files: [File] = []
+    var problems: [String] = []
+
+    init(
+        contracts: [Contract], results: [ContractResult], responses: [Int: HTTPResponse], isStrict: Bool,
+        isReplace: Bool, redact: (JSONValue) -> JSONValue
+    ) {
+        // The stubs to rewrite: of the drifted targets whose body drifted.
+        var stubs: [(source: StubSource, old: JSONValue)] = []
+        for (index, result) in results.enumerated() where result.outcome == .drifted {
+            let contract = result.contract
+            let name = "\(contract.service).\(contract.name)"
+            guard case .network(let statusCode, let headers) = contract.sampleResponse, let live = responses[index]
+            else { continue }
+            guard live.statusCode == statusCode else {
+                problems.append(
+                    "not updated \(name): status: expected \(statusCode), got \(live.statusCode); update rewrites "
+                        + "bodies only: fix the request or the stub's status code in \(contract.source)")
+                continue
+            }
+            for finding in ContractCheck.headerFindings(expected: headers, response: live) {
+                problems.append(
+                    "not updated \(name): \(finding.path): \(finding.message) (update rewrites bodies only)")
+            }
+            if let valid = contract.validStatusCodes, !valid.contains(live.statusCode) {
+                problems.append(
+                    "not updated \(name): status \(live.statusCode) is outside the target's validationType "
+                        + "(update rewrites bodies only)")
+            }
+            let bodyDrifts = ContractCheck.bodyFindings(
+                stub: contract.sampleData, live: live.body, isStrict: isStrict, rules: contract.rules
+            ).filter(\.isDrift)
+            guard let firstDrift = bodyDrifts.first else { continue }
+            guard case .json(let stub) = contract.sampleData, let source = contract.stubSource else {
+                problems.append(
+                    "not updated \(name): \(firstDrift.path): \(firstDrift.message) (the stub is not JSON in a "
+                        + "contract or sample file; update rewrites JSON stubs only)")
+                continue
+            }
+            if !stubs.contains(where: { Self.isSame($0.source, source) }) { stubs.append((source, stub)) }
+        }
+        // Each stub's new value must hold against the live body of every selected target that uses it.
+        var byFile: [String: Int] = [:]
+        for (source, old) in stubs {
+            let users = contracts.indices.filter { index in
+                guard let other = contracts[index].stubSource, Self.isSame(other, source),
+                    case .network(let statusCode, _) = contracts[index].sampleResponse,
+                    let live = responses[index], live.statusCode == statusCode
+                else { return false }
+                return true
+            }
+            let names = users.map { "\(contracts[$0].service).\(contracts[$0].name)" }
+            var bodies: [(name: String, bytes: Data, value: JSONValue)] = []
+            var unreadable: String?
+            for (name, index) in zip(names, users) {
+                guard let body = responses[index]?.body else { continue }
+                do {
+                    bodies.append((name, body, redact(try JSONValue.parse(body))))
+                } catch {
+                    unreadable = "not updated \(name): the live body is not JSON (\(error))"
+                }
+            }
+            if let unreadable {
+                problems.append(unreadable)
+                continue
+            }
+            guard let first = bodies.first else { continue }
+            let new =
+                isReplace
+                ? first.value
+                : bodies.reduce(old) { StubMerge.merged(stub: $0, live: $1.value, isStrict: isStrict) }
+            let place = source.location.isEmpty ? source.file : "\(source.file) \(source.location)"
+            if let (name, drift) = bodies.lazy.compactMap({ body in
+                ShapeCheck.findings(stub: new, live: body.bytes, strict: isStrict).first(where: \.isDrift).map {
+                    (body.name, $0)
+                }
+            }).first {
+                if bodies.count == 1 {
+                    problems.append(
+                        "not updated \(name): \(drift.path): \(drift.message) (no stub can hold: fix \(place) by hand)")
+                } else {
+                    problems.append(
+                        "not updated \(place): shared by \(names.joined(separator: ", ")), whose live bodies disagree "
+                            + "(\(name): \(drift.path): \(drift.message)); give each target a stub of its own, or fix it "
+                            + "by hand")
+                }
+                continue
+            }
+            let change = Change(location: source.location, old: old, new: new, targets: names)
+            if let position = byFile[source.file] {
+                files[position].changes.append(change)
+            } else {
+                byFile[source.file] = files.count
+                files.append(File(path: source.file, changes: [change]))
+            }
+        }
+    }
+
+    /// Whether two targets' stubs are the same bytes: one file, one location.
+    static func isSame(_ one: StubSource, _ other: StubSource) -> Bool {
+        one.location == other.location
+            && (one.file == other.file
+                || (one.file as NSString).standardizingPath == (other.file as NSString).standardizingPath)
+    }
+}

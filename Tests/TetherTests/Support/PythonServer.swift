@@ -1,0 +1,99 @@
+import Foundation
+
+/// A server on 127.0.0.1 that a Python script runs (Python's own http.server): the script listens on a port the
+/// system picks and prints it as its first line. `stop()` (also run by `deinit`) kills the process.
+class PythonServer: @unchecked Sendable {
+    enum Failure: Error, CustomStringConvertible {
+        case notStarted(name: String, String)
+
+        var description: String {
+            switch self {
+            case .notStarted(let name, let reason): return "\(name): did not start: \(reason)"
+            }
+        }
+    }
+
+    static let python = "/usr/bin/python3"
+
+    let port: Int
+    private let process = Process()
+    private let lock = NSLock()
+    private var isStopped = false
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// - Parameters:
+    ///   - script: Python that serves on 127.0.0.1, port 0, and prints the port on its first line.
+    ///   - name: For messages: `slow test server`.
+    init(script: String, name: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python) else {
+            throw Failure.notStarted(name: name, "\(Self.python) is missing (install python3)")
+        }
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = ["-c", script]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The first line is the port; an early exit gives end of file (an empty read).
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw Failure.notStarted(name: name, "expected a port on its first line, got '\(line)'")
+        }
+        self.port = port
+    }
+
+    /// Kills the server and waits for it. Idempotent.
+    func stop() {
+        let first = lock.withLock {
+            defer { isStopped = true }
+            return !isStopped
+        }
+        guard first else { return }
+        // SIGKILL: a child started from a test thread inherits a mask that blocks SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// A plain-HTTP/1.1 server on 127.0.0.1 (Python's threading server, keep-alive) with one slow endpoint:
+/// `GET /delay/SECONDS/...` sleeps that long before the status line; every other path answers `{"ok": true}` at once.
+/// One thread per connection, so a slow request never holds back another; a test's slow target is this server's own
+/// doing, never the client's.
+final class SlowServer: PythonServer, @unchecked Sendable {
+    /// The fast endpoints' body.
+    static let fastBody = #"{"ok": true}"#
+
+    private static let script = """
+        import http.server, sys, time
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def do_GET(self):
+                parts = self.path.split("/")
+                if len(parts) > 2 and parts[1] == "delay":
+                    time.sleep(float(parts[2]))
+                body = b'{"ok": true}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 128
+        server = Server(("127.0.0.1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    init() throws {
+        try super.init(script: Self.script, name: "slow test server")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import Tether
+@testable import TetherContracts
+
+@Suite struct StubMergeTests {
+    private func json(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
+
+    @Test(arguments: [
+        // A missing key is removed; the others keep the stub's curated values.
+        (#"{"a": "curated", "gone": 1}"#, #"{"a": "live"}"#, false, #"{"a": "curated"}"#),
+        // A type drift takes the live value; a live fraction for a stub integer too.
+        (#"{"n": "1", "i": 1}"#, #"{"n": 1, "i": 2.5}"#, false, #"{"n": 1, "i": 2.5}"#),
+        // A stub fraction accepts a live integer and stays.
+        (#"{"f": 1.5}"#, #"{"f": 3}"#, false, #"{"f": 1.5}"#),
+        // A live null where the stub has a value becomes null; a stub null stays whatever the live value.
+        (#"{"c": "Acme", "d": null}"#, #"{"c": null, "d": {"x": 1}}"#, false, #"{"c": null, "d": null}"#),
+        // Extra live keys: only under strict, at the end.
+        (#"{"a": 1}"#, #"{"z": true, "a": 2}"#, false, #"{"a": 1}"#),
+        (#"{"a": 1}"#, #"{"z": true, "a": 2}"#, true, #"{"a": 1, "z": true}"#),
+        // An array element takes the shape of every live element.
+        (
+            #"[{"id": 1, "tag": "x", "score": 1}]"#, #"[{"id": 5, "score": 2.5}, {"id": 6, "tag": null, "score": 3}]"#,
+            false, #"[{"id": 1, "score": 2.5}]"#
+        ),
+        // Empty arrays on either side leave the stub's.
+        (#"{"a": [], "b": [1]}"#, #"{"a": [1], "b": []}"#, false, #"{"a": [], "b": [1]}"#),
+    ])
+    func mergeFollowsTheRules(stub: String, live: String, strict: Bool, expected: String) throws {
+        let merged = StubMerge.merged(stub: try json(stub), live: try json(live), isStrict: strict)
+        let want = try json(expected)
+        #expect(merged == want)
+        // What the merge makes holds against the live body: the structure check agrees.
+        #expect(!ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: strict).contains { $0.isDrift })
+    }
+
+    @Test func conflictingLiveElementsCannotBeFixed() throws {
+        let live = #"[{"v": "a"}, {"v": 1}]"#
+        let merged = StubMerge.merged(stub: try json(#"[{"v": "s"}]"#), live: try json(live), isStrict: false)
+        #expect(ShapeCheck.findings(stub: merged, live: Data(live.utf8)).contains { $0.isDrift })
+    }
+
+    @Test func diffKeepsTheTreeAndCollapsesUnchangedSiblings() throws {
+        let lines = StubDiff.lines(
+            old: try json(#"{"a": 1, "b": 2, "c": 3, "d": {"x": 1, "y": "s"}, "e": [1]}"#),
+            new: try json(#"{"a": 1, "b": 2, "c": 3, "d": {"x": 1, "y": null}, "e": [1], "f": true}"#))
+        #expect(
+            lines == [
+                "  {",
+                "    … (3 unchanged)",
+                "    \"d\": {",
+                "      … (1 unchanged)",
+                "-     \"y\": \"s\"",
+                "+     \"y\": null",
+                "    },",
+                "    … (1 unchanged)",
+                "+   \"f\": true",
+                "  }",
+            ])
+        #expect(StubDiff.lines(old: .integer(1), new: .integer(1)).isEmpty)
+    }
+}
