@@ -148,14 +148,14 @@ public enum JUnitWriter {
             }
             try writer.startElement("failure")
             try writer.attribute("message", ReportText.driftSummary(result, redactor: redactor))
-            try writer.attribute("type", "drift")
+            try writer.attribute("type", gateType(result, otherwise: "drift"))
             try writer.text(lines.joined(separator: "\n"))
             try writer.endElement()
         case .error:
             let reason = ReportText.reason(result.outcome, redactor: redactor) ?? ""
             try writer.startElement("error")
             try writer.attribute("message", ReportText.firstLine(reason))
-            try writer.attribute("type", "transport")
+            try writer.attribute("type", gateType(result, otherwise: "transport"))
             try writer.text(([reason, requestLine] + ReportText.marks(result)).joined(separator: "\n"))
             try writer.endElement()
         case .skipped:
@@ -167,6 +167,19 @@ public enum JUnitWriter {
     }
 
     // MARK: Values
+
+    /// The `type` of a `<failure>` or `<error>`: `pending` or `known-drift` when the result does not fail the gate
+    /// (`merge-reports` reads it, so the merged run gates as each shard did), else `otherwise`.
+    static func gateType(_ result: ContractResult, otherwise: String) -> String {
+        if result.isPending { return pendingType }
+        if result.isKnownDrift { return knownDriftType }
+        return otherwise
+    }
+
+    /// The `type` of a pending target's `<failure>` or `<error>`.
+    static let pendingType = "pending"
+    /// The `type` of a `<failure>` whose every drift the baseline records.
+    static let knownDriftType = "known-drift"
 
     /// Names are `xs:token` with a minimum length of one in the Ant schema: a blank one gets a stand-in.
     private static func nonBlank(_ text: String, or fallback: String) -> String {

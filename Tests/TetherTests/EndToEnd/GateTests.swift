@@ -106,6 +106,40 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         #expect(try TetherBinary.run(verify).exitCode == 1)
     }
 
+    /// The merge job is the gate of a sharded run: a known drift and a pending target do not fail it there either.
+    @Test func mergedShardsGateAsEachShardDid() throws {
+        let server = try MockServer { _ in .json(#"{"id": "1", "name": "Ada"}"#) }
+        let targets = [
+            #"{"name": "a", "path": "/a", "sampleData": {"json": {"id": 1, "name": "Ada"}}}"#,
+            #"{"name": "b", "path": "/b", "sampleData": {"json": {"id": 1, "name": "Ada"}}}"#,
+            #"{"name": "c", "path": "/c", "pending": true, "sampleData": {"json": {"id": 1, "name": "Ada"}}}"#,
+        ]
+        let folder = try ContractFolder([
+            "api.json": manifest(baseURL: server.baseURL, targets: targets.joined(separator: ", ")),
+            "baseline.json": """
+            {"tetherBaseline": 1, "targets": [
+              {"service": "Demo", "target": "a", "hasPassed": true, "drifts": [{"path": "$.id", "rule": "expected integer"}]},
+              {"service": "Demo", "target": "b", "hasPassed": true, "drifts": [{"path": "$.id", "rule": "expected integer"}]},
+              {"service": "Demo", "target": "c", "hasPassed": false, "drifts": []}
+            ]}
+            """,
+        ])
+        func mergedExitCode(baseline: [String]) throws -> Int32 {
+            var parts: [String] = []
+            for shard in ["1/2", "2/2"] {
+                let part = folder.file("junit-\(shard.prefix(1))-\(baseline.count).xml")
+                let run = try TetherBinary.run(
+                    ["verify", folder.file("api.json"), "--shard", shard, "--junit", part] + baseline)
+                #expect(run.exitCode == (baseline.isEmpty ? 1 : 0), "\(run.stdout)\(run.stderr)")
+                parts.append(part)
+            }
+            return try TetherBinary.run(["merge-reports"] + parts + ["-o", folder.file("all.xml")]).exitCode
+        }
+        #expect(try mergedExitCode(baseline: ["--baseline", folder.file("baseline.json")]) == 0)
+        // The control: without the baseline, a and b are new drifts in the merged run too.
+        #expect(try mergedExitCode(baseline: []) == 1)
+    }
+
     @Test func aPendingTargetDoesNotFailUntilItHasPassedOnce() throws {
         let body = ChangingBody()
         body.set(#"{"id": "1", "name": "Ada"}"#)

@@ -55,18 +55,6 @@ import Testing
 /// The reader against simdjson on thousands of mutated documents: same acceptance, same values, and where simdjson
 /// refuses, the engine reports the reader's error (a differential test; the fuzzers go further).
 @Suite struct JSONReaderDifferentialTests {
-    /// A small deterministic generator (SplitMix64), so a failure names an input that reproduces.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let seeds = [
         #"{"a": [1, 2.5, -3e2, true, false, null], "b": {"c": "d\u00e9\n"}, "e": []}"#,
         #"[{"id": 9223372036854775807, "n": 18446744073709551615, "x": 0.1}, "\ud83d\ude00"]"#,
