@@ -28,6 +28,12 @@ struct VerifyArguments {
     var shard: ContractShard?
     /// `--timings FILE`.
     var timingsReport: String?
+    /// `--quiet`, `--verbose` (the last one given wins).
+    var detail = ConsoleDetail.normal
+    /// `--list`.
+    var isListOnly = false
+    /// `--fail-fast`.
+    var isFailFast = false
     /// `--baseline FILE`.
     var baselinePath: String?
     /// `--update-baseline`.
@@ -346,6 +352,22 @@ let verifyOptions = OptionTable<VerifyArguments>(
             }
         }
         + [
+            Option(
+                names: ["--quiet", "-q"], section: .output,
+                forms: [.init(value: nil, help: "print only drifts, errors and the summary")],
+                action: .flag { $0.detail = .quiet }),
+            Option(
+                names: ["--verbose", "-v"], section: .output,
+                forms: [.init(value: nil, help: "print every target's request line and all of its notes")],
+                action: .flag { $0.detail = .verbose }),
+            .flag("--list", section: .output, help: "print the targets that would run and their requests; send nothing")
+            {
+                $0.isListOnly = true
+            },
+            .flag(
+                "--fail-fast", section: .output,
+                help: "stop sending at the first drift; the targets not run are reported as skipped"
+            ) { $0.isFailFast = true },
             Option(
                 names: ["--color", "--no-color"], aliases: ["--colour", "--no-colour"], section: .output,
                 forms: [

@@ -152,9 +152,15 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
         filter: arguments.filter, options: options, reports: arguments.reports, color: color, tap: tap)
     command.shard = arguments.shard
     command.timingsReport = arguments.timingsReport
+    command.detail = arguments.detail
+    command.isFailFast = arguments.isFailFast
     command.baselinePath = arguments.baselinePath
     command.isUpdatingBaseline = arguments.isUpdatingBaseline
     do {
+        if arguments.isListOnly {
+            _ = try command.list(write: emit)
+            exit(0)
+        }
         let report = try command.run(write: emit)
         exit(report.exitCode(interruptedBy: received.value))
     } catch {

@@ -1,7 +1,18 @@
+/// How much the console says about each target: `--quiet`, the default, `--verbose`.
+public enum ConsoleDetail: Sendable, Equatable {
+    /// Only drifts and errors (with their details), then the closing lines.
+    case quiet
+    /// One line per target; a drift lists its findings and notes, an error its request line; a pass counts its
+    /// notes (`(4 notes)`) without listing them.
+    case normal
+    /// As `normal`, and every target's request line and all of its notes, none collapsed.
+    case verbose
+}
+
 /// The console report: one line per target, details indented under it, a closing count.
 ///
 /// ```
-/// PASS  GitHub.user  0.120s
+/// PASS  GitHub.user  0.120s  (4 notes)
 /// DRIFT GitHub.repos  0.301s
 ///     status: expected 200, got 404
 ///     note: $.items[0].topics: key not in the stub
@@ -21,9 +32,12 @@ public enum ConsoleWriter {
     ///   - report: the finished run.
     ///   - color: whether to add ANSI colors (the CLI decides: see `isColorOn`).
     /// - Returns: the text to print.
-    public static func render(_ report: RunReport, color: Bool) -> String {
+    ///   - detail: how much to say about each target.
+    public static func render(_ report: RunReport, color: Bool, detail: ConsoleDetail = .normal) -> String {
         let redactor = Redactor(report: report)
-        let lines = report.results.map { line(for: $0, color: color, redactor: redactor) + "\n" }
+        let lines = report.results.compactMap { result in
+            line(for: result, color: color, redactor: redactor, detail: detail).map { $0 + "\n" }
+        }
         return lines.joined() + closing(for: report, color: color)
     }
 
@@ -84,6 +98,7 @@ public enum ConsoleWriter {
     /// comes: the console shows progress, and its output stays the same from run to run.
     public struct Stream {
         private let color: Bool
+        private let detail: ConsoleDetail
         private let redactor: Redactor
         private var next = 0
         private var waiting: [Int: ContractResult] = [:]
@@ -91,8 +106,10 @@ public enum ConsoleWriter {
         /// - Parameters:
         ///   - contracts: Every contract of the run, for the redactor.
         ///   - color: Whether to add ANSI colors.
-        public init(contracts: [Contract], color: Bool) {
+        ///   - detail: How much to say about each target.
+        public init(contracts: [Contract], color: Bool, detail: ConsoleDetail = .normal) {
             self.color = color
+            self.detail = detail
             self.redactor = Redactor(contracts: contracts)
         }
 
@@ -102,23 +119,34 @@ public enum ConsoleWriter {
             waiting[index] = result
             var text = ""
             while let ready = waiting.removeValue(forKey: next) {
-                text += ConsoleWriter.line(for: ready, color: color, redactor: redactor) + "\n"
+                if let lines = ConsoleWriter.line(for: ready, color: color, redactor: redactor, detail: detail) {
+                    text += lines + "\n"
+                }
                 next += 1
             }
             return text
         }
     }
 
-    /// One result's lines, without a trailing newline, so the CLI can stream results as they finish.
+    /// One result's lines, without a trailing newline, so the CLI can stream results as they finish; `nil` when
+    /// `detail` leaves the result out (`--quiet` shows only drifts and errors).
     ///
-    /// The first line is the status word, `Service.target`, the time, and for an error or a skip the reason. Under a
-    /// drift come its findings (drifts, then notes), under a pass its notes, under an error the request line.
+    /// The first line is the status word, `Service.target`, the time, and for an error or a skip the reason (for a
+    /// pass with notes, their count). Under a drift come its findings (drifts, then notes), under an error the
+    /// request line; `verbose` adds every target's request line and notes.
     /// - Parameters:
     ///   - result: one contract's result.
     ///   - color: whether to add ANSI colors.
     ///   - redactor: what to hide; `Redactor(contracts:runSecrets:)` for the run's contracts.
-    /// - Returns: one or more lines joined by `\n`.
-    public static func line(for result: ContractResult, color: Bool, redactor: Redactor) -> String {
+    ///   - detail: how much to say.
+    /// - Returns: one or more lines joined by `\n`, or `nil`.
+    public static func line(
+        for result: ContractResult, color: Bool, redactor: Redactor, detail: ConsoleDetail = .normal
+    ) -> String? {
+        switch (detail, result.outcome) {
+        case (.quiet, .passed), (.quiet, .skipped): return nil
+        default: break
+        }
         var head = paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract)
         head += "  " + ReportText.seconds(result.duration) + "s"
         let marks = ReportText.marks(result)
@@ -126,6 +154,7 @@ public enum ConsoleWriter {
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             head += "  " + indentingContinuations(reason)
         }
+        let requestLine = ReportText.requestLine(result, redactor: redactor)
         var details: [String]
         switch result.outcome {
         case .drifted:
@@ -133,13 +162,24 @@ public enum ConsoleWriter {
             // A status drift shows what was asked: a wrong path and a real 404 look alike without it.
             let drifts = result.findings.filter(\.isDrift)
             if let last = drifts.lastIndex(where: { $0.path == "status" }) {
-                details.insert(ReportText.requestLine(result, redactor: redactor), at: last + 1)
+                details.insert(requestLine, at: last + 1)
+            } else if detail == .verbose {
+                details.insert(requestLine, at: 0)
             }
-        case .passed: details = ReportText.noteLines(result, redactor: redactor)
-        case .error: details = [ReportText.requestLine(result, redactor: redactor)]
-        case .skipped: details = []
+        case .passed:
+            let notes = ReportText.noteLines(result, redactor: redactor)
+            if detail == .verbose {
+                details = [requestLine] + notes
+            } else {
+                details = []
+                if !notes.isEmpty {
+                    head += paint(notes.count == 1 ? "  (1 note)" : "  (\(notes.count) notes)", faint, color)
+                }
+            }
+        case .error: details = [requestLine]
+        case .skipped: details = detail == .verbose ? [requestLine] : []
         }
-        details = collapsingNotes(details)
+        if detail != .verbose { details = collapsingNotes(details) }
         details = details.map { paint(indent + indentingContinuations($0), faint, color && $0.hasPrefix("note: ")) }
         return ([head] + details).joined(separator: "\n")
     }
@@ -161,7 +201,9 @@ public enum ConsoleWriter {
             kept.append(line)
         }
         let hidden = notes.count - maximumNotesShown
-        kept.append("note: … and \(hidden) more note\(hidden == 1 ? "" : "s") (all of them are in the JUnit report)")
+        kept.append(
+            "note: … and \(hidden) more note\(hidden == 1 ? "" : "s") (--verbose shows them; the JUnit report has them)"
+        )
         return kept
     }
 
@@ -219,8 +261,11 @@ public struct ConsoleOutput: ReportSink {
     ///   - contracts: Every contract of the run (for the redactor).
     ///   - color: Whether to add ANSI colors (`ConsoleWriter.isColorOn`).
     ///   - write: Where the text goes.
-    public init(contracts: [Contract], color: Bool, write: @escaping (String) -> Void) {
-        self.stream = ConsoleWriter.Stream(contracts: contracts, color: color)
+    ///   - detail: How much to say about each target.
+    public init(
+        contracts: [Contract], color: Bool, detail: ConsoleDetail = .normal, write: @escaping (String) -> Void
+    ) {
+        self.stream = ConsoleWriter.Stream(contracts: contracts, color: color, detail: detail)
         self.color = color
         self.write = write
     }

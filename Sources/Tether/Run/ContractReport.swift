@@ -73,7 +73,7 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter result: One of `results`.
     /// - Returns: The lines, without a trailing newline.
     public func text(for result: ContractResult) -> String {
-        ConsoleWriter.line(for: result, color: false, redactor: Redactor(report: run))
+        ConsoleWriter.line(for: result, color: false, redactor: Redactor(report: run)) ?? ""
     }
 
     /// The console report without color.

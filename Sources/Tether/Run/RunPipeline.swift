@@ -13,6 +13,8 @@ public struct RunPipeline {
     public var onResponse: (Int, HTTPResponse) -> Void
     /// The shard this run is, for its report (`RunReport.shard`).
     public var shard: ContractShard?
+    /// `--fail-fast`: stops the run at the first drift and labels what was not run.
+    public var failFast: FailFast?
 
     /// - Parameters: as the properties.
     public init(
@@ -38,9 +40,13 @@ public struct RunPipeline {
     /// - Throws: `ReportError` when a sink cannot write its report (every other sink has still been finished).
     public mutating func run(_ contracts: [Contract]) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = self.sinks
+        let failFast = failFast
         var report = verifier.run(contracts, options: options, onResponse: onResponse) { index, result in
-            for position in sinks.indices { sinks[position].add(result, at: index) }
+            failFast?.observe(result)
+            let shown = failFast?.relabeled(result) ?? result
+            for position in sinks.indices { sinks[position].add(shown, at: index) }
         }
+        if let failFast { report.results = report.results.map(failFast.relabeled) }
         report.shard = shard
         var lines: [String] = []
         var failure: ReportError?
@@ -98,6 +104,10 @@ public struct VerifyCommand {
     public var shard: ContractShard?
     /// `--timings FILE`: balance the shards by the durations of this earlier JUnit report, not by count.
     public var timingsReport: String?
+    /// `--quiet`, `--verbose`.
+    public var detail: ConsoleDetail = .normal
+    /// `--fail-fast`: stop sending at the first drift.
+    public var isFailFast = false
     /// `--baseline FILE`: known drifts and the targets that have passed; read before anything is sent.
     public var baselinePath: String?
     /// `--update-baseline`: write the baseline after the run (new drifts become known, fixed ones are pruned). A
@@ -139,28 +149,14 @@ public struct VerifyCommand {
         // Every target the manifests declare, when no --filter kept some out: an entry of one of their services for
         // a target they no longer declare is dropped by --update-baseline.
         let declared = filter.patterns.isEmpty ? selected : nil
-        var options = options
         if isUpdatingBaseline && baselinePath == nil {
             throw .usage("--update-baseline writes the file of --baseline FILE; add --baseline contracts/baseline.json")
         }
-        if let baselinePath {
-            options.baseline = BaselineGate(file: try Self.baseline(at: baselinePath, isUpdating: isUpdatingBaseline))
+        let baseline = try baselinePath.map { (path) throws(VerifyCommandError) in
+            BaselineGate(file: try Self.baseline(at: path, isUpdating: isUpdatingBaseline))
         }
-        if let shard {
-            var timings: [String: Double]?
-            if let timingsReport {
-                do {
-                    timings = try ContractShard.timings(fromReport: timingsReport)
-                } catch {
-                    throw .selection("--timings \(error); give the JUnit report of an earlier run, or drop --timings")
-                }
-            }
-            let all = selected.count
-            selected = shard.select(selected, timings: timings)
-            let targets = all == 1 ? "1 target" : "\(all) targets"
-            write("shard \(shard): \(selected.count) of \(targets), balanced by \(timings == nil ? "count" : "time")\n")
-        }
-        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, write: write)]
+        selected = try shardOf(selected, write: write)
+        var sinks: [any ReportSink] = [ConsoleOutput(contracts: selected, color: color, detail: detail, write: write)]
         let tap = tap(selected)
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
         for (option, sink) in reports.map({ ("--\($0.format.option)", $0.format.sink($0.path)) }) + tap.sinks {
@@ -171,8 +167,16 @@ public struct VerifyCommand {
             }
             sinks.append(sink)
         }
+        var options = options
+        if let baseline { options.baseline = baseline }
         var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
         pipeline.shard = shard
+        if isFailFast {
+            let cancellation = options.transport.cancellation ?? Cancellation()
+            options.transport.cancellation = cancellation
+            pipeline.options = options
+            pipeline.failFast = FailFast(cancellation: cancellation)
+        }
         let report: RunReport
         do {
             let (finished, lines) = try pipeline.run(selected)
@@ -221,6 +225,57 @@ public struct VerifyCommand {
         let targets = baseline.targets.count == 1 ? "1 target" : "\(baseline.targets.count) targets"
         let known = drifts == 1 ? "1 known drift" : "\(drifts) known drifts"
         return "wrote baseline \(path): \(targets), \(known) (\(added) new, \(report.fixed.count) pruned)"
+    }
+}
+
+extension VerifyCommand {
+    /// `--list`: the targets this command would run, one line each (`Service.target  GET URL`, secrets redacted),
+    /// and nothing sent. The mock is not started: requests are shown with the manifests' (or `--base-url`'s) URLs.
+    /// - Parameter write: Where the lines go.
+    /// - Returns: How many targets would run.
+    /// - Throws: `VerifyCommandError` as `run` does before it sends anything.
+    public func list(write: @escaping (String) -> Void) throws(VerifyCommandError) -> Int {
+        var (selected, _) = try RunStart.selectedContracts(
+            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: nil, filter: filter, write: write)
+        selected = try shardOf(selected, write: write)
+        let redactor = Redactor(contracts: selected)
+        let width = min(48, selected.map { ReportText.qualifiedName($0).count }.max() ?? 0)
+        var sent = 0
+        for contract in selected {
+            let name = ReportText.qualifiedName(contract)
+            let padded = name + String(repeating: " ", count: max(0, width - name.count))
+            if case .networkError = contract.sampleResponse {
+                write("\(padded)  (a networkError stub: skipped, nothing to send)\n")
+            } else {
+                sent += 1
+                write(
+                    "\(padded)  "
+                        + ReportText.clean("\(contract.request.method) \(contract.request.url)", redactor: redactor)
+                        + "\n")
+            }
+        }
+        let targets = selected.count == 1 ? "1 target" : "\(selected.count) targets"
+        write("\(targets), \(sent) to send; nothing was sent (--list)\n")
+        return selected.count
+    }
+
+    /// The part of `selected` that `--shard` runs (all of it without `--shard`), saying which part it is.
+    fileprivate func shardOf(_ selected: [Contract], write: (String) -> Void) throws(VerifyCommandError)
+        -> [Contract]
+    {
+        guard let shard else { return selected }
+        var timings: [String: Double]?
+        if let timingsReport {
+            do {
+                timings = try ContractShard.timings(fromReport: timingsReport)
+            } catch {
+                throw .selection("--timings \(error); give the JUnit report of an earlier run, or drop --timings")
+            }
+        }
+        let part = shard.select(selected, timings: timings)
+        let targets = selected.count == 1 ? "1 target" : "\(selected.count) targets"
+        write("shard \(shard): \(part.count) of \(targets), balanced by \(timings == nil ? "count" : "time")\n")
+        return part
     }
 }
 

@@ -177,6 +177,8 @@ import Testing
                 let run = try TetherBinary.run(arguments + operands)
                 #expect(run.exitCode == 2 && run.stderr.contains(parsed), "\(arguments): \(run.stderr)")
 
+                // "Did you mean" offers names of more than one letter (as `TetherCommand.suggestions`).
+                guard name.count > 2 else { continue }
                 let typo = try TetherBinary.run([command, name + "x"])
                 #expect(
                     typo.stderr

@@ -140,6 +140,34 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         #expect(try mergedExitCode(baseline: []) == 1)
     }
 
+    /// `--fail-fast` stops at the first drift that fails the gate, not at a known one.
+    @Test func failFastPassesAKnownDrift() throws {
+        let server = try MockServer { _ in .json(#"{"id": "1", "name": "Ada"}"#) }
+        let targets = [
+            #"{"name": "a", "path": "/a", "sampleData": {"json": {"id": 1, "name": "Ada"}}}"#,
+            #"{"name": "b", "path": "/b", "sampleData": {"json": {"id": 1, "name": "Ada"}}}"#,
+            #"{"name": "c", "path": "/c", "sampleData": {"json": {"id": 1, "name": "Ada"}}}"#,
+        ]
+        let folder = try ContractFolder([
+            "api.json": manifest(baseURL: server.baseURL, targets: targets.joined(separator: ", ")),
+            "baseline.json": """
+            {"tetherBaseline": 1, "targets": [
+              {"service": "Demo", "target": "a", "hasPassed": true, "drifts": [{"path": "$.id", "rule": "expected integer"}]},
+              {"service": "Demo", "target": "b", "hasPassed": true, "drifts": []},
+              {"service": "Demo", "target": "c", "hasPassed": true, "drifts": []}
+            ]}
+            """,
+        ])
+        let run = try TetherBinary.run([
+            "verify", folder.file("api.json"), "--no-color", "--jobs", "1", "--fail-fast", "--baseline",
+            folder.file("baseline.json"),
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("DRIFT Demo.a  "), "\(run.stdout)")
+        #expect(run.stdout.contains("DRIFT Demo.b  "), "\(run.stdout)")
+        #expect(run.stdout.contains("--fail-fast stopped the run at the first drift (Demo.b)"), "\(run.stdout)")
+    }
+
     @Test func aPendingTargetDoesNotFailUntilItHasPassedOnce() throws {
         let body = ChangingBody()
         body.set(#"{"id": "1", "name": "Ada"}"#)

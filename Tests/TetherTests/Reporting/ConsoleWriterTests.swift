@@ -85,7 +85,11 @@ import Testing
                 """)
         let bodyOnly = ContractResult(
             contract: result.contract, outcome: .drifted, findings: [Finding(.drift, "$.a", "missing key")])
-        #expect(!ConsoleWriter.line(for: bodyOnly, color: false, redactor: Redactor(secrets: [])).contains("GET "))
+        #expect(
+            ConsoleWriter.line(for: bodyOnly, color: false, redactor: Redactor(secrets: []))?.contains("GET ") == false)
+        #expect(
+            ConsoleWriter.line(for: bodyOnly, color: false, redactor: Redactor(secrets: []), detail: .verbose)?
+                .contains("GET http://127.0.0.1:8080/users/x") == true)
     }
 
     @Test func oneHeadLinePerTargetWithStatusWordNameTimeAndReason() {
@@ -93,7 +97,7 @@ import Testing
         let heads = lines.prefix { !$0.contains(" passed, ") }.filter { !$0.hasPrefix(" ") }
         #expect(
             heads == [
-                "PASS  GitHub.user  0.120s",
+                "PASS  GitHub.user  0.120s  (1 note)",
                 "DRIFT GitHub.repos  0.302s",
                 "ERROR GitHub.search  1.003s  couldn't connect to server",
                 "SKIP  Petstore.upload  0.000s  networkError stub: cannot be checked against a service",
@@ -172,20 +176,35 @@ import Testing
 }
 
 @Suite struct ConsoleNoteCollapsingTests {
-    @Test func aTargetShowsThreeNotesAndCountsTheRest() {
+    @Test func aPassCountsItsNotesADriftShowsThreeAndVerboseShowsAll() throws {
         let contract = Contract(
             service: "S", name: "t", baseURL: "http://127.0.0.1",
             request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
         let notes = (1...5).map { Finding(.note, "$.k\($0)", "key not in stub (string)") }
-        let result = ContractResult(contract: contract, outcome: .passed, findings: notes)
-        let text = ConsoleWriter.line(for: result, color: false, redactor: Redactor(secrets: []))
-        #expect(text.contains("note: $.k3: key not in stub (string)"))
-        #expect(!text.contains("$.k4"))
-        #expect(text.hasSuffix("note: … and 2 more notes (all of them are in the JUnit report)"))
+        let passed = ContractResult(contract: contract, outcome: .passed, findings: notes)
+        let line = { (result: ContractResult, detail: ConsoleDetail) in
+            ConsoleWriter.line(for: result, color: false, redactor: Redactor(secrets: []), detail: detail)
+        }
+        #expect(line(passed, .normal) == "PASS  S.t  0.000s  (5 notes)")
+        #expect(line(ContractResult(contract: contract, outcome: .passed), .normal) == "PASS  S.t  0.000s")
+        #expect(line(passed, .quiet) == nil)
+        let verbose = try #require(line(passed, .verbose))
+        #expect(verbose.contains("    GET http://127.0.0.1/t\n") && verbose.contains("note: $.k5"))
+
         let drifted = ContractResult(
             contract: contract, outcome: .drifted,
+            findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes)
+        let text = try #require(line(drifted, .quiet))
+        #expect(text.contains("note: $.k3: key not in stub (string)"))
+        #expect(!text.contains("$.k4"))
+        #expect(text.hasSuffix("note: … and 2 more notes (--verbose shows them; the JUnit report has them)"))
+        #expect(try #require(line(drifted, .verbose)).contains("$.k5"))
+        let few = ContractResult(
+            contract: contract, outcome: .drifted,
             findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes.prefix(3))
-        #expect(!ConsoleWriter.line(for: drifted, color: false, redactor: Redactor(secrets: [])).contains("more note"))
+        #expect(line(few, .normal)?.contains("more note") == false)
+        #expect(line(ContractResult(contract: contract, outcome: .skipped("why")), .quiet) == nil)
+        #expect(line(ContractResult(contract: contract, outcome: .error("refused")), .quiet) != nil)
     }
 }
 

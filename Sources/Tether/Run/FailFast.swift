@@ -1,0 +1,42 @@
+import Foundation
+
+/// `--fail-fast`: the first drift stops the run. Requests not yet answered are cancelled, and their targets are
+/// reported as skipped, "not run", naming the drift that stopped the run, in every report, so nobody mistakes them
+/// for transport errors.
+public final class FailFast: @unchecked Sendable {
+    private let cancellation: Cancellation
+    private let lock = NSLock()
+    private var firstDrift: String?
+
+    /// - Parameter cancellation: The run's cancellation (the one Ctrl-C uses too), cancelled at the first drift.
+    public init(cancellation: Cancellation) {
+        self.cancellation = cancellation
+    }
+
+    /// The target whose drift stopped the run, as `Service.target`, or `nil` while none has.
+    public var stoppedBy: String? { lock.withLock { firstDrift } }
+
+    /// Sees a result as it arrives: a drift stops the run if none has yet, unless it does not fail the gate (every
+    /// drift known to `--baseline`, or a pending target).
+    /// - Parameter result: A result, as it arrives.
+    public func observe(_ result: ContractResult) {
+        guard result.outcome == .drifted, result.failsGate() else { return }
+        let isFirst = lock.withLock {
+            guard firstDrift == nil else { return false }
+            firstDrift = ReportText.qualifiedName(result.contract)
+            return true
+        }
+        if isFirst { cancellation.cancel() }
+    }
+
+    /// The result as reports show it: a request that the stop interrupted is "not run".
+    /// - Parameter result: A result.
+    /// - Returns: The same result, or for an interrupted one after the stop, a skip saying why.
+    public func relabeled(_ result: ContractResult) -> ContractResult {
+        guard let stoppedBy, case .error(let message) = result.outcome, message == TransportError.interruptedMessage
+        else { return result }
+        var relabeled = result
+        relabeled.outcome = .skipped("not run: --fail-fast stopped the run at the first drift (\(stoppedBy))")
+        return relabeled
+    }
+}
