@@ -37,6 +37,10 @@ struct VerifyArguments {
     var isListOnly = false
     /// `--fail-fast`.
     var isFailFast = false
+    /// `--baseline FILE`.
+    var baselinePath: String?
+    /// `--update-baseline`.
+    var isUpdatingBaseline = false
 
     /// Every report the run writes, with its path (`nil` for flags).
     func reports(environment: [String: String]) -> [(format: ReportFormat, path: String?)] {
@@ -220,6 +224,11 @@ extension HelpSection {
     /// Concurrency, timeouts, body size, TLS.
     static let transport = HelpSection(
         title: "TRANSPORT", note: "Proxies come from http_proxy, https_proxy and no_proxy, as for curl.")
+    /// Known drift, pending targets, flakiness: what fails the exit code.
+    static let gate = HelpSection(
+        title: "GATE",
+        note: "A target new since the baseline, or marked \"pending\": true and never passed, is reported but does not "
+            + "fail the gate until it has passed once (--update-baseline remembers the pass).")
     /// Reports and the console.
     static let output = HelpSection(
         title: "OUTPUT",
@@ -275,10 +284,44 @@ let verifyOptions = OptionTable<VerifyArguments>(
             $0.options.isStrict = true
         },
         .value(
+            "--baseline", "FILE", section: .gate,
+            help: "drifts recorded in FILE are reported as known and do not fail the gate; new drifts do; recorded "
+                + "drifts that are gone are reported as fixed"
+        ) { $0.baselinePath = $1 },
+        .flag(
+            "--update-baseline", section: .gate,
+            help: "write the --baseline FILE after the run: record new drifts, prune fixed ones, remember passes"
+        ) { $0.isUpdatingBaseline = true },
+        .flag(
+            "--fail-on-flaky", section: .gate,
+            help: "a target that passed only after a retry fails the gate (exit code 3)"
+        ) { $0.options.failsOnFlaky = true },
+        .value(
             "--jobs", "N", section: .transport, help: "requests in flight at once",
             defaultValue: String(TransportOptions().jobs)
         ) { arguments, text throws(InvalidValue) in
             arguments.options.transport.jobs = try ValueReader.wholeNumber(text, in: 1...256)
+        },
+        .value(
+            "--jobs-per-host", "N", section: .transport, help: "requests in flight at once to one host",
+            defaultValue: "as --jobs"
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.hostLimits.jobsPerHost = try ValueReader.wholeNumber(text, in: 1...256)
+        },
+        .value(
+            "--rate", "N/s", section: .transport, help: "start at most N requests a second to one host (retries count)",
+            defaultValue: "no limit"
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.hostLimits.requestsPerSecond = try ValueReader.rate(text)
+        },
+        .value(
+            "--retries", "N", section: .transport,
+            help: "send again after a transport error, a 5xx or a 429 (never a 4xx or a drift), up to N times, "
+                + "backing off from \(ValueReader.text(seconds: RetryPolicy().baseDelay))s with jitter and honouring "
+                + "Retry-After up to \(ValueReader.text(seconds: RetryPolicy().maxDelay))s",
+            defaultValue: String(RetryPolicy().retries)
+        ) { arguments, text throws(InvalidValue) in
+            arguments.options.transport.retry.retries = try ValueReader.wholeNumber(text, in: 0...10)
         },
         .value(
             "--timeout", "SECONDS", section: .transport, help: "per request, start to last byte",
@@ -395,6 +438,15 @@ enum ValueReader {
             throw InvalidValue("is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// `10/s`, `0.5/s` or `10` → requests a second, above 0 and at most 10,000.
+    static func rate(_ text: String) throws(InvalidValue) -> Double {
+        let number = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+        guard let rate = Double(number), rate.isFinite, rate > 0, rate <= 10_000 else {
+            throw InvalidValue("is not a rate such as 10/s or 0.5/s (requests a second, above 0, at most 10000)")
+        }
+        return rate
     }
 
     /// `2.5` → 2.5 seconds, when it lies in `range`.

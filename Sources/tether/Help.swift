@@ -21,9 +21,11 @@ enum Help {
 
         EXIT CODES
           0  every contract holds
-          1  at least one stub drifted from the live service
-          2  usage error or broken contract file (nothing was sent)
-          3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …)
+          1  at least one stub drifted from the live service (not counting drift known to --baseline, or of a
+             pending target)
+          2  usage error, broken contract or baseline file (nothing was sent)
+          3  no drift, but some targets could not be checked (connection refused, timeout, TLS, …), or with
+             --fail-on-flaky some passed only after a retry
           4  nothing was checked: every target was skipped or could not be checked
           130, 143  stopped by Ctrl-C or SIGTERM (the report holds what finished; Ctrl-C again quits at once)
 
@@ -59,6 +61,7 @@ enum Help {
         task: "requestPlain" | {"requestData": {"text"|"base64": ...}} | {"requestJSONEncodable": VALUE} |
           {"requestParameters": {"parameters": {...}, "encoding": "url"|"queryString"|"httpBody"|"json"}} |
           {"requestCompositeData": ...} | {"requestCompositeParameters": ...}
+        "pending": true on a target: reported, but not failing the gate until it has passed once (see GATE).
         ${VAR} (or ${VAR:-default}) expands from the environment; values of 6+ characters and credentials in
         Authorization, Cookie and similar headers are shown as <redacted> in every report.
         """

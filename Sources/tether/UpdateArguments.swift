@@ -36,11 +36,11 @@ extension HelpSection {
     static let update = HelpSection(title: "UPDATE")
 }
 
-/// Every option of `tether update`: verify's, except its report options (update writes stubs, not reports), then
-/// its own.
+/// Every option of `tether update`: verify's, except its report options (update writes stubs, not reports) and its
+/// gate options (update has no gate to pass: it rewrites what drifted), then its own.
 let updateOptions = OptionTable<UpdateArguments>(
     command: "update",
-    options: verifyOptions.options.filter { $0.section != .output && $0.section != nil }.map {
+    options: verifyOptions.options.filter { $0.section != .output && $0.section != .gate && $0.section != nil }.map {
         $0.lifted(\UpdateArguments.verify)
     }
         + [

@@ -156,6 +156,8 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
     command.timingsReport = arguments.timingsReport
     command.detail = arguments.detail
     command.isFailFast = arguments.isFailFast
+    command.baselinePath = arguments.baselinePath
+    command.isUpdatingBaseline = arguments.isUpdatingBaseline
     do {
         if arguments.isListOnly {
             _ = try command.list(write: emit)

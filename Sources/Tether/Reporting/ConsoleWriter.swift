@@ -52,17 +52,32 @@ public enum ConsoleWriter {
         let redactor = Redactor(report: report)
         var lines = [
             paint(
-                ReportText.totalsLine(report.results) + " in " + ReportText.seconds(report.duration) + "s", bold, color
+                ReportText.totalsLine(report.results) + ReportText.gateTotals(report.results) + " in "
+                    + ReportText.seconds(report.duration) + "s", bold, color
             )
         ]
         if let reason = report.nothingCheckedReason { lines.append(reason) }
         let recap = report.results.compactMap { result in
             ReportText.recapSummary(result, redactor: redactor).map { summary in
-                "  " + paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract) + "  "
-                    + summary
+                let marks = ReportText.marks(result).filter { !$0.hasPrefix("flaky") }
+                return "  " + paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract)
+                    + (marks.isEmpty ? "" : "  [" + marks.joined(separator: "; ") + "]") + "  " + summary
             }
         }
         if !recap.isEmpty { lines += ["drifted or not checked:"] + recap }
+        if !report.fixed.isEmpty {
+            lines +=
+                ["fixed since the baseline (--update-baseline prunes them):"]
+                + report.fixed.map { "  FIXED " + ReportText.fixedLine($0, redactor: redactor) }
+        }
+        let flaky = report.results.filter(\.isFlaky)
+        if !flaky.isEmpty {
+            lines +=
+                ["flaky (passed only after a retry):"]
+                + flaky.map {
+                    "  FLAKY " + ReportText.qualifiedName($0.contract) + "  " + (ReportText.marks($0).first ?? "")
+                }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -134,6 +149,8 @@ public enum ConsoleWriter {
         }
         var head = paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract)
         head += "  " + ReportText.seconds(result.duration) + "s"
+        let marks = ReportText.marks(result)
+        if !marks.isEmpty { head += "  [" + marks.joined(separator: "; ") + "]" }
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             head += "  " + indentingContinuations(reason)
         }

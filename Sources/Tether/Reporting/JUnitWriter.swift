@@ -84,11 +84,28 @@ public enum JUnitWriter {
         try writer.attribute("package", name)
 
         try writer.startElement("properties")
-        let properties = [
+        var properties = [
             ("baseURL", distinct(results.map(\.contract.baseURL), redactor: redactor)),
             ("source", distinct(results.map(\.contract.source), redactor: redactor)),
             ("tether.version", tetherVersion),
         ]
+        // What the gate and the retries say, as properties (the Ant schema has none on a test case), each only when
+        // it names a target: the test cases' names, comma-separated.
+        let fixed = report.fixed.filter { $0.service == service }
+        let marked = [
+            ("tether.flaky", results.filter(\.isFlaky)),
+            ("tether.retried", results.filter { $0.attempts > 1 }),
+            ("tether.knownDrift", results.filter(\.isKnownDrift)),
+            ("tether.pending", results.filter(\.isPending)),
+        ]
+        for (key, marked) in marked where !marked.isEmpty {
+            let names = marked.map { nonBlank($0.contract.name, or: "unnamed") }
+            properties.append((key, ReportText.escapingControls(names.joined(separator: ", "))))
+        }
+        if !fixed.isEmpty {
+            let lines = fixed.map { ReportText.fixedLine($0, redactor: redactor) }
+            properties.append(("tether.fixed", lines.joined(separator: ", ")))
+        }
         for (key, value) in properties {
             try writer.startElement("property")
             try writer.attribute("name", key)
@@ -102,6 +119,13 @@ public enum JUnitWriter {
         }
 
         var out = [ReportText.totalsLine(results)]
+        for result in results {
+            let marks = ReportText.marks(result)
+            if !marks.isEmpty {
+                out.append(ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
+            }
+        }
+        out += fixed.map { "fixed since the baseline: " + ReportText.fixedLine($0, redactor: redactor) }
         for result in results where result.outcome != .drifted {
             let target = ReportText.qualifiedName(result.contract)
             out += ReportText.noteLines(result, redactor: redactor).map { "\(target): \($0)" }
@@ -130,20 +154,21 @@ public enum JUnitWriter {
             var lines = ReportText.findingLines(result, redactor: redactor)
             lines.append(requestLine)
             lines.append(ReportText.liveStatusLine(result))
+            lines += ReportText.marks(result)
             if let liveURL = result.liveURL, liveURL != result.contract.request.url {
                 lines.append("live URL: " + ReportText.clean(liveURL, redactor: redactor))
             }
             try writer.startElement("failure")
             try writer.attribute("message", ReportText.driftSummary(result, redactor: redactor))
-            try writer.attribute("type", "drift")
+            try writer.attribute("type", gateType(result, otherwise: "drift"))
             try writer.text(lines.joined(separator: "\n"))
             try writer.endElement()
         case .error:
             let reason = ReportText.reason(result.outcome, redactor: redactor) ?? ""
             try writer.startElement("error")
             try writer.attribute("message", ReportText.firstLine(reason))
-            try writer.attribute("type", "transport")
-            try writer.text(reason + "\n" + requestLine)
+            try writer.attribute("type", gateType(result, otherwise: "transport"))
+            try writer.text(([reason, requestLine] + ReportText.marks(result)).joined(separator: "\n"))
             try writer.endElement()
         case .skipped:
             try writer.startElement("skipped")
@@ -154,6 +179,19 @@ public enum JUnitWriter {
     }
 
     // MARK: Values
+
+    /// The `type` of a `<failure>` or `<error>`: `pending` or `known-drift` when the result does not fail the gate
+    /// (`merge-reports` reads it, so the merged run gates as each shard did), else `otherwise`.
+    static func gateType(_ result: ContractResult, otherwise: String) -> String {
+        if result.isPending { return pendingType }
+        if result.isKnownDrift { return knownDriftType }
+        return otherwise
+    }
+
+    /// The `type` of a pending target's `<failure>` or `<error>`.
+    static let pendingType = "pending"
+    /// The `type` of a `<failure>` whose every drift the baseline records.
+    static let knownDriftType = "known-drift"
 
     /// Names are `xs:token` with a minimum length of one in the Ant schema: a blank one gets a stand-in.
     private static func nonBlank(_ text: String, or fallback: String) -> String {

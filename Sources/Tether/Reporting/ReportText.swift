@@ -101,10 +101,11 @@ enum ReportText {
         escapingControls("\(contract.service).\(contract.name)")
     }
 
-    /// One line per finding, drifts first then notes (`note: ` in front), each `path: message`, cleaned.
+    /// One line per finding, drifts first then notes (`note: ` in front), each `path: message`, cleaned; a drift the
+    /// baseline records has `known: ` in front.
     static func findingLines(_ result: ContractResult, redactor: Redactor) -> [String] {
         let drifts = result.findings.filter(\.isDrift).map { finding in
-            clean(finding.description, redactor: redactor)
+            (result.knownDrifts.contains(finding) ? "known: " : "") + clean(finding.description, redactor: redactor)
         }
         return drifts + noteLines(result, redactor: redactor)
     }
@@ -179,11 +180,56 @@ enum ReportText {
     }
 
     /// The closing counts: `N passed, N failed, N errors, N skipped` (failed = drifted; `1 error`, one word agrees
-    /// with its count; `passed`, `failed` and `skipped` read the same for any count).
+    /// with its count; `passed`, `failed` and `skipped` read the same for any count). `merge-reports` recognises
+    /// this exact form in a suite's `<system-out>`, so it never carries more.
     static func totalsLine(_ results: [ContractResult]) -> String {
         let counts = OutcomeCounts(results)
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
         return "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped"
+    }
+
+    /// What does not fail the gate and what passed only after a retry, for after the console's counts:
+    /// ` (1 known drift, 2 pending, 1 flaky)`; empty when there is none.
+    static func gateTotals(_ results: [ContractResult]) -> String {
+        let counts = OutcomeCounts(results)
+        let parts = [
+            counts.knownDrifted == 0
+                ? nil : counts.knownDrifted == 1 ? "1 known drift" : "\(counts.knownDrifted) known drifts",
+            counts.pending == 0 ? nil : "\(counts.pending) pending",
+            counts.flaky == 0 ? nil : "\(counts.flaky) flaky",
+        ].compactMap { $0 }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// What the gate and the retries say about one result, in the words every report uses (empty for a plain
+    /// result): `flaky: passed on attempt 3 of 3`, `3 attempts`, `known drift: in the baseline`, `pending: does not
+    /// fail the gate until it has passed once`.
+    static func marks(_ result: ContractResult) -> [String] {
+        var marks: [String] = []
+        if result.isFlaky {
+            marks.append("flaky: passed on attempt \(result.attempts) of \(result.attempts)")
+        } else if result.attempts > 1 {
+            marks.append("\(result.attempts) attempts")
+        }
+        if result.isKnownDrift {
+            marks.append("known drift: in the baseline")
+        } else if result.outcome == .drifted && !result.knownDrifts.isEmpty {
+            let drifts = result.findings.filter(\.isDrift).count
+            marks.append("\(result.knownDrifts.count) of \(drifts) drifts known, the others are new")
+        }
+        if result.isPending {
+            marks.append(
+                result.outcome == .passed
+                    ? "pending: passed (--update-baseline remembers it)"
+                    : "pending: does not fail the gate until it has passed once")
+        }
+        return marks
+    }
+
+    /// `GitHub.user $.id: expected integer`: a baseline drift that is gone.
+    static func fixedLine(_ fixed: FixedDrift, redactor: Redactor) -> String {
+        escapingControls("\(fixed.service).\(fixed.target) ")
+            + clean("\(fixed.drift.path): \(fixed.drift.rule)", redactor: redactor)
     }
 
     // MARK: Computed values

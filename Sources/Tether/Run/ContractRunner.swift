@@ -4,13 +4,22 @@ import Foundation
 public struct VerifyOptions: Sendable, Equatable {
     /// Keys the live body has and the stub lacks are drifts, not notes (`--strict`).
     public var isStrict: Bool
-    /// How requests travel: parallelism, limits, TLS, cancellation.
+    /// How requests travel: parallelism, limits, retries, TLS, cancellation.
     public var transport: TransportOptions
+    /// Known drifts and pending targets (`--baseline`); with no file, only manifest `pending` applies.
+    public var baseline: BaselineGate
+    /// A target that passed only after a retry fails the gate (`--fail-on-flaky`).
+    public var failsOnFlaky: Bool
 
     /// - Parameters: as the properties.
-    public init(isStrict: Bool = false, transport: TransportOptions = TransportOptions()) {
+    public init(
+        isStrict: Bool = false, transport: TransportOptions = TransportOptions(),
+        baseline: BaselineGate = BaselineGate(), failsOnFlaky: Bool = false
+    ) {
         self.isStrict = isStrict
         self.transport = transport
+        self.baseline = baseline
+        self.failsOnFlaky = failsOnFlaky
     }
 }
 
@@ -57,14 +66,16 @@ public struct ContractRunner: Sendable {
         let sendable = contracts.indices.filter { isSent[$0] }
         // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
         // others are in flight, and its body is dropped once checked.
-        var results = contracts.map { Self.result(contract: $0, response: nil, isStrict: options.isStrict) }
+        var results = contracts.map {
+            options.baseline.mark(Self.result(contract: $0, response: nil, isStrict: options.isStrict))
+        }
         for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         transport.send(sendable.map { contracts[$0].request }, options: options.transport) { position, response in
             let index = sendable[position]
             if case .success(let live) = response { onResponse(index, live) }
-            results[index] = Self.result(
-                contract: contracts[index], response: response, isStrict: options.isStrict, parser: parser)
+            results[index] = options.baseline.mark(
+                Self.result(contract: contracts[index], response: response, isStrict: options.isStrict, parser: parser))
             onResult(index, results[index])
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
@@ -72,7 +83,8 @@ public struct ContractRunner: Sendable {
         for contract in contracts { secrets += contract.secrets }
         return RunReport(
             results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
-            secrets: Array(Set(secrets)).sorted())
+            secrets: Array(Set(secrets)).sorted(), fixed: options.baseline.fixed(in: results),
+            failsOnFlaky: options.failsOnFlaky)
     }
 
     static func result(
@@ -91,18 +103,20 @@ public struct ContractRunner: Sendable {
         case .failure(let error):
             // A stopped run (Ctrl-C, SIGTERM) says so in one word: the request line is printed beside it anyway.
             let message = error.isInterrupted ? TransportError.interruptedMessage : error.description
-            return ContractResult(contract: contract, outcome: .error(message), duration: error.duration)
+            return ContractResult(
+                contract: contract, outcome: .error(message), duration: error.duration, attempts: error.attempts)
         case .success(let live):
             if let message = NotRecorded.errorMessage(for: live) {  // the mock's own miss: not checkable, not a drift
                 return ContractResult(
-                    contract: contract, outcome: .error(message), liveURL: live.url, duration: live.duration)
+                    contract: contract, outcome: .error(message), liveURL: live.url, duration: live.duration,
+                    attempts: live.attempts)
             }
             let findings = ContractCheck.findings(
                 contract: contract, response: live, isStrict: isStrict, parser: parser)
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
             return ContractResult(
                 contract: contract, outcome: outcome, findings: findings, liveStatusCode: live.statusCode,
-                liveURL: live.url, duration: live.duration)
+                liveURL: live.url, duration: live.duration, attempts: live.attempts)
         }
     }
 }

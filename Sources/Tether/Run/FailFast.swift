@@ -16,10 +16,11 @@ public final class FailFast: @unchecked Sendable {
     /// The target whose drift stopped the run, as `Service.target`, or `nil` while none has.
     public var stoppedBy: String? { lock.withLock { firstDrift } }
 
-    /// Sees a result as it arrives: a drift stops the run if none has yet.
+    /// Sees a result as it arrives: a drift stops the run if none has yet, unless it does not fail the gate (every
+    /// drift known to `--baseline`, or a pending target).
     /// - Parameter result: A result, as it arrives.
     public func observe(_ result: ContractResult) {
-        guard result.outcome == .drifted else { return }
+        guard result.outcome == .drifted, result.failsGate() else { return }
         let isFirst = lock.withLock {
             guard firstDrift == nil else { return false }
             firstDrift = ReportText.qualifiedName(result.contract)

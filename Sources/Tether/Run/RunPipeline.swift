@@ -119,6 +119,11 @@ public struct VerifyCommand {
     public var detail: ConsoleDetail = .normal
     /// `--fail-fast`: stop sending at the first drift.
     public var isFailFast = false
+    /// `--baseline FILE`: known drifts and the targets that have passed; read before anything is sent.
+    public var baselinePath: String?
+    /// `--update-baseline`: write the baseline after the run (new drifts become known, fixed ones are pruned). A
+    /// missing file then starts empty. The run's own exit code is still judged against the baseline as it was.
+    public var isUpdatingBaseline: Bool
 
     /// - Parameters: as the properties.
     public init(
@@ -126,10 +131,13 @@ public struct VerifyCommand {
         mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
         options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String?)] = [],
         isJUnitFileAttributes: Bool = false, color: Bool = false, verifier: ContractRunner = ContractRunner(),
-        tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }
+        tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }, baselinePath: String? = nil,
+        isUpdatingBaseline: Bool = false
     ) {
         self.isJUnitFileAttributes = isJUnitFileAttributes
         self.tap = tap
+        self.baselinePath = baselinePath
+        self.isUpdatingBaseline = isUpdatingBaseline
         self.paths = paths
         self.environment = environment
         self.baseURLs = baseURLs
@@ -158,6 +166,15 @@ public struct VerifyCommand {
             paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter,
             write: console)
         defer { withExtendedLifetime(server) {} }
+        // Every target the manifests declare, when no --filter kept some out: an entry of one of their services for
+        // a target they no longer declare is dropped by --update-baseline.
+        let declared = filter.patterns.isEmpty ? selected : nil
+        if isUpdatingBaseline && baselinePath == nil {
+            throw .usage("--update-baseline writes the file of --baseline FILE; add --baseline contracts/baseline.json")
+        }
+        let baseline = try baselinePath.map { (path) throws(VerifyCommandError) in
+            BaselineGate(file: try Self.baseline(at: path, isUpdating: isUpdatingBaseline))
+        }
         selected = try shardOf(selected, write: console)
         var sinks: [any ReportSink] = [
             ConsoleOutput(contracts: selected, color: color, detail: detail, write: console)
@@ -180,6 +197,7 @@ public struct VerifyCommand {
             sinks.append(sink)
         }
         var options = options
+        if let baseline { options.baseline = baseline }
         var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
         pipeline.shard = shard
         if isFailFast {
@@ -188,14 +206,54 @@ public struct VerifyCommand {
             pipeline.options = options
             pipeline.failFast = FailFast(cancellation: cancellation)
         }
+        let report: RunReport
         do {
-            let (report, lines) = try pipeline.run(selected)
+            let (finished, lines) = try pipeline.run(selected)
             for line in lines { console(line + "\n") }
-            return report
+            report = finished
         } catch {
             for line in error.lines { console(line + "\n") }
             throw .unwritten(error)
         }
+        if let baselinePath, isUpdatingBaseline {
+            let updated = options.baseline.updated(with: report.results, declared: declared)
+            do {
+                try ReportFile.write(updated.serialized(), to: baselinePath)
+            } catch {
+                throw .baselineUnwritten(report: report, error)
+            }
+            console(Self.baselineLine(updated, path: baselinePath, report: report) + "\n")
+        }
+        return report
+    }
+
+    /// The baseline at `path`, read before anything is sent; an empty one when it is being written and is not
+    /// there yet.
+    private static func baseline(at path: String, isUpdating: Bool) throws(VerifyCommandError) -> BaselineFile {
+        if isUpdating {
+            do {
+                try ReportFile.checkWritable(path)
+            } catch {
+                throw .report(option: "--update-baseline", error)
+            }
+            if !FileManager.default.fileExists(atPath: path) { return BaselineFile() }
+        }
+        do {
+            return try BaselineFile.load(path: path)
+        } catch {
+            throw .baseline(error)
+        }
+    }
+
+    /// `wrote baseline FILE: 3 targets, 2 known drifts (1 new, 1 pruned)`.
+    private static func baselineLine(_ baseline: BaselineFile, path: String, report: RunReport) -> String {
+        let drifts = baseline.targets.reduce(0) { $0 + $1.drifts.count }
+        let added = report.results.reduce(0) { count, result in
+            count + result.findings.filter(\.isDrift).count - result.knownDrifts.count
+        }
+        let targets = baseline.targets.count == 1 ? "1 target" : "\(baseline.targets.count) targets"
+        let known = drifts == 1 ? "1 known drift" : "\(drifts) known drifts"
+        return "wrote baseline \(path): \(targets), \(known) (\(added) new, \(report.fixed.count) pruned)"
     }
 }
 
@@ -321,6 +379,12 @@ public enum VerifyCommandError: Error, CustomStringConvertible {
     case report(option: String, ReportError)
     /// The run finished, but a report could not be written.
     case unwritten(RunPipelineError)
+    /// The baseline file cannot be read or is malformed: nothing was sent.
+    case baseline(ContractError)
+    /// Options that do not go together (`--update-baseline` without `--baseline`): nothing was sent.
+    case usage(String)
+    /// The run finished, but `--update-baseline` could not write the file.
+    case baselineUnwritten(report: RunReport, ReportError)
 
     /// The message, for `tether: error: …`.
     public var description: String {
@@ -330,6 +394,9 @@ public enum VerifyCommandError: Error, CustomStringConvertible {
         case .selection(let message): message
         case .report(let option, let error): "\(option) \(error); nothing was sent"
         case .unwritten(let error): "\(error)"
+        case .baseline(let error): "--baseline \(error); nothing was sent"
+        case .usage(let message): message
+        case .baselineUnwritten(_, let error): "--update-baseline \(error)"
         }
     }
 }

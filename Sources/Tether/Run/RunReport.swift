@@ -24,13 +24,22 @@ public struct ContractResult: Sendable, Equatable {
     public var liveStatusCode: Int?
     /// The URL that answered, after redirects.
     public var liveURL: String?
-    /// Seconds spent on this contract.
+    /// Seconds spent on this contract (its last attempt).
     public var duration: Double
+    /// How many times the request was sent: 1, or more when `--retries` sent it again after a transport error, a
+    /// 5xx or a 429.
+    public var attempts: Int
+    /// The drifts that the baseline (`--baseline`) already records: a subset of `findings`.
+    public var knownDrifts: [Finding]
+    /// Whether the target is pending (`"pending": true` and never passed, or new since the baseline): it is
+    /// reported, but its drifts and errors do not fail the gate.
+    public var isPending: Bool
 
     /// - Parameters: as the properties.
     public init(
         contract: Contract, outcome: Outcome, findings: [Finding] = [], liveStatusCode: Int? = nil,
-        liveURL: String? = nil, duration: Double = 0
+        liveURL: String? = nil, duration: Double = 0, attempts: Int = 1, knownDrifts: [Finding] = [],
+        isPending: Bool = false
     ) {
         self.contract = contract
         self.outcome = outcome
@@ -38,6 +47,30 @@ public struct ContractResult: Sendable, Equatable {
         self.liveStatusCode = liveStatusCode
         self.liveURL = liveURL
         self.duration = duration
+        self.attempts = attempts
+        self.knownDrifts = knownDrifts
+        self.isPending = isPending
+    }
+
+    /// Passed, but only after a retry: the service or the network is unreliable (`--fail-on-flaky` fails on it).
+    public var isFlaky: Bool { outcome == .passed && attempts > 1 }
+
+    /// Drifted, and every drift is recorded in the baseline: reported as known, it does not fail the gate.
+    public var isKnownDrift: Bool {
+        outcome == .drifted && !knownDrifts.isEmpty && findings.filter(\.isDrift).allSatisfy(knownDrifts.contains)
+    }
+
+    /// Whether this result fails the gate, the one home of that rule per target: a drift that is not all known, or
+    /// an error, unless the target is pending; a flaky pass when `failsOnFlaky`.
+    /// - Parameter failsOnFlaky: `--fail-on-flaky`.
+    /// - Returns: `true` when the run must not pass because of this result.
+    public func failsGate(failsOnFlaky: Bool = false) -> Bool {
+        switch outcome {
+        case .drifted: !isPending && !isKnownDrift
+        case .error: !isPending
+        case .passed: failsOnFlaky && isFlaky
+        case .skipped: false
+        }
     }
 
     /// The request line as reports print it: `GET https://api.example.com/users?per_page=2`.
@@ -54,19 +87,45 @@ public struct OutcomeCounts: Sendable, Equatable {
     public var errors = 0
     /// Cannot be checked against a service.
     public var skipped = 0
+    /// Of `drifted`: every drift recorded in the baseline.
+    public var knownDrifted = 0
+    /// Pending targets that drifted or could not be checked (they do not fail the gate).
+    public var pending = 0
+    /// Passed only after a retry.
+    public var flaky = 0
+    /// Of `drifted`: those that do not fail the gate (every drift known, or the target pending).
+    public var excusedDrifted = 0
+    /// Of `errors`: those that do not fail the gate (the target pending).
+    public var excusedErrors = 0
+    /// Of `flaky`: those that fail the gate (`--fail-on-flaky`).
+    public var failingFlaky = 0
 
     /// No results.
     public init() {}
 
-    /// Counts `results`.
-    public init<Results: Sequence>(_ results: Results) where Results.Element == ContractResult {
+    /// Counts `results`; which of them fail the gate is `ContractResult.failsGate(failsOnFlaky:)`.
+    /// - Parameters:
+    ///   - results: The results.
+    ///   - failsOnFlaky: `--fail-on-flaky`.
+    public init<Results: Sequence>(_ results: Results, failsOnFlaky: Bool = false)
+    where Results.Element == ContractResult {
         for result in results {
+            let fails = result.failsGate(failsOnFlaky: failsOnFlaky)
             switch result.outcome {
-            case .passed: passed += 1
-            case .drifted: drifted += 1
-            case .error: errors += 1
+            case .passed:
+                passed += 1
+                if fails { failingFlaky += 1 }
+            case .drifted:
+                drifted += 1
+                if !fails { excusedDrifted += 1 }
+            case .error:
+                errors += 1
+                if !fails { excusedErrors += 1 }
             case .skipped: skipped += 1
             }
+            if result.isKnownDrift { knownDrifted += 1 }
+            if result.isPending && (result.outcome == .drifted || result.outcome.isError) { pending += 1 }
+            if result.isFlaky { flaky += 1 }
         }
     }
 }
@@ -78,15 +137,23 @@ extension OutcomeCounts {
         drifted += other.drifted
         errors += other.errors
         skipped += other.skipped
+        knownDrifted += other.knownDrifted
+        pending += other.pending
+        flaky += other.flaky
+        excusedDrifted += other.excusedDrifted
+        excusedErrors += other.excusedErrors
+        failingFlaky += other.failingFlaky
     }
 
     /// The exit code for a CI gate, the one home of that policy (a run, `ContractReport` and `merge-reports` use
-    /// it): 1 a drift; else 4 nothing was checked (no target passed or drifted); else 3 some target could not be
-    /// checked; else 0, every contract holds.
+    /// it): 1 a drift that fails the gate (not every drift known to the baseline, the target not pending); else 4
+    /// nothing was checked (no target passed or drifted); else 3 some target could not be checked (and is not
+    /// pending), or with `--fail-on-flaky` passed only after a retry; else 0, every contract holds. Counts that
+    /// know nothing of the gate (all excused counts 0) give the plain rule.
     public var exitCode: Int32 {
-        if drifted > 0 { return 1 }
+        if drifted > excusedDrifted { return 1 }
         if passed + drifted == 0 { return 4 }
-        if errors > 0 { return 3 }
+        if errors > excusedErrors || failingFlaky > 0 { return 3 }
         return 0
     }
 }
@@ -105,19 +172,27 @@ public struct RunReport: Sendable, Equatable {
     public var secrets: [String]
     /// The part of a sharded run this is (`--shard K/N`), or `nil` for a whole run.
     public var shard: ContractShard?
+    /// Baseline drifts of targets checked in this run that no longer drift (`--update-baseline` prunes them).
+    public var fixed: [FixedDrift]
+    /// `--fail-on-flaky`: a target that passed only after a retry fails the gate.
+    public var failsOnFlaky: Bool
 
     /// - Parameters: as the properties.
-    public init(results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = [])
-    {
+    public init(
+        results: [ContractResult], startedAt: Date, duration: Double, hostname: String, secrets: [String] = [],
+        fixed: [FixedDrift] = [], failsOnFlaky: Bool = false
+    ) {
         self.results = results
         self.startedAt = startedAt
         self.duration = duration
         self.hostname = hostname
         self.secrets = secrets
+        self.fixed = fixed
+        self.failsOnFlaky = failsOnFlaky
     }
 
     /// How many results came out each way: the one count every report prints.
-    public var counts: OutcomeCounts { OutcomeCounts(results) }
+    public var counts: OutcomeCounts { OutcomeCounts(results, failsOnFlaky: failsOnFlaky) }
     /// Targets that held.
     public var passedCount: Int { counts.passed }
     /// Targets that drifted (JUnit's failures).
@@ -149,8 +224,9 @@ public struct RunReport: Sendable, Equatable {
         return "nothing was checked: every target was skipped or could not be checked"
     }
 
-    /// The exit code for a CI gate: `OutcomeCounts.exitCode`, except that a shard with no targets (more shards
-    /// than targets) is 0: there was nothing for it to check.
+    /// The exit code for a CI gate: `OutcomeCounts.exitCode` (which reads the baseline's marks and
+    /// `failsOnFlaky`), except that a shard with no targets (more shards than targets) is 0: there was nothing for
+    /// it to check.
     public var exitCode: Int32 {
         if results.isEmpty, shard != nil { return 0 }
         return counts.exitCode
@@ -162,5 +238,30 @@ public struct RunReport: Sendable, Equatable {
     /// - Returns: The process exit code.
     public func exitCode(interruptedBy signal: Int32?) -> Int32 {
         signal.map { 128 + $0 } ?? exitCode
+    }
+}
+
+extension Outcome {
+    /// Whether the target could not be checked.
+    public var isError: Bool {
+        if case .error = self { return true }
+        return false
+    }
+}
+
+/// A drift the baseline records that did not come back: the target was checked and no longer drifts there.
+public struct FixedDrift: Sendable, Equatable {
+    /// The target's service.
+    public var service: String
+    /// The target's name.
+    public var target: String
+    /// Where and which rule, as the baseline has it.
+    public var drift: BaselineFile.Drift
+
+    /// - Parameters: as the properties.
+    public init(service: String, target: String, drift: BaselineFile.Drift) {
+        self.service = service
+        self.target = target
+        self.drift = drift
     }
 }

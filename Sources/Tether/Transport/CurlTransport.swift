@@ -18,12 +18,19 @@ public struct TransportOptions: Sendable, Equatable {
     /// Raised to stop the run (Ctrl-C): nothing more is sent and every unfinished request is `interrupted`.
     /// Compared by identity.
     public var cancellation: Cancellation?
+    /// Which answers are sent again, and after how long (`--retries`).
+    public var retry: RetryPolicy
+    /// How hard one host may be pressed (`--rate`, `--jobs-per-host`).
+    public var hostLimits: HostLimits
 
     /// - Parameters: as the properties; the defaults are the CLI's.
     public init(
         jobs: Int = 8, timeout: Double = 30, connectTimeout: Double = 10, isInsecure: Bool = false,
-        caCertificatePath: String? = nil, maxBodyBytes: Int = 64 << 20, cancellation: Cancellation? = nil
+        caCertificatePath: String? = nil, maxBodyBytes: Int = 64 << 20, cancellation: Cancellation? = nil,
+        retry: RetryPolicy = RetryPolicy(), hostLimits: HostLimits = HostLimits()
     ) {
+        self.retry = retry
+        self.hostLimits = hostLimits
         self.jobs = jobs
         self.timeout = timeout
         self.connectTimeout = connectTimeout
@@ -37,7 +44,8 @@ public struct TransportOptions: Sendable, Equatable {
     public static func == (a: TransportOptions, b: TransportOptions) -> Bool {
         a.jobs == b.jobs && a.timeout == b.timeout && a.connectTimeout == b.connectTimeout
             && a.isInsecure == b.isInsecure && a.caCertificatePath == b.caCertificatePath
-            && a.maxBodyBytes == b.maxBodyBytes && a.cancellation === b.cancellation
+            && a.maxBodyBytes == b.maxBodyBytes && a.cancellation === b.cancellation && a.retry == b.retry
+            && a.hostLimits == b.hostLimits
     }
 }
 
@@ -100,6 +108,13 @@ public struct CurlTransport: HTTPTransport {
         var running: [Int: Transfer] = [:]  // keyed by request index
         var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
         var gate = OriginGate()
+        var limiter = HostLimiter(limits: options.hostLimits)
+        let hosts = limiter.isUnlimited ? [] : requests.map { HostLimiter.host(of: $0.url) }
+        // Requests waiting out their back-off before another attempt, and how many times each was sent (a request
+        // stopped before it was ever sent counts as one attempt, as without retries).
+        var retrying: [(due: ContinuousClock.Instant, index: Int)] = []
+        var attempts: [Int: Int] = [:]
+        let attemptsSent = { (index: Int) in max(1, attempts[index] ?? 0) }
         let jobs = max(1, options.jobs)
         // A cancellation wakes the wait below at once; the multi handle outlives its registration.
         let waker = options.cancellation?.register(multi.waker)
@@ -107,24 +122,35 @@ public struct CurlTransport: HTTPTransport {
             waker.map { options.cancellation?.unregister($0) }
             withExtendedLifetime(multi) {}
         }
-        while next < requests.count || !held.isEmpty || !running.isEmpty {
+        while next < requests.count || !held.isEmpty || !running.isEmpty || !retrying.isEmpty {
             if options.cancellation?.isCancelled == true {
-                // Stop: the transfers in flight end now, and nothing more is sent.
+                // Stop: the transfers in flight end now, nothing more is sent, and no back-off is waited out.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
-                    onResult(index, .failure(.interrupted(url: requests[index].url)))
+                    onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attemptsSent(index))))
                 }
-                for index in held + Array(next..<requests.count) {
-                    onResult(index, .failure(.interrupted(url: requests[index].url)))
+                for index in retrying.map(\.index).sorted() + held + Array(next..<requests.count) {
+                    onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attemptsSent(index))))
                 }
                 return
             }
-            // Fill the free slots: held requests first (they came earlier), then new ones, in order.
+            var now = ContinuousClock.now
+            // Retries whose back-off is over go first: their requests came earliest.
+            if retrying.contains(where: { $0.due <= now }) {
+                held.insert(contentsOf: retrying.filter { $0.due <= now }.map(\.index).sorted(), at: 0)
+                retrying.removeAll { $0.due <= now }
+            }
+            // Fill the free slots: held requests first (they came earlier), then new ones, in order. A request waits
+            // while its host is at its limits or its https origin is being opened.
+            let admits = { (index: Int) -> Bool in
+                (hosts.isEmpty || limiter.admits(hosts[index], now: now))
+                    && gate.admits(index, url: requests[index].url)
+            }
             var position = 0
             while running.count < jobs {
                 let index: Int
                 if position < held.count {
-                    guard gate.admits(held[position], url: requests[held[position]].url) else {
+                    guard admits(held[position]) else {
                         position += 1
                         continue
                     }
@@ -132,7 +158,7 @@ public struct CurlTransport: HTTPTransport {
                 } else if next < requests.count {
                     index = next
                     next += 1
-                    guard gate.admits(index, url: requests[index].url) else {
+                    guard admits(index) else {
                         held.append(index)
                         position = held.count
                         continue
@@ -144,9 +170,15 @@ public struct CurlTransport: HTTPTransport {
                 case .success(let transfer):
                     transfer.startedAt = ContinuousClock.now
                     if let error = multi.add(transfer) {
-                        onResult(index, .failure(TransportError(message: error, url: requests[index].url)))
+                        onResult(
+                            index,
+                            .failure(
+                                TransportError(message: error, url: requests[index].url, attempts: attemptsSent(index)))
+                        )
                     } else {
                         running[index] = transfer
+                        attempts[index, default: 0] += 1
+                        if !hosts.isEmpty { limiter.started(hosts[index], now: now) }
                     }
                 case .failure(let error):
                     onResult(index, .failure(error))
@@ -158,13 +190,33 @@ public struct CurlTransport: HTTPTransport {
                 guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
                 running[index] = nil
                 multi.remove(transfer)
+                if !hosts.isEmpty { limiter.finished(hosts[index]) }
                 let result = transfer.result(code: code, finishedAt: ContinuousClock.now)
                 idle.append(transfer.easy.reset())
-                onResult(index, result)
+                let attempt = attemptsSent(index)
+                if options.retry.shouldRetry(result, attempt: attempt), options.cancellation?.isCancelled != true {
+                    let wait = options.retry.delay(after: result, attempt: attempt)
+                    retrying.append((ContinuousClock.now + .nanoseconds(Int64(wait * 1e9)), index))
+                } else {
+                    onResult(index, result.withAttempts(attempt))
+                }
             }
             let opened = gate.open { index in running[index]?.hasConnected ?? true }
             // Wait for the network only when no slot came free and no origin opened: those are filled first, at once.
-            if finished.isEmpty && !opened && !running.isEmpty { multi.wait(milliseconds: 100) }
+            // With nothing in flight the wait is for a back-off or a host's rate, until the first one is due; a
+            // cancellation wakes either wait at once (`curl_multi_wakeup`).
+            guard finished.isEmpty && !opened else { continue }
+            now = ContinuousClock.now
+            let rateDue = hosts.isEmpty ? nil : limiter.nextDue(among: held.map { hosts[$0] }, after: now)
+            let due = (retrying.map(\.due) + [rateDue].compactMap { $0 }).min()
+            guard !running.isEmpty || due != nil else { continue }
+            var milliseconds: Int32 = 100
+            if let due {
+                let left = due - now
+                let wait = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                milliseconds = Int32(max(1, min(100, wait + 1)))
+            }
+            multi.wait(milliseconds: milliseconds)
         }
     }
 }
@@ -466,7 +518,7 @@ private final class Transfer {
             return .failure(
                 TransportError(
                     message: "response body larger than \(maxBodyBytes) bytes (raise --max-body to accept it)",
-                    url: request.url, code: Int(code.rawValue), duration: total))
+                    url: request.url, code: Int(CURLE_FILESIZE_EXCEEDED.rawValue), duration: total))
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)

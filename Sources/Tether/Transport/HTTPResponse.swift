@@ -16,11 +16,13 @@ public struct HTTPResponse: Sendable, Equatable {
     public var httpVersion: String
     /// The reason phrase of the final status line (`Not Found`); empty over HTTP/2, which has none.
     public var reason: String
+    /// How many times the request was sent to get this answer: 1, or more when `--retries` sent it again.
+    public var attempts: Int
 
     /// - Parameters: as the properties.
     public init(
         statusCode: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: String, duration: Double = 0,
-        httpVersion: String = "HTTP/1.1", reason: String = ""
+        httpVersion: String = "HTTP/1.1", reason: String = "", attempts: Int = 1
     ) {
         self.statusCode = statusCode
         self.headers = headers
@@ -29,6 +31,7 @@ public struct HTTPResponse: Sendable, Equatable {
         self.duration = duration
         self.httpVersion = httpVersion
         self.reason = reason
+        self.attempts = attempts
     }
 
     /// The first header named `name` (case-insensitive).
@@ -47,13 +50,16 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public var code: Int
     /// Seconds from when the request was handed to libcurl to the failure (0 when it never was).
     public var duration: Double
+    /// How many times the request was sent before giving up: 1, or more when `--retries` sent it again.
+    public var attempts: Int
 
     /// - Parameters: as the properties.
-    public init(message: String, url: String, code: Int = 0, duration: Double = 0) {
+    public init(message: String, url: String, code: Int = 0, duration: Double = 0, attempts: Int = 1) {
         self.message = message
         self.url = url
         self.code = code
         self.duration = duration
+        self.attempts = attempts
     }
 
     /// `URL: message`.
@@ -63,10 +69,28 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public static let interruptedMessage = "interrupted"
 
     /// A request the run was stopped before it finished (Ctrl-C, SIGTERM).
-    public static func interrupted(url: String) -> TransportError {
-        TransportError(message: interruptedMessage, url: url)
+    /// - Parameters:
+    ///   - url: The request's URL.
+    ///   - attempts: How many times it was sent (or started) before the stop.
+    /// - Returns: The error.
+    public static func interrupted(url: String, attempts: Int = 1) -> TransportError {
+        TransportError(message: interruptedMessage, url: url, attempts: attempts)
     }
 
     /// Whether this is `interrupted(url:)`.
     public var isInterrupted: Bool { code == 0 && message == Self.interruptedMessage }
+}
+
+extension Result where Success == HTTPResponse, Failure == TransportError {
+    /// The same result, saying it took `attempts` tries.
+    func withAttempts(_ attempts: Int) -> Self {
+        switch self {
+        case .success(var response):
+            response.attempts = attempts
+            return .success(response)
+        case .failure(var error):
+            error.attempts = attempts
+            return .failure(error)
+        }
+    }
 }

@@ -165,7 +165,7 @@ public struct ManifestLoader: Sendable {
     private static let manifestKeys = ["service", "baseURL", "headers", "targets", "description", "stubBehavior"]
     private static let targetKeys = [
         "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
-        "validationType", "stubBehavior",
+        "validationType", "stubBehavior", "pending",
     ]
 
     /// The manifest's contracts; every problem goes to `errors` (then the contracts do not matter: nothing is sent).
@@ -315,8 +315,17 @@ public struct ManifestLoader: Sendable {
         let behavior = attempt(&errors) { () throws(ContractError) in
             try keys["stubBehavior"].map(Self.stubBehavior) ?? serviceBehavior
         }
+        let isPending = attempt(&errors) { () throws(ContractError) -> Bool in
+            guard let node = keys["pending"] else { return false }
+            guard case .bool(let value) = node.value else {
+                throw node.error(
+                    "expected true or false, got \(node.value.typeName) (\"pending\": true keeps a new target from failing the gate until it has passed once)"
+                )
+            }
+            return value
+        }
         guard errors.count == errorCount, let name, let method, let path, let query, let headers, let task,
-            let sampleData, let sampleResponse, let validation, let behavior
+            let sampleData, let sampleResponse, let validation, let behavior, let isPending
         else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
@@ -324,7 +333,7 @@ public struct ManifestLoader: Sendable {
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
             secrets: secrets, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
-            stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace))
+            stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace), isPending: isPending)
     }
 
     /// `"immediate"` or `{"delayed": seconds}` (Moya's `StubBehavior`; only `tether serve` acts on it).

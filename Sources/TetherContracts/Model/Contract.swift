@@ -137,15 +137,19 @@ public struct Contract: Sendable, Equatable {
     /// Where the target is declared: the `"name"` key of its entry in the manifest; `nil` for Swift targets (their
     /// call site is the test's own `sourceLocation`, which `TetherTesting` already points issues at).
     public var declaration: SourcePlace?
+    /// Whether the target is new and may not fail the gate until it has passed once (manifest `"pending": true`,
+    /// Pact's pending pacts); `--baseline` remembers the first pass.
+    public var isPending: Bool
 
     /// - Parameters: as the properties.
     public init(
         service: String, name: String, baseURL: String, request: HTTPRequest, sampleData: StubBody,
         sampleResponse: StubResponse = .network(statusCode: 200, headers: []), validStatusCodes: [Int]? = nil,
         source: String, secrets: [String] = [], rules: ContractRules = ContractRules(), stubSource: StubSource? = nil,
-        stubBehavior: StubBehavior = .immediate, declaration: SourcePlace? = nil
+        stubBehavior: StubBehavior = .immediate, declaration: SourcePlace? = nil, isPending: Bool = false
     ) {
         self.declaration = declaration
+        self.isPending = isPending
         self.stubBehavior = stubBehavior
         self.rules = rules
         self.stubSource = stubSource

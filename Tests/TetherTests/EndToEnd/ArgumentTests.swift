@@ -151,8 +151,8 @@ import Testing
         let samples = [
             "URL": "http://127.0.0.1:1", "SERVICE=URL": "Shop=http://127.0.0.1:1",
             "FILE.har": FixturePaths.packageRoot.appendingPathComponent("contracts/github.har").path,
-            "PATTERN": "Nothing.*", "N": "2", "K/N": "1/2", "PATH": "$.email", "SECONDS": "5", "BYTES": "1M",
-            "FILE": folder.file("file.txt"), "FILE|-": folder.file("out.jsonl"),
+            "PATTERN": "Nothing.*", "N": "2", "N/s": "2/s", "K/N": "1/2", "PATH": "$.email", "SECONDS": "5",
+            "BYTES": "1M", "FILE": folder.file("file.txt"), "FILE|-": folder.file("out.jsonl"),
         ]
         // Past the parser, each command stops before sending or serving anything, with an error of its own.
         let operands =

@@ -1,0 +1,140 @@
+import Foundation
+
+/// What `--baseline FILE` does to a run: which drifts are known, which targets are pending, which recorded drifts
+/// are fixed, and the file `--update-baseline` writes. The one home of the baseline's policy; the exit code reads the
+/// marks it puts on each result (`ContractResult.failsGate`).
+///
+/// - A drift is known when the baseline lists its target with the same `drift(of:)` key: the path with array
+///   indices as `[*]` (which element drifts first depends on the live data) and the rule, the message's head before
+///   any live value. A drifted target whose every drift is known does not fail the gate; one new drift does.
+/// - A target is pending, reported but never failing, when the manifest says `"pending": true` and the baseline has
+///   not seen it pass, or when a baseline is given and does not list it at all (new since the baseline). Without
+///   `--baseline` a `"pending": true` target stays pending: nothing remembers its first pass.
+/// - "Passed once" is remembered in the baseline (`hasPassed`), written by `--update-baseline`.
+public struct BaselineGate: Sendable, Equatable {
+    /// The baseline read from `--baseline FILE`; `nil` when none was given (only manifest `pending` applies).
+    public var file: BaselineFile?
+
+    /// - Parameter file: The baseline, or `nil` for none.
+    public init(file: BaselineFile? = nil) {
+        self.file = file
+    }
+
+    /// The baseline key of a drift: stable across runs, no timings, no live values, and no secrets (the file is
+    /// an output like any report, so the contract's secrets are redacted from it).
+    /// - Parameters:
+    ///   - finding: A drift.
+    ///   - contract: Its contract, whose secrets are redacted.
+    /// - Returns: Its path (array indices as `[*]`) and rule.
+    public static func drift(of finding: Finding, in contract: Contract) -> BaselineFile.Drift {
+        let redactor = Redactor(contracts: [contract])
+        return BaselineFile.Drift(
+            path: redactor.redact(stablePath(finding.path)), rule: redactor.redact(rule(of: finding)))
+    }
+
+    /// The keys of a result's drifts.
+    static func drifts(of result: ContractResult) -> Set<BaselineFile.Drift> {
+        Set(result.findings.filter(\.isDrift).map { drift(of: $0, in: result.contract) })
+    }
+
+    /// The rule of a finding without the live values in its message: the head before `, got`, ` (` or `: `
+    /// (`expected string, got number 12` → `expected string`; `missing key (stub has string)` → `missing key`). A
+    /// validationType drift starts with the live status, so it has a fixed rule.
+    static func rule(of finding: Finding) -> String {
+        if finding.path == "status" && finding.message.contains("outside the target's validationType") {
+            return "outside validationType"
+        }
+        var head = Substring(finding.message)
+        for marker in [", got", " (", ": "] {
+            if let range = head.range(of: marker) { head = head[..<range.lowerBound] }
+        }
+        return String(head)
+    }
+
+    /// `$.items[3].price` → `$.items[*].price`.
+    static func stablePath(_ path: String) -> String {
+        var output = ""
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "[") {
+            output += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "]"), close > after.startIndex,
+                after[..<close].allSatisfy(\.isASCII), after[..<close].allSatisfy(\.isNumber)
+            {
+                output += "[*]"
+                rest = after[after.index(after: close)...]
+            } else {
+                output += "["
+                rest = after
+            }
+        }
+        return output + rest
+    }
+
+    /// `result` with its known drifts and pending mark set.
+    /// - Parameter result: A result as the checks made it.
+    /// - Returns: The same result, marked.
+    public func mark(_ result: ContractResult) -> ContractResult {
+        var marked = result
+        let entry = file?.target(service: result.contract.service, name: result.contract.name)
+        let isNew = file != nil && entry == nil
+        marked.isPending = isNew || (result.contract.isPending && entry?.hasPassed != true)
+        if let entry {
+            let known = Set(entry.drifts)
+            marked.knownDrifts = result.findings.filter {
+                $0.isDrift && known.contains(Self.drift(of: $0, in: result.contract))
+            }
+        }
+        return marked
+    }
+
+    /// The baseline's drifts of targets checked in this run (passed or drifted) that did not come back.
+    /// - Parameter results: The run's results.
+    /// - Returns: Sorted by service, target, path and rule.
+    public func fixed(in results: [ContractResult]) -> [FixedDrift] {
+        guard let file else { return [] }
+        var fixed: [FixedDrift] = []
+        for result in results where result.outcome == .passed || result.outcome == .drifted {
+            guard let entry = file.target(service: result.contract.service, name: result.contract.name) else {
+                continue
+            }
+            let now = Self.drifts(of: result)
+            for drift in entry.drifts where !now.contains(drift) {
+                fixed.append(FixedDrift(service: entry.service, target: entry.target, drift: drift))
+            }
+        }
+        return fixed.sorted {
+            ($0.service, $0.target, $0.drift.path, $0.drift.rule) < (
+                $1.service, $1.target, $1.drift.path, $1.drift.rule
+            )
+        }
+    }
+
+    /// The baseline `--update-baseline` writes after `results`: every target checked (passed or drifted) with its
+    /// drifts now (new ones become known, fixed ones are pruned) and whether it has passed once; targets not checked
+    /// this run (filtered out, errors, skips) keep their entries; a new target that could not be checked is not
+    /// added, so it stays pending. An entry of a service that was loaded but no longer declares the target is
+    /// dropped (a target renamed or deleted); entries of services not loaded this run are kept.
+    /// - Parameters:
+    ///   - results: The run's results.
+    ///   - declared: Every contract loaded for the run, before `--filter`; `nil` keeps every entry.
+    /// - Returns: The new baseline.
+    public func updated(with results: [ContractResult], declared: [Contract]? = nil) -> BaselineFile {
+        var targets = file?.targets ?? []
+        if let declared {
+            let services = Set(declared.map(\.service))
+            let names = Set(declared.map { $0.service + "\u{0}" + $0.name })
+            targets.removeAll { services.contains($0.service) && !names.contains($0.service + "\u{0}" + $0.target) }
+        }
+        for result in results where result.outcome == .passed || result.outcome == .drifted {
+            let old = file?.target(service: result.contract.service, name: result.contract.name)
+            let drifts = Self.drifts(of: result)
+            targets.removeAll { $0.service == result.contract.service && $0.target == result.contract.name }
+            targets.append(
+                BaselineFile.Target(
+                    service: result.contract.service, target: result.contract.name,
+                    hasPassed: old?.hasPassed == true || result.outcome == .passed, drifts: Array(drifts)))
+        }
+        return BaselineFile(targets: targets)
+    }
+}
