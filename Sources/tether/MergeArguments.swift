@@ -38,7 +38,7 @@ let mergeOptions = OptionTable<MergeArguments>(
     options: [
         Option(
             names: ["-o", "--out"], section: .options,
-            forms: [.init(value: "FILE.xml", help: "where to write the merged JUnit report")],
+            forms: [.init(value: "FILE", help: "where to write the merged report (JUnit XML, or JSON lines)")],
             action: .value { $0.out = $1 }),
         .help,
     ],
@@ -52,8 +52,9 @@ extension Help {
 
         Joins the JUnit reports of a run split with --shard K/N into the report of the whole run. Suites of the same
         service are combined, their test cases copied in file order, and their counts, times and totals recomputed;
-        the result validates against the same schemas as a report of one run. A target reported by two files is an
-        error (exit 2): the shards overlapped.
+        the result validates against the same schemas as a report of one run. The --json files of the shards merge
+        the same way (give them instead of the XML files): their result lines in file order, one summary
+        recomputed. A target reported by two files is an error (exit 2): the shards overlapped.
 
         The exit code is the whole run's: 0 every contract holds, 1 a drift, 3 some target could not be checked,
         4 nothing was checked (see tether --help).

@@ -109,14 +109,14 @@ case .verify(let arguments):
     runVerify(arguments)
 case .mergeReports(let paths, let out):
     do {
-        let merged = try JUnitMerge.merge(paths)
-        try ReportFile.write(merged.xml, to: out)
+        let merged = try ReportMerge.merge(paths)
+        try ReportFile.write(merged.data, to: out)
         let counts = merged.counts
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
         emit(
             "merged \(paths.count == 1 ? "1 report" : "\(paths.count) reports") into \(out): "
                 + "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped "
-                + "in \(merged.suiteCount == 1 ? "1 suite" : "\(merged.suiteCount) suites")\n")
+                + merged.shape + "\n")
         exit(counts.exitCode)
     } catch let error as JUnitReadError {
         fail("\(error)")

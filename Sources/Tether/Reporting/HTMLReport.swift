@@ -99,6 +99,12 @@ public enum HTMLReport {
         if let liveURL = result.liveURL, liveURL != result.contract.request.url {
             facts.append("live URL " + ReportText.clean(liveURL, redactor: redactor))
         }
+        // The gate's marks (--retries, --baseline, pending targets), as the console and JUnit show them.
+        if result.attempts > 1 {
+            facts.append(result.isFlaky ? "flaky: passed on attempt \(result.attempts)" : "\(result.attempts) attempts")
+        }
+        if result.isKnownDrift { facts.append("known drift (in the baseline): does not fail the gate") }
+        if result.isPending { facts.append("pending: does not fail the gate until it has passed once") }
         if let place = result.contract.declaration {
             facts.append(
                 "declared at \(ReportText.clean(place.file, redactor: redactor)):\(place.line):\(place.column)")

@@ -61,6 +61,10 @@ public struct JSONLinesReport: ReportSink {
             JSONMember(
                 "url", .string(ReportText.clean(result.liveURL ?? result.contract.request.url, redactor: redactor))),
             JSONMember("duration", .double(milliseconds(result.duration))),
+            JSONMember("attempts", .integer(Int64(result.attempts))),
+            JSONMember("flaky", .bool(result.isFlaky)),
+            JSONMember("knownDrift", .bool(result.isKnownDrift)),
+            JSONMember("pending", .bool(result.isPending)),
         ]
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             members.append(JSONMember("reason", .string(reason)))
@@ -70,6 +74,7 @@ public struct JSONLinesReport: ReportSink {
                 JSONMember("kind", .string(finding.isDrift ? "drift" : "note")),
                 JSONMember("path", .string(ReportText.clean(finding.path, redactor: redactor))),
                 JSONMember("message", .string(ReportText.clean(finding.message, redactor: redactor))),
+                JSONMember("known", .bool(result.knownDrifts.contains(finding))),
             ])
         }
         members.append(JSONMember("findings", .array(findings)))
@@ -87,17 +92,30 @@ public struct JSONLinesReport: ReportSink {
 
     /// The closing summary line (with the newline).
     static func summaryLine(_ report: RunReport) -> String {
-        let counts = report.counts
+        summaryLine(
+            counts: report.counts, total: report.results.count, fixed: report.fixed.count,
+            duration: milliseconds(report.duration), startedAt: ReportText.timestamp(report.startedAt),
+            exitCode: report.exitCode)
+    }
+
+    /// The summary line from its parts: a run's, or the merge of shards' (`JSONLinesMerge`).
+    static func summaryLine(
+        counts: OutcomeCounts, total: Int, fixed: Int, duration: Double, startedAt: String, exitCode: Int32
+    ) -> String {
         let summary = JSONValue.object([
             JSONMember("type", .string("summary")),
-            JSONMember("total", .integer(Int64(report.results.count))),
+            JSONMember("total", .integer(Int64(total))),
             JSONMember("passed", .integer(Int64(counts.passed))),
             JSONMember("drifted", .integer(Int64(counts.drifted))),
             JSONMember("errors", .integer(Int64(counts.errors))),
             JSONMember("skipped", .integer(Int64(counts.skipped))),
-            JSONMember("duration", .double(milliseconds(report.duration))),
-            JSONMember("startedAt", .string(ReportText.timestamp(report.startedAt))),
-            JSONMember("exitCode", .integer(Int64(report.exitCode))),
+            JSONMember("knownDrifts", .integer(Int64(counts.knownDrifted))),
+            JSONMember("pending", .integer(Int64(counts.pending))),
+            JSONMember("flaky", .integer(Int64(counts.flaky))),
+            JSONMember("fixed", .integer(Int64(fixed))),
+            JSONMember("duration", .double(duration)),
+            JSONMember("startedAt", .string(startedAt)),
+            JSONMember("exitCode", .integer(Int64(exitCode))),
         ])
         return String(decoding: summary.serialized(), as: UTF8.self) + "\n"
     }

@@ -72,11 +72,27 @@ public struct ContractShard: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension ContractShard {
-    /// Durations by `Service.target` from a JUnit report (`<testcase classname name time>`), for `--timings`.
-    /// - Parameter path: A JUnit XML file, as Tether (or another tool) wrote it.
+    /// Durations by `Service.target` from an earlier report, for `--timings`: a JUnit report
+    /// (`<testcase classname name time>`) or a `--json` one (its result lines).
+    /// - Parameter path: A JUnit XML file, as Tether (or another tool) wrote it, or JSON lines from `--json`.
     /// - Returns: Seconds by `classname.name`.
     /// - Throws: `JUnitReadError` when the file cannot be read or is not JUnit XML.
     public static func timings(fromReport path: String) throws(JUnitReadError) -> [String: Double] {
+        if let data = FileManager.default.contents(atPath: path), JSONLinesMerge.isJSONLines(data) {
+            // A `--json` report: every result line's `service`, `target` and `duration` (seconds).
+            var timings: [String: Double] = [:]
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                guard let value = try? JSONReader().value(Data(line)), value["type"] == .string("result"),
+                    case .string(let service)? = value["service"], case .string(let target)? = value["target"]
+                else { continue }
+                switch value["duration"] {
+                case .double(let seconds)?: timings["\(service).\(target)"] = seconds
+                case .integer(let seconds)?: timings["\(service).\(target)"] = Double(seconds)
+                default: continue
+                }
+            }
+            return timings
+        }
         let document = try JUnitDocument.read(path)
         var timings: [String: Double] = [:]
         for suite in document.suites {

@@ -199,9 +199,19 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         let server = try FlakyServer.failingTwice()
         let target = #"{"name": "user", "path": "/user", "sampleData": {"json": {"id": 1}}}"#
         let folder = try ContractFolder(["api.json": manifest(baseURL: server.baseURL, targets: target)])
-        let run = try TetherBinary.run(["verify", folder.file("api.json"), "--no-color", "--retries", "2"])
+        let html = folder.file("report.html")
+        let json = folder.file("results.jsonl")
+        let run = try TetherBinary.run([
+            "verify", folder.file("api.json"), "--no-color", "--retries", "2", "--html", html, "--json", json,
+        ])
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
         #expect(server.requestCount == 3)
+        // The attempts and the flaky mark reach the JSON lines and the HTML page too.
+        let lines = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n")
+        let result = try JSONValue.parse(Data(lines[0].utf8))
+        #expect(result["attempts"] == .integer(3) && result["flaky"] == .bool(true))
+        #expect(try JSONValue.parse(Data(lines[1].utf8))["flaky"] == .integer(1))
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("flaky: passed on attempt 3"))
         #expect(run.stdout.contains("PASS  Demo.user  "))
         #expect(run.stdout.contains("[flaky: passed on attempt 3 of 3]"))
         #expect(run.stdout.contains("(1 flaky)"))

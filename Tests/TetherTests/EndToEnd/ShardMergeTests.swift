@@ -43,6 +43,16 @@ import Testing
         return "<\(element.name) \(attributes.joined(separator: " "))>\(children.joined())</\(element.name)>"
     }
 
+    /// A `--json` report's content, order-free: each line without `index`, `duration` and `startedAt`.
+    static func jsonContent(_ path: String) throws -> [String] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            guard case .object(let members) = try JSONValue.parse(Data(line.utf8)) else { return "" }
+            let kept = members.filter { !["index", "duration", "startedAt"].contains($0.key) }
+            return String(decoding: JSONValue.object(kept).serialized(), as: UTF8.self)
+        }.sorted()
+    }
+
     @Test func theMergeOfNShardsHoldsTheWholeRun() throws {
         let mock = try RunningTether(["mock", FixturePaths.realWorld("github.har")])
         try #require(mock.waitForOutput("\n", within: 10), "tether mock printed nothing within 10 s")
@@ -54,20 +64,23 @@ import Testing
 
         for filter in [[], ["--filter", "user*"]] {  // 15 targets; 3 (so that shards 4 and 5 of 5 have none)
             let whole = try TetherBinary.run(
-                ["verify", Self.manifest, "--base-url", baseURL, "--junit", folder + "/whole.xml"] + filter)
+                ["verify", Self.manifest, "--base-url", baseURL, "--junit", folder + "/whole.xml"]
+                    + ["--json", folder + "/whole.jsonl"] + filter)
             let wholeContent = try Self.content(folder + "/whole.xml")
             let targets = try JUnitDocument.read(folder + "/whole.xml").suites.flatMap(\.cases).count
             for count in 1...5 {
                 var reports: [String] = []
+                var jsonReports: [String] = []
                 var sizes: [Int] = []
                 for index in 1...count {
                     let report = folder + "/shard-\(index)-of-\(count).xml"
                     let shard = try TetherBinary.run(
                         [
                             "verify", Self.manifest, "--base-url", baseURL, "--shard", "\(index)/\(count)", "--junit",
-                            report,
+                            report, "--json", report + ".jsonl",
                         ]
                             + filter)
+                    jsonReports.append(report + ".jsonl")
                     let cases = try JUnitDocument.read(report).suites.flatMap(\.cases).count
                     sizes.append(cases)
                     #expect(shard.stdout.hasPrefix("shard \(index)/\(count): \(cases) of \(targets) targets"))
@@ -79,6 +92,10 @@ import Testing
                 let merge = try TetherBinary.run(["merge-reports"] + reports + ["-o", merged])
                 #expect(merge.exitCode == whole.exitCode, "\(count) shards: \(merge.stdout)\(merge.stderr)")
                 #expect(try Self.content(merged) == wholeContent, "\(count) shards \(filter)")
+                let mergedJSON = folder + "/merged.jsonl"
+                let jsonMerge = try TetherBinary.run(["merge-reports"] + jsonReports + ["-o", mergedJSON])
+                #expect(jsonMerge.exitCode == whole.exitCode, "\(jsonMerge.stdout)\(jsonMerge.stderr)")
+                #expect(try Self.jsonContent(mergedJSON) == Self.jsonContent(folder + "/whole.jsonl"))
                 if JUnitValidator.isAvailable {
                     let validation = try JUnitValidator.validate(
                         String(decoding: FileManager.default.contents(atPath: merged) ?? Data(), as: UTF8.self))
@@ -132,11 +149,18 @@ import Testing
         #expect(overlap.stderr.contains("is also in \(folder)/a.xml: the shards overlap"), "\(overlap.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/m.xml"))
 
+        let mixed = try TetherBinary.run([
+            "merge-reports", folder + "/a.xml", FixturePaths.fixture("record/live.json"), "-o", folder + "/m.xml",
+        ])
+        #expect(mixed.exitCode == 2)
+        #expect(mixed.stderr.contains("merge the JUnit files and the --json files separately"), "\(mixed.stderr)")
         let notJUnit = try TetherBinary.run([
             "merge-reports", FixturePaths.realWorld("github.json"), "-o", folder + "/m.xml",
         ])
         #expect(notJUnit.exitCode == 2)
-        #expect(notJUnit.stderr.contains("github.json:1: not well-formed XML"), "\(notJUnit.stderr)")
+        #expect(
+            notJUnit.stderr.contains("github.json:1: not a JSON line (a --json report holds one JSON object per line)"),
+            "\(notJUnit.stderr)")
 
         let badShard = try TetherBinary.run(["verify", Self.manifest, "--shard", "3/2"])
         #expect(badShard.exitCode == 2)
