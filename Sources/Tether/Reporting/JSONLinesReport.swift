@@ -70,12 +70,19 @@ public struct JSONLinesReport: ReportSink {
             members.append(JSONMember("reason", .string(reason)))
         }
         let findings = result.findings.map { finding -> JSONValue in
-            .object([
+            var members = [
                 JSONMember("kind", .string(finding.isDrift ? "drift" : "note")),
                 JSONMember("path", .string(ReportText.clean(finding.path, redactor: redactor))),
                 JSONMember("message", .string(ReportText.clean(finding.message, redactor: redactor))),
-                JSONMember("known", .bool(result.knownDrifts.contains(finding))),
-            ])
+            ]
+            if let expected = finding.expected {
+                members.append(JSONMember("expected", .string(ReportText.clean(expected, redactor: redactor))))
+            }
+            if let actual = finding.actual {
+                members.append(JSONMember("actual", .string(ReportText.clean(actual, redactor: redactor))))
+            }
+            members.append(JSONMember("known", .bool(result.knownDrifts.contains(finding))))
+            return .object(members)
         }
         members.append(JSONMember("findings", .array(findings)))
         if let place = result.contract.declaration {

@@ -19,7 +19,8 @@ public enum ContractCheck {
                 Finding(
                     .drift, "status",
                     "expected \(statusCode), got \(response.statusCode): check the request's path and query, "
-                        + "or fix the stub's status code"))
+                        + "or fix the stub's status code", expected: String(statusCode),
+                    actual: String(response.statusCode)))
         }
         if let valid = contract.validStatusCodes, !valid.contains(response.statusCode) {
             findings.append(
@@ -56,15 +57,23 @@ public enum ContractCheck {
             let path = "header \(header.name)"
             let live = response.headers.filter { $0.isNamed(header.name) }.map(\.value)
             let shown = { (value: String) in header.isCredential ? "<redacted>" : "\"\(value)\"" }
+            // The two sides for tools: a credential's value is no more theirs than the message's.
+            let plain = { (value: String) in header.isCredential ? Redactor.marker : value }
             guard let first = live.first else {
-                return Finding(.drift, path, "missing (expected \(shown(header.value))): \(headerHint)")
+                return Finding(
+                    .drift, path, "missing (expected \(shown(header.value))): \(headerHint)",
+                    expected: plain(header.value),
+                    actual: "absent")
             }
             let holds = live.contains { value in
                 header.isNamed("Content-Type")
                     ? HTTPHeader.mediaType(of: value) == HTTPHeader.mediaType(of: header.value) : value == header.value
             }
             return holds
-                ? nil : Finding(.drift, path, "expected \(shown(header.value)), got \(shown(first)): \(headerHint)")
+                ? nil
+                : Finding(
+                    .drift, path, "expected \(shown(header.value)), got \(shown(first)): \(headerHint)",
+                    expected: plain(header.value), actual: plain(first))
         }
     }
 

@@ -12,15 +12,24 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// What, built next to the rule that found it: `expected string, got number 12`.
     public var message: String
+    /// What the stub asked for, for tools (`--json`): `string`, `200`, `absent`; `nil` when the rule has no
+    /// two sides (a note, a body that is not JSON).
+    public var expected: String?
+    /// What the live answer had: `number 12`, `404`, `absent`, `null`.
+    public var actual: String?
 
     /// - Parameters:
     ///   - kind: Drift or note.
     ///   - path: Where (`$.items[3].price`, `status`, `header Content-Type`, `body`).
     ///   - message: What and what to do, lower case.
-    public init(_ kind: Kind, _ path: String, _ message: String) {
+    ///   - expected: What the stub asked for, when the rule compares two sides.
+    ///   - actual: What the live answer had.
+    public init(_ kind: Kind, _ path: String, _ message: String, expected: String? = nil, actual: String? = nil) {
         self.kind = kind
         self.path = path
         self.message = message
+        self.expected = expected
+        self.actual = actual
     }
 
     /// Whether this finding breaks the contract.

@@ -347,25 +347,27 @@ private struct ShapeWalk {
 
     mutating func typeMismatch(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: typeCode(at: index))) else { return }
+        let expected = shape.expectedDescription(nodes[Int(node)])
+        let actual = actualDescription(at: index)
         append(
-            .drift, depth: openCount,
-            "expected \(shape.expectedDescription(nodes[Int(node)])), got \(actualDescription(at: index))",
-            hint: "change the property's type, or fix the stub")
+            .drift, depth: openCount, "expected \(expected), got \(actual)",
+            hint: "change the property's type, or fix the stub", expected: expected, actual: actual)
     }
 
     mutating func fractionForInteger(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
+        let actual = "fractional number \(excerpt(at: index))"
         append(
-            .drift, depth: openCount,
-            "expected integer, got fractional number \(excerpt(at: index))", hint: "declare it Double, or fix the stub")
+            .drift, depth: openCount, "expected integer, got \(actual)", hint: "declare it Double, or fix the stub",
+            expected: "integer", actual: actual)
     }
 
     mutating func unexpectedNull(node: Int32) {
         guard isFirst(RepeatKey(node: node, rule: .unexpectedNull, detail: 0)) else { return }
+        let expected = shape.expectedDescription(nodes[Int(node)])
         append(
-            .drift, depth: openCount,
-            "unexpected null (stub has \(shape.expectedDescription(nodes[Int(node)])))",
-            hint: "make the property optional, or fix the stub")
+            .drift, depth: openCount, "unexpected null (stub has \(expected))",
+            hint: "make the property optional, or fix the stub", expected: expected, actual: "null")
     }
 
     mutating func stubNull(node: Int32, at index: Int) {
@@ -381,10 +383,10 @@ private struct ShapeWalk {
     mutating func missingKey(node: Int32, key: Int) {
         guard isFirst(RepeatKey(node: node, rule: .missingKey, detail: key)) else { return }
         // Called while the object is still open: its path is the stack minus the member component, plus the key.
+        let expected = shape.expectedDescription(nodes[Int(keys[key].node)])
         append(
-            .drift, depth: openCount - 1, last: shape.keyNames[key],
-            "missing key (stub has \(shape.expectedDescription(nodes[Int(keys[key].node)])))",
-            hint: "make the property optional, or fix the stub")
+            .drift, depth: openCount - 1, last: shape.keyNames[key], "missing key (stub has \(expected))",
+            hint: "make the property optional, or fix the stub", expected: expected, actual: "absent")
     }
 
     mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
@@ -407,9 +409,10 @@ private struct ShapeWalk {
         }
         extraTail[Int(node)] = extra
         top.extraHint = -1
+        let actual = typeName(at: valueIndex)
         append(
-            isStrict ? .drift : .note, depth: openCount, "key not in stub (\(typeName(at: valueIndex)))",
-            hint: isStrict ? "add it to the stub, or drop --strict" : nil)
+            isStrict ? .drift : .note, depth: openCount, "key not in stub (\(actual))",
+            hint: isStrict ? "add it to the stub, or drop --strict" : nil, expected: "absent", actual: actual)
     }
 
     /// The `Extra` for `live` at `node`, trying the frame's hint first, or `nil`.
@@ -445,11 +448,12 @@ private struct ShapeWalk {
 
     /// Adds a finding whose path goes through the first `depth` open containers, then `last` (a missing key).
     mutating func append(
-        _ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String, hint: String? = nil
+        _ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String, hint: String? = nil,
+        expected: String? = nil, actual: String? = nil
     ) {
         var path = path(depth: depth)
         if let last { JSONPath.appendKey(last, to: &path) }
-        findings.append(Finding(kind, path, message))
+        findings.append(Finding(kind, path, message, expected: expected, actual: actual))
         repeats.append(0)
         hints.append(hint)
     }

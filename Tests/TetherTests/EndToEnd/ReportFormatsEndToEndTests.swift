@@ -79,6 +79,8 @@ import Testing
             assert items["declaration"] == {"file": items["declaration"]["file"], "line": 4, "column": 7}, items
             drift = [f for f in items["findings"] if f["kind"] == "drift"]
             assert drift[0]["path"] == "$[0].price", drift
+            assert drift[0]["expected"] and drift[0]["actual"] and drift[0]["expected"] != drift[0]["actual"], drift
+            assert items["attempts"] == 1 and items["flaky"] is False and items["pending"] is False, items
             print("ok", len(objects))
             """
         let read = try await Self.tool(python, ["-c", script], input: Data(run.stdout.utf8))

@@ -63,7 +63,8 @@ private var isoDecoder: JSONDecoder {
             report.results.first?.findings.first
                 == Finding(
                     .drift, "status",
-                    "expected 200, got 404: check the request's path and query, or fix the stub's status code"))
+                    "expected 200, got 404: check the request's path and query, or fix the stub's status code",
+                    expected: "200", actual: "404"))
         #expect(!report.isPassing)
         #expect(report.exitCode == 1)
         #expect(report.failures.count == 1)

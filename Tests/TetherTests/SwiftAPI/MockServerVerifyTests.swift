@@ -49,7 +49,8 @@ private var snakeCaseDecoder: JSONDecoder {
             report.results.first?.findings.first
                 == Finding(
                     .drift, "status",
-                    "expected 401, got 200: check the request's path and query, or fix the stub's status code"))
+                    "expected 401, got 200: check the request's path and query, or fix the stub's status code",
+                    expected: "401", actual: "200"))
     }
 
     @Test func aStructureDriftNamesThePath() async throws {

@@ -26,7 +26,8 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             ContractCheck.findings(contract: contract(), response: live(404)).filter(\.isDrift) == [
                 Finding(
                     .drift, "status",
-                    "expected 200, got 404: check the request's path and query, or fix the stub's status code")
+                    "expected 200, got 404: check the request's path and query, or fix the stub's status code",
+                    expected: "200", actual: "404")
             ])
     }
 
@@ -36,7 +37,8 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             findings == [
                 Finding(
                     .drift, "status",
-                    "expected 200, got 500: check the request's path and query, or fix the stub's status code"),
+                    "expected 200, got 500: check the request's path and query, or fix the stub's status code",
+                    expected: "200", actual: "500"),
                 Finding(
                     .note, "body", "not compared: the status differs, so the body answers another case than the stub"),
             ])
@@ -71,11 +73,12 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             drifts.filter(\.isDrift) == [
                 Finding(
                     .drift, "header Content-Type",
-                    "expected \"application/json\", got \"text/html\": fix the stub's response headers, or drop the ones the app does not read"
-                ),
+                    "expected \"application/json\", got \"text/html\": fix the stub's response headers, or drop the ones the app does not read",
+                    expected: "application/json", actual: "text/html"),
                 Finding(
                     .drift, "header X-Version",
-                    "missing (expected \"2\"): fix the stub's response headers, or drop the ones the app does not read"),
+                    "missing (expected \"2\"): fix the stub's response headers, or drop the ones the app does not read",
+                    expected: "2", actual: "absent"),
             ])
     }
 
@@ -158,8 +161,8 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             findings == [
                 Finding(
                     .drift, "header Set-Cookie",
-                    "expected <redacted>, got <redacted>: fix the stub's response headers, or drop the ones the app does not read"
-                )
+                    "expected <redacted>, got <redacted>: fix the stub's response headers, or drop the ones the app does not read",
+                    expected: "<redacted>", actual: "<redacted>")
             ])
         let missing = ContractCheck.headerFindings(
             expected: [HTTPHeader("Authorization", "Bearer t")], response: response([]))
@@ -167,8 +170,8 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
             missing == [
                 Finding(
                     .drift, "header Authorization",
-                    "missing (expected <redacted>): fix the stub's response headers, or drop the ones the app does not read"
-                )
+                    "missing (expected <redacted>): fix the stub's response headers, or drop the ones the app does not read",
+                    expected: "<redacted>", actual: "absent")
             ])
     }
 }
