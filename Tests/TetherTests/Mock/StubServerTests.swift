@@ -282,12 +282,12 @@ import Testing
             return MockResponse(status: 0, ending: .hold(seconds: 60))
         }
         let url = "\(server.baseURL)/hold"
-        async let held = runCurl(["-s", "--max-time", "30", url])
+        let held = try StartedCurl(["-s", "--max-time", "30", url], deadline: 60)
         // Stop once the request is held (the handler has run), not before curl connects.
         #expect(eventually(within: 20) { log.all.count == 1 })
         server.stop()
         #expect(log.all.last?.outcome == .stopped, "\(log.all)")
-        let result = try await held
+        let result = try await held.result()
         #expect(result.exitCode == 52 || result.exitCode == 56, "curl: \(result.exitCode) \(result.errorText)")
         #expect(!result.wasKilled)
     }

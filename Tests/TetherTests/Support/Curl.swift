@@ -58,36 +58,44 @@ private final class KillFlag: @unchecked Sendable {
 /// Runs curl and waits for it, at most `deadline` seconds (then kills it): a test never hangs on it.
 /// Proxies are always bypassed so nothing leaves 127.0.0.1.
 func runCurl(_ arguments: [String], deadline: Double = 20) async throws -> CurlResult {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tether-curl-\(UUID().uuidString)")
-    let outputURL = scratch.appendingPathExtension("out")
-    let errorURL = scratch.appendingPathExtension("err")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(at: outputURL)
-        try? FileManager.default.removeItem(at: errorURL)
-    }
-    let outputHandle = try FileHandle(forWritingTo: outputURL)
-    let errorHandle = try FileHandle(forWritingTo: errorURL)
+    try await StartedCurl(arguments, deadline: deadline).result()
+}
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["--noproxy", "*"] + arguments
-    process.standardOutput = outputHandle
-    process.standardError = errorHandle
-    process.standardInput = FileHandle.nullDevice
+/// curl started at once, on the calling thread, and awaited later: for a test that must know curl is running before
+/// it blocks (an `async let` child may not start while the pool's threads are busy, which made a held-connection
+/// test wait 20 s for a request that was never sent).
+final class StartedCurl: @unchecked Sendable {
+    private let process = Process()
+    private let outputURL: URL
+    private let errorURL: URL
+    private let outputHandle: FileHandle
+    private let errorHandle: FileHandle
+    private let killed = KillFlag()
+    private let ended = DispatchSemaphore(value: 0)
 
-    let killed = KillFlag()
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        process.terminationHandler = { _ in continuation.resume() }
+    /// Starts curl now; kills it after `deadline` seconds.
+    init(_ arguments: [String], deadline: Double = 20) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tether-curl-\(UUID().uuidString)")
+        outputURL = scratch.appendingPathExtension("out")
+        errorURL = scratch.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        outputHandle = try FileHandle(forWritingTo: outputURL)
+        errorHandle = try FileHandle(forWritingTo: errorURL)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--noproxy", "*"] + arguments
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        process.standardInput = FileHandle.nullDevice
+        let ended = ended
+        process.terminationHandler = { _ in ended.signal() }
         do {
             try process.run()
         } catch {
-            process.terminationHandler = nil
-            killed.launchError = String(describing: error)
-            continuation.resume()
-            return
+            throw CurlFailure.cannotRun(String(describing: error))
         }
+        let process = process
+        let killed = killed
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
             if process.isRunning {
                 killed.wasKilled = true
@@ -95,15 +103,25 @@ func runCurl(_ arguments: [String], deadline: Double = 20) async throws -> CurlR
             }
         }
     }
-    if let launchError = killed.launchError { throw CurlFailure.cannotRun(launchError) }
-    let wasKilled = killed.wasKilled
-    try? outputHandle.close()
-    try? errorHandle.close()
-    return CurlResult(
-        exitCode: process.terminationStatus,
-        output: (try? Data(contentsOf: outputURL)) ?? Data(),
-        errorText: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "",
-        wasKilled: wasKilled)
+
+    deinit {
+        try? FileManager.default.removeItem(at: outputURL)
+        try? FileManager.default.removeItem(at: errorURL)
+    }
+
+    /// Waits (off the cooperative pool) for curl to end; what it produced.
+    func result() async throws -> CurlResult {
+        let ended = ended
+        try await offPool { ended.wait() }
+        process.waitUntilExit()
+        try? outputHandle.close()
+        try? errorHandle.close()
+        return CurlResult(
+            exitCode: process.terminationStatus,
+            output: (try? Data(contentsOf: outputURL)) ?? Data(),
+            errorText: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "",
+            wasKilled: killed.wasKilled)
+    }
 }
 
 /// Sends one request with curl (`-X method`) and returns the final response's status, headers and body.
