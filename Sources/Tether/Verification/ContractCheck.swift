@@ -13,8 +13,16 @@ public enum ContractCheck {
     ) -> [Finding] {
         guard case .network(let statusCode, let headers) = contract.sampleResponse else { return [] }
         var findings: [Finding] = []
-        let statusHolds = response.statusCode == statusCode
-        if !statusHolds {
+        let statusHolds = contract.rules.status?.contains(response.statusCode) ?? (response.statusCode == statusCode)
+        if let allowed = contract.rules.status, !statusHolds {
+            let list = allowed == ValidationType.successCodes.statusCodes
+                ? "successCodes" : allowed == ValidationType.successAndRedirectCodes.statusCodes
+                ? "successAndRedirectCodes" : allowed.map(String.init).joined(separator: ", ")
+            findings.append(
+                Finding(
+                    .drift, "status", "\(response.statusCode) is not one of \(list) (rules.status)",
+                    expected: "one of \(list)", actual: String(response.statusCode)))
+        } else if !statusHolds {
             findings.append(
                 Finding(
                     .drift, "status",
@@ -46,7 +54,8 @@ public enum ContractCheck {
             return findings
         }
         findings += bodyFindings(
-            stub: contract.sampleData, live: response.body, isStrict: isStrict, rules: contract.rules, parser: parser)
+            stub: contract.sampleData, live: response.body, isStrict: contract.rules.isStrict ?? isStrict,
+            rules: contract.rules, parser: parser)
         return findings
     }
 
@@ -91,8 +100,10 @@ public enum ContractCheck {
                     "not checked: the stub has no body (sampleData is empty), so only the status was checked")
             ]
         case .json(let value):
-            guard let parser else { return ShapeCheck.findings(stub: value, live: live, strict: isStrict) }
-            return JSONShape(stub: value).findings(live: live, strict: isStrict, rules: rules, parser: parser)
+            guard let parser else {
+                return ShapeCheck.findings(stub: value, live: live, strict: isStrict, rules: rules)
+            }
+            return JSONShape(stub: value, rules: rules).findings(live: live, strict: isStrict, parser: parser)
         case .text:
             if live.isEmpty {
                 return [

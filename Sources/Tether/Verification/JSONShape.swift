@@ -33,6 +33,18 @@ public struct JSONShape: Sendable, Equatable {
         var requiredMask: UInt64 = 0
         /// Whether some key at index 64 or beyond is required (checked one by one, rarely needed).
         var hasRequiredBeyond64 = false
+        /// `rules.maps`: an object whose keys are free; `element` is the merged shape of its values.
+        var isMap = false
+        /// The node's entry in `nodeRules`, or -1: the walk's one test for rules (kept last, in the padding).
+        var rule: Int32 = -1
+    }
+
+    /// What `rules` say about one node beyond its kinds and nullability (those are set on the node itself).
+    struct NodeRule: Sendable, Equatable {
+        /// `rules.ignore`: neither presence nor type is checked.
+        var isIgnored = false
+        var format: ContractRules.Format?
+        var values: [JSONValue]?
     }
 
     /// A stub key; plain data (its name is in `keyNames`) so that reading one in the walk copies no reference.
@@ -49,6 +61,9 @@ public struct JSONShape: Sendable, Equatable {
     var keys: [Key] = []
     var keyNames: [String] = []
     var keyBytes: [UInt8] = []
+    var nodeRules: [NodeRule] = []
+    /// The rules compiled in, for the walk's strictness hints.
+    let rules: ContractRules
 
     /// Stub values nested deeper than this are not compiled: what lies below accepts anything.
     static let maxDepth = 1024
@@ -56,12 +71,101 @@ public struct JSONShape: Sendable, Equatable {
     /// Compiles a stub's structure.
     /// - Parameter stub: The stub body, as parsed from `sampleData`.
     public init(stub: JSONValue) {
-        _ = compile([stub], depth: 0)
+        self.init(stub: stub, rules: ContractRules())
+    }
+
+    /// Compiles a stub's structure with the contract's path rules applied at their nodes: `maps` change what is
+    /// compiled, `ignore`/`optional` make keys not required, `nullable` makes nodes nullable, `formats`/`values` are
+    /// checked at their nodes. Paths the stub lacks are left out here (the manifest loader refuses them).
+    /// - Parameters:
+    ///   - stub: The stub body, as parsed from `sampleData`.
+    ///   - rules: The contract's rules.
+    public init(stub: JSONValue, rules: ContractRules) {
+        self.rules = rules
+        _ = compile([stub], depth: 0, path: rules.maps.isEmpty ? nil : [], maps: rules.maps)
+        guard rules.hasPathRules else { return }
+        for pattern in rules.ignore + rules.optional {
+            for place in resolve(pattern) where place.key >= 0 { makeOptional(key: place.key, of: place.parent) }
+        }
+        for pattern in rules.ignore {
+            for place in resolve(pattern) { updateRule(place.node) { $0.isIgnored = true } }
+        }
+        for pattern in rules.nullable {
+            for place in resolve(pattern) { nodes[Int(place.node)].isNullable = true }
+        }
+        for rule in rules.formats {
+            for place in resolve(rule.path) { updateRule(place.node) { $0.format = rule.format } }
+        }
+        for rule in rules.values {
+            for place in resolve(rule.path) { updateRule(place.node) { $0.values = rule.values } }
+        }
+    }
+
+    /// Where a path leads in the compiled shape: each node, with the object node and key index it is reached by
+    /// (-1 for an element). `[n]` leads to the element shape, as `[*]`; a map's values are reached by `[*]`.
+    private func resolve(_ pattern: JSONPathPattern) -> [(parent: Int32, key: Int32, node: Int32)] {
+        var places: [(parent: Int32, key: Int32, node: Int32)] = [(-1, -1, 0)]
+        for step in pattern.steps {
+            var next: [(parent: Int32, key: Int32, node: Int32)] = []
+            for place in places {
+                let node = nodes[Int(place.node)]
+                switch step {
+                case .key(let name):
+                    guard node.kinds.contains(.object), !node.isMap else { continue }
+                    for offset in 0..<node.keyCount
+                    where keyNames[Int(node.firstKey + offset)].utf8.elementsEqual(name.utf8) {
+                        next.append((place.node, node.firstKey + offset, keys[Int(node.firstKey + offset)].node))
+                    }
+                case .any, .index:
+                    if node.element >= 0, node.isMap || node.kinds.contains(.array) {
+                        next.append((place.node, -1, node.element))
+                    }
+                    if case .any = step, node.kinds.contains(.object), !node.isMap {
+                        for offset in 0..<node.keyCount {
+                            next.append((place.node, node.firstKey + offset, keys[Int(node.firstKey + offset)].node))
+                        }
+                    }
+                }
+            }
+            places = next
+        }
+        return places
+    }
+
+    private mutating func makeOptional(key: Int32, of parent: Int32) {
+        keys[Int(key)].isRequired = false
+        let offset = key - nodes[Int(parent)].firstKey
+        if offset < 64 { nodes[Int(parent)].requiredMask &= ~(1 << UInt64(offset)) }
+    }
+
+    private mutating func updateRule(_ node: Int32, _ change: (inout NodeRule) -> Void) {
+        if nodes[Int(node)].rule < 0 {
+            nodes[Int(node)].rule = Int32(nodeRules.count)
+            nodeRules.append(NodeRule())
+        }
+        change(&nodeRules[Int(nodes[Int(node)].rule)])
+    }
+
+    /// Whether a `maps` pattern names the position `path` (a stub element or map value is the step `.any`).
+    private static func isMap(_ path: [JSONPathPattern.Step], _ maps: [JSONPathPattern]) -> Bool {
+        maps.contains { pattern in
+            pattern.steps.count == path.count
+                && zip(pattern.steps, path).allSatisfy { written, step in
+                    switch (written, step) {
+                    case (.key(let a), .key(let b)): a == b
+                    case (.any, .any), (.index, .any): true
+                    default: false
+                    }
+                }
+        }
     }
 
     /// Compiles the merge of `values` (one stub position, or all elements of the stub arrays at one position) into a
-    /// new node and returns its index. Recursion is bounded by `maxDepth`.
-    private mutating func compile(_ values: [JSONValue], depth: Int) -> Int32 {
+    /// new node and returns its index. Recursion is bounded by `maxDepth`. `path` (only tracked when there are
+    /// `maps` rules) is the position's index-free path, for finding the maps.
+    private mutating func compile(
+        _ values: [JSONValue], depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
+    ) -> Int32 {
         let index = Int32(nodes.count)
         nodes.append(Node())
         guard depth < JSONShape.maxDepth else { return index }
@@ -85,9 +189,14 @@ public struct JSONShape: Sendable, Equatable {
             }
         }
         if !elements.isEmpty {
-            node.element = compile(elements, depth: depth + 1)
+            node.element = compile(elements, depth: depth + 1, path: path.map { $0 + [.any] }, maps: maps)
         }
-        if !objects.isEmpty {
+        if !objects.isEmpty, let path, Self.isMap(path, maps) {
+            // A dictionary: no keys of its own, every value of the merge of all the stub's values here.
+            node.isMap = true
+            let mapValues = objects.flatMap { $0.map(\.value) }
+            if !mapValues.isEmpty { node.element = compile(mapValues, depth: depth + 1, path: path + [.any], maps: maps) }
+        } else if !objects.isEmpty {
             // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
             let (names, valuesByName) = Self.groupedMembers(objects)
             // Reserve this node's key range first so that it stays contiguous while children add theirs.
@@ -112,7 +221,8 @@ public struct JSONShape: Sendable, Equatable {
                 }
             }
             for offset in names.indices {
-                keys[firstKey + offset].node = compile(valuesByName[offset], depth: depth + 1)
+                keys[firstKey + offset].node = compile(
+                    valuesByName[offset], depth: depth + 1, path: path.map { $0 + [.key(names[offset])] }, maps: maps)
             }
         }
         nodes[Int(index)] = node

@@ -15,10 +15,13 @@ public enum ShapeCheck {
     /// - Parameters:
     ///   - stub: The stub body (`sampleData`).
     ///   - live: The live response body, raw bytes.
-    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
+    ///   - strict: Whether live keys that the stub lacks are drifts rather than notes (a rule's `strict` wins).
+    ///   - rules: The contract's rules, applied at their paths.
     /// - Returns: Drifts and notes, in document order; no drift means the contract holds.
-    public static func findings(stub: JSONValue, live: Data, strict: Bool = false) -> [Finding] {
-        JSONShape(stub: stub).findings(live: live, strict: strict)
+    public static func findings(
+        stub: JSONValue, live: Data, strict: Bool = false, rules: ContractRules = ContractRules()
+    ) -> [Finding] {
+        JSONShape(stub: stub, rules: rules).findings(live: live, strict: rules.isStrict ?? strict)
     }
 }
 
@@ -27,12 +30,11 @@ extension JSONShape {
     /// - Parameters:
     ///   - live: The live response body, raw bytes.
     ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
-    ///   - rules: The contract's rules beyond the defaults.
     /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
-    public func findings(live: Data, strict: Bool = false, rules: ContractRules = ContractRules()) -> [Finding] {
+    ///   The shape's rules (`init(stub:rules:)`) apply at their paths.
+    public func findings(live: Data, strict: Bool = false) -> [Finding] {
         do {
-            return findings(
-                live: live, strict: strict, rules: rules, parser: try JSONParser(maxDepth: JSONShape.maxDepth))
+            return findings(live: live, strict: strict, parser: try JSONParser(maxDepth: JSONShape.maxDepth))
         } catch {
             return [Finding.notJSON(error, body: live)]
         }
@@ -42,27 +44,23 @@ extension JSONShape {
     /// - Parameters:
     ///   - live: The live response body, raw bytes.
     ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
-    ///   - rules: The contract's rules beyond the defaults.
     ///   - parser: The parser to read the body with; its depth limit applies.
     /// - Returns: Drifts and notes, in document order; a body that is not JSON gives one drift at path `body`.
-    public func findings(
-        live: Data, strict: Bool = false, rules: ContractRules = ContractRules(), parser: JSONParser
-    ) -> [Finding] {
+    public func findings(live: Data, strict: Bool = false, parser: JSONParser) -> [Finding] {
         do {
-            return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict, rules: rules) }
+            return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict) }
         } catch {
             return [Finding.notJSON(error, body: live)]
         }
     }
 
     /// Checks a parsed live document.
-    func findings(tape: JSONTape, strict: Bool, rules: ContractRules = ContractRules()) -> [Finding] {
+    func findings(tape: JSONTape, strict: Bool) -> [Finding] {
         nodes.withUnsafeBufferPointer { nodes in
             keys.withUnsafeBufferPointer { keys in
                 keyBytes.withUnsafeBufferPointer { keyBytes in
                     var walk = ShapeWalk(
-                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict,
-                        rules: rules)
+                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict)
                     walk.run()
                     return walk.result()
                 }
@@ -105,7 +103,7 @@ extension Finding {
 
 /// The kinds of findings, for counting repeats of the same finding across array elements.
 private enum Rule: UInt8 {
-    case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey
+    case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey, format, values
 }
 
 /// Identifies "the same finding": one rule at one index-free path (a shape node), with what distinguishes it there.
@@ -126,8 +124,6 @@ private struct ShapeWalk {
     let keyBytes: UnsafeBufferPointer<UInt8>
     let tape: JSONTape
     let isStrict: Bool
-    /// The contract's rules: where path-scoped rules decide what a position may be (the defaults today).
-    let rules: ContractRules
 
     /// An open container of the live document.
     struct Frame {
@@ -180,9 +176,8 @@ private struct ShapeWalk {
 
     init(
         shape: JSONShape, nodes: UnsafeBufferPointer<JSONShape.Node>, keys: UnsafeBufferPointer<JSONShape.Key>,
-        keyBytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, isStrict: Bool, rules: ContractRules
+        keyBytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, isStrict: Bool
     ) {
-        self.rules = rules
         self.shape = shape
         self.nodes = nodes
         self.keys = keys
@@ -233,6 +228,8 @@ private struct ShapeWalk {
                         seenBeyond64[top.seenBase + Int(match) - 64] = true
                     }
                     visit(node: keys[Int(node.firstKey + match)].node, at: valueIndex)
+                } else if node.isMap {
+                    if node.element >= 0 { visit(node: node.element, at: valueIndex) }
                 } else {
                     keyNotInStub(node: top.node, keyIndex: keyIndex, valueIndex: valueIndex)
                 }
@@ -284,6 +281,7 @@ private struct ShapeWalk {
     mutating func visit(node nodeIndex: Int32, at index: Int) {
         let node = nodes[Int(nodeIndex)]
         let tag = tape.tag(index)
+        if node.rule >= 0, ruleSettles(shape.nodeRules[Int(node.rule)], node: nodeIndex, at: index) { return }
         if node.isUnchecked {
             if tag != JSONTape.null { stubNull(node: nodeIndex, at: index) }
             return
@@ -344,6 +342,53 @@ private struct ShapeWalk {
     }
 
     // MARK: Rules and their messages
+
+    /// Applies a node's `rules` (ignore, formats, values) to the live value; `true` when nothing more is to check.
+    mutating func ruleSettles(_ rule: JSONShape.NodeRule, node: Int32, at index: Int) -> Bool {
+        if rule.isIgnored { return true }
+        let tag = tape.tag(index)
+        if let format = rule.format {
+            let value: JSONValue? =
+                switch tag {
+                case JSONTape.string: format.isInteger ? nil : .string(tape.string(index))
+                case JSONTape.int64: .integer(tape.int64Value(index))
+                case JSONTape.uint64: .unsignedInteger(tape.uint64Value(index))
+                default: nil
+                }
+            if let value, let problem = ContractRules.formatProblem(format, value) {
+                ruleBroken(node: node, rule: .format, "\(problem) (rules.formats)", expected: format.rawValue,
+                    actual: ContractRules.describe(value))
+            }
+        }
+        if let allowed = rule.values {
+            let value: JSONValue? =
+                switch tag {
+                case JSONTape.string: .string(tape.string(index))
+                case JSONTape.int64: .integer(tape.int64Value(index))
+                case JSONTape.uint64: .unsignedInteger(tape.uint64Value(index))
+                case JSONTape.double: .double(tape.doubleValue(index))
+                case JSONTape.true: .bool(true)
+                case JSONTape.false: .bool(false)
+                case JSONTape.null: .null
+                default: nil
+                }
+            if let value {
+                if allowed.contains(value) { return value == .null }
+                if value != .null {
+                    let list = ContractRules.describe(allowed)
+                    ruleBroken(node: node, rule: .values,
+                        "\(ContractRules.describe(value)) is not one of \(list) (rules.values)",
+                        expected: "one of \(list)", actual: ContractRules.describe(value))
+                }
+            }
+        }
+        return false
+    }
+
+    mutating func ruleBroken(node: Int32, rule: Rule, _ message: String, expected: String, actual: String) {
+        guard isFirst(RepeatKey(node: node, rule: rule, detail: 0)) else { return }
+        append(.drift, depth: openCount, message, expected: expected, actual: actual)
+    }
 
     mutating func typeMismatch(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .typeMismatch, detail: typeCode(at: index))) else { return }
@@ -412,7 +457,14 @@ private struct ShapeWalk {
         let actual = typeName(at: valueIndex)
         append(
             isStrict ? .drift : .note, depth: openCount, "key not in stub (\(actual))",
-            hint: isStrict ? "add it to the stub, or drop --strict" : nil, expected: "absent", actual: actual)
+            hint: isStrict ? strictHint : nil, expected: "absent", actual: actual)
+    }
+
+    /// What to do about a key not in the stub when that is a drift: the setting that made it one.
+    var strictHint: String {
+        shape.rules.isStrict == true
+            ? "add it to the stub, or set rules.strict to false (or list it in rules.ignore)"
+            : "add it to the stub, or drop --strict"
     }
 
     /// The `Extra` for `live` at `node`, trying the frame's hint first, or `nil`.

@@ -162,10 +162,12 @@ public struct ManifestLoader: Sendable {
 
     // MARK: - One manifest
 
-    private static let manifestKeys = ["service", "baseURL", "headers", "targets", "description", "stubBehavior"]
+    private static let manifestKeys = [
+        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules",
+    ]
     private static let targetKeys = [
         "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
-        "validationType", "stubBehavior", "pending",
+        "validationType", "stubBehavior", "pending", "rules",
     ]
 
     /// The manifest's contracts; every problem goes to `errors` (then the contracts do not matter: nothing is sent).
@@ -195,6 +197,9 @@ public struct ManifestLoader: Sendable {
             attempt(&errors) { () throws(ContractError) in try keys["stubBehavior"].map(Self.stubBehavior) }
             ?? nil
 
+        let serviceRules =
+            attempt(&errors) { () throws(ContractError) in try keys["rules"].map(Self.rules) } ?? nil
+
         var serviceSecrets: [String] = []
         let baseURL = attempt(&errors) { () throws(ContractError) -> String in
             let baseURLNode = keys["baseURL"]
@@ -216,13 +221,16 @@ public struct ManifestLoader: Sendable {
         let folder = (node.file as NSString).deletingLastPathComponent
         var contracts: [Contract] = []
         var firstLocation: [String: String] = [:]  // target name → where it was first declared in this file
+        var stubs: [StubBody] = []
         for targetNode in targets ?? [] {
             var secrets = serviceSecrets
             let contract = target(
                 targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
-                serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate, folder: folder,
-                secrets: &secrets, errors: &errors)
+                serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate,
+                serviceRules: serviceRules?.rules ?? ContractRules(), folder: folder, secrets: &secrets,
+                errors: &errors)
             guard let contract else { continue }
+            stubs.append(contract.sampleData)
             if let first = firstLocation[contract.name] {
                 let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
                 errors.append(
@@ -234,13 +242,24 @@ public struct ManifestLoader: Sendable {
             firstLocation[contract.name] = targetNode.location
             contracts.append(contract)
         }
+        if let serviceRules, errors.count == errorCount {
+            // A service default applies where its path is; one that no stub has is a typo that checks nothing.
+            for (rule, path) in serviceRules.rules.pathRules
+            where !stubs.contains(where: { !ContractRules.stubValues(at: path, in: $0).isEmpty }) {
+                errors.append(
+                    serviceRules.node(rule, path).error(
+                        "rules.\(rule): path '\(path)' matches nothing in any stub of service '\(service ?? "")': "
+                            + "fix the path, or move the rule to the targets that have it"))
+            }
+        }
         return errors.count == errorCount ? contracts : []
     }
 
     /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(
         _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
-        serviceBehavior: StubBehavior, folder: String, secrets: inout [String], errors: inout [ContractError]
+        serviceBehavior: StubBehavior, serviceRules: ContractRules, folder: String, secrets: inout [String],
+        errors: inout [ContractError]
     ) -> Contract? {
         let errorCount = errors.count
         var keyErrors: [ContractError] = []
@@ -324,16 +343,123 @@ public struct ManifestLoader: Sendable {
             }
             return value
         }
+        let targetRules = attempt(&errors) { () throws(ContractError) in try keys["rules"].map(Self.rules) } ?? nil
         guard errors.count == errorCount, let name, let method, let path, let query, let headers, let task,
             let sampleData, let sampleResponse, let validation, let behavior, let isPending
         else { return nil }
+        // The target's own paths must all be in its stub; the service's apply where they are. Then the stub must
+        // satisfy the merged rules (a stub that breaks its own formats or values is a contract error).
+        let rules = (targetRules?.rules ?? ContractRules()).merged(over: serviceRules.applicable(to: sampleData))
+        var ruleProblems = (targetRules?.rules ?? ContractRules()).problems(stub: sampleData)
+        if ruleProblems.isEmpty { ruleProblems = rules.problems(stub: sampleData) }
+        for problem in ruleProblems {
+            let at = targetRules?.node(problem.rule, problem.path) ?? keys["rules"] ?? node
+            errors.append(at.error("target '\(name)': " + problem.message))
+        }
+        guard ruleProblems.isEmpty else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
-            secrets: secrets, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
+            secrets: secrets, rules: rules, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
             stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace), isPending: isPending)
+    }
+
+    // MARK: - rules
+
+    /// Rules as read, with the node of each path so that a problem found later points at it.
+    private struct WrittenRules {
+        var rules = ContractRules()
+        var nodes: [String: ManifestNode] = [:]
+        let whole: ManifestNode
+
+        func node(_ rule: String, _ path: JSONPathPattern) -> ManifestNode {
+            nodes[rule + "\u{0}" + path.description] ?? whole
+        }
+    }
+
+    private static let ruleKeys = ["ignore", "optional", "nullable", "maps", "strict", "formats", "values", "status"]
+
+    /// A `"rules"` object: every key checked (did-you-mean), every path parsed, every format and status named.
+    private static func rules(_ node: ManifestNode) throws(ContractError) -> WrittenRules {
+        var written = WrittenRules(whole: node)
+        let keys = try node.members(allowed: ruleKeys)
+        func pattern(_ rule: String, _ pathNode: ManifestNode, text: String) throws(ContractError) -> JSONPathPattern {
+            do {
+                let pattern = try JSONPathPattern(text)
+                written.nodes[rule + "\u{0}" + pattern.description] = pathNode
+                return pattern
+            } catch {
+                throw pathNode.error("rules.\(rule): \(error.description)")
+            }
+        }
+        func list(_ rule: String) throws(ContractError) -> [JSONPathPattern] {
+            guard let listNode = keys[rule] else { return [] }
+            var patterns: [JSONPathPattern] = []
+            for element in try listNode.array() {
+                patterns.append(try pattern(rule, element, text: try element.string()))
+            }
+            return patterns
+        }
+        written.rules.ignore = try list("ignore")
+        written.rules.optional = try list("optional")
+        written.rules.nullable = try list("nullable")
+        written.rules.maps = try list("maps")
+        if let strict = keys["strict"] {
+            guard case .bool(let value) = strict.value else {
+                throw strict.error("expected true or false, got \(strict.value.typeName)")
+            }
+            written.rules.isStrict = value
+        }
+        if let formats = keys["formats"] {
+            let names = ContractRules.Format.allCases.map(\.rawValue)
+            for (text, formatNode) in try formats.freeMembers() {
+                let name = try formatNode.string()
+                guard let format = ContractRules.Format(rawValue: name) else {
+                    throw formatNode.error(
+                        "rules.formats: unknown format '\(name)'\(didYouMean(name, in: names)); "
+                            + "expected one of: \(names.joined(separator: ", "))")
+                }
+                written.rules.formats.append(.init(try pattern("formats", formatNode, text: text), format))
+            }
+        }
+        if let values = keys["values"] {
+            for (text, listNode) in try values.freeMembers() {
+                var allowed: [JSONValue] = []
+                for element in try listNode.array() {
+                    switch element.value {
+                    case .array, .object:
+                        throw element.error(
+                            "rules.values: expected a string, number, boolean or null, got \(element.value.typeName)")
+                    default: allowed.append(element.value)
+                    }
+                }
+                guard !allowed.isEmpty else {
+                    throw listNode.error("rules.values: the list is empty, so no value could pass; list the values")
+                }
+                written.rules.values.append(.init(try pattern("values", listNode, text: text), allowed))
+            }
+        }
+        if let status = keys["status"] {
+            if case .string(let name) = status.value {
+                let names = ["successCodes", "successAndRedirectCodes"]
+                guard let named = ValidationType.namedCases.first(where: { $0.name == name && $0 != .none }) else {
+                    throw status.error(
+                        "rules.status: unknown name '\(name)'\(didYouMean(name, in: names)); expected a list of "
+                            + "status codes such as [200, 304], or one of: \(names.joined(separator: ", "))")
+                }
+                written.rules.status = named.statusCodes
+            } else {
+                var codes: [Int] = []
+                for element in try status.array() { codes.append(try element.integer(in: 100...599)) }
+                guard !codes.isEmpty else {
+                    throw status.error("rules.status: the list is empty, so no status could pass; list the codes")
+                }
+                written.rules.status = codes
+            }
+        }
+        return written
     }
 
     /// `"immediate"` or `{"delayed": seconds}` (Moya's `StubBehavior`; only `tether serve` acts on it).

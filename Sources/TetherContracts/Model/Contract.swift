@@ -52,17 +52,6 @@ public enum StubResponse: Sendable, Equatable {
     case networkError(code: Int, description: String)
 }
 
-/// What may vary in a live body and what must not, beyond the default structure rules (Postel's law, as Pact's):
-/// a value the structure check takes, so that path-scoped rules (ignore, optional, nullable, formats, values) plug into
-/// its walk, each with its message beside it. Empty today: every target gets the defaults.
-public struct ContractRules: Sendable, Equatable {
-    /// The defaults: nothing beyond the structure rules.
-    public init() {}
-
-    /// Whether these are the defaults.
-    public var isEmpty: Bool { self == ContractRules() }
-}
-
 /// Where a stub's body is written, so that a tool can rewrite exactly that (`tether update`) and point at it.
 public struct StubSource: Sendable, Equatable {
     /// The file that holds the body: the sample file, or the manifest for an inline `json`, `text` or `base64`.
