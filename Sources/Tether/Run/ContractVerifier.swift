@@ -31,13 +31,15 @@ public struct ContractVerifier {
     ///   - timeout: Seconds per request, start to last byte (`--timeout`).
     ///   - headers: Headers added to every request, e.g. a token.
     ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
+    ///   - rules: Service-wide rules (a manifest's top-level `"rules"`); each target's `rules` add to them.
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init(
         baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8, timeout: Double = 30,
-        headers: [String: String] = [:], mockHAR: String? = nil, verifier: ContractRunner = ContractRunner()
+        headers: [String: String] = [:], mockHAR: String? = nil, rules: ContractRules = ContractRules(), verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)
+        self.converter.rules = rules
         self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
         self.verifier = verifier
     }
@@ -52,14 +54,16 @@ public struct ContractVerifier {
     ///   - timeout: Seconds per request, start to last byte (`--timeout`).
     ///   - headers: Headers added to every request, e.g. a token.
     ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
+    ///   - rules: Service-wide rules (a manifest's top-level `"rules"`); each target's `rules` add to them.
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init<Target: TargetType>(
         endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8,
         timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil,
-        verifier: ContractRunner = ContractRunner()
+        rules: ContractRules = ContractRules(), verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
+        self.converter.rules = rules
         self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
         self.verifier = verifier
     }
@@ -177,6 +181,21 @@ public struct ContractVerifier {
                     sampleData: .none, source: error.file)
                 plan.append(.made(ContractResult(contract: contract, outcome: .error(error.description))))
             }
+        }
+        // A service-wide rule whose path no stub has is a typo that would check nothing.
+        let stubs = plan.map { planned in
+            switch planned {
+            case .sent(_, let contract): contract.sampleData
+            case .made(let result): result.contract.sampleData
+            }
+        }
+        for (rule, path) in converter.rules.pathRules
+        where !stubs.contains(where: { !ContractRules.stubValues(at: path, in: $0).isEmpty }) {
+            errors.append(
+                ContractError(
+                    file: "ContractVerifier(rules:)",
+                    "rules.\(rule): path '\(path)' matches nothing in any target's stub: fix the path, or move the "
+                        + "rule to the targets that have it"))
         }
         return (contracts, plan, errors)
     }

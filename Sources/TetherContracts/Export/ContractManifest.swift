@@ -92,6 +92,7 @@ public struct ContractManifest: Sendable, Equatable {
             if let validation = Self.validationType(contract.validationType) {
                 members.append(JSONMember("validationType", validation))
             }
+            if !contract.rules.isEmpty { members.append(JSONMember("rules", contract.rules.manifestValue)) }
             if case .delayed(let seconds) = contract.stubBehavior {
                 members.append(JSONMember("stubBehavior", .object([JSONMember("delayed", .double(seconds))])))
             }

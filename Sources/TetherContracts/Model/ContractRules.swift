@@ -116,6 +116,31 @@ public struct ContractRules: Sendable, Equatable {
             status: status ?? service.status)
     }
 
+    /// The rules as a manifest's `"rules"` object writes them (what `ManifestLoader` reads back), empty ones left out.
+    public var manifestValue: JSONValue {
+        var members: [JSONMember] = []
+        func list(_ name: String, _ paths: [JSONPathPattern]) {
+            if !paths.isEmpty { members.append(JSONMember(name, .array(paths.map { .string($0.description) }))) }
+        }
+        list("ignore", ignore)
+        list("optional", optional)
+        list("nullable", nullable)
+        list("maps", maps)
+        if let isStrict { members.append(JSONMember("strict", .bool(isStrict))) }
+        if !formats.isEmpty {
+            members.append(
+                JSONMember("formats", .object(formats.map { JSONMember($0.path.description, .string($0.format.rawValue)) })))
+        }
+        if !values.isEmpty {
+            members.append(JSONMember("values", .object(values.map { JSONMember($0.path.description, .array($0.values)) })))
+        }
+        if let status {
+            let name = [ValidationType.successCodes, .successAndRedirectCodes].first { $0.statusCodes == status }
+            members.append(JSONMember("status", name.map { .string($0.name) } ?? .array(status.map { .integer(Int64($0)) })))
+        }
+        return .object(members)
+    }
+
     /// Every path rule as (rule name, path), in the order a manifest lists them: for messages about each path.
     public var pathRules: [(rule: String, path: JSONPathPattern)] {
         ignore.map { ("ignore", $0) } + optional.map { ("optional", $0) } + nullable.map { ("nullable", $0) }
@@ -202,7 +227,7 @@ public struct ContractRules: Sendable, Equatable {
     }
 
     /// The stub's values that `path` names (`[*]` every element or member, `[n]` element n).
-    static func stubValues(at path: JSONPathPattern, in stub: StubBody) -> [JSONValue] {
+    package static func stubValues(at path: JSONPathPattern, in stub: StubBody) -> [JSONValue] {
         guard case .json(let root) = stub else { return [] }
         var current = [root]
         for step in path.steps {

@@ -31,6 +31,9 @@ public struct TargetConverter {
     /// Each target's stub behaviour, as `MoyaProvider(stubClosure:)` takes it: carried into `Contract.stubBehavior`
     /// (what `tether serve` does with an exported manifest); `.never` becomes `.immediate`. Immediate by default.
     public var stubClosure: (any TargetType) -> StubBehavior = { _ in .immediate }
+    /// Service-wide rules, as a manifest's top-level `"rules"`: each target's own `rules` add to them, and they apply
+    /// to the targets whose stubs have their paths.
+    public var rules = ContractRules()
 
     /// A converter using Moya's default endpoint mapping.
     /// - Parameters:
@@ -122,10 +125,18 @@ public struct TargetConverter {
             method: endpoint.method.rawValue, baseURL: url, path: "", headers: requestHeaders,
             task: converted.task ?? .plain)
 
+        // As a manifest's: the target's own paths must be in its stub, and the stub must satisfy the merged rules.
+        let targetRules = target.rules
+        let merged = targetRules.merged(over: rules.applicable(to: sampleData))
+        var problems = targetRules.problems(stub: sampleData)
+        if problems.isEmpty { problems = merged.problems(stub: sampleData) }
+        if let problem = problems.first {
+            throw ContractError(file: label, problem.message)
+        }
         let contract = Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: target.validationType.validStatusCodes, source: label,
-            stubBehavior: Self.servedBehavior(stubClosure(target)))
+            rules: merged, stubBehavior: Self.servedBehavior(stubClosure(target)))
         return TargetContract(contract: contract, skipReason: converted.skipReason)
     }
 

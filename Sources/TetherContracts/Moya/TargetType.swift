@@ -20,9 +20,14 @@ public protocol TargetType {
     var validationType: ValidationType { get }
     /// The request's headers.
     var headers: [String: String]? { get }
+    /// What may vary in the live body beyond the stub's structure (`ContractRules`); none by default. Not Moya's:
+    /// a Moya target adopts it in an extension (`extension GitHub { var rules: ContractRules { … } }`).
+    var rules: ContractRules { get }
 }
 
 extension TargetType {
+    /// No rules: the stub's structure is the contract.
+    public var rules: ContractRules { ContractRules() }
     /// Moya's default: no stub body, so only the status is checked.
     public var sampleData: Data { Data() }
     /// Moya's default: no status validation beyond the stub's own status code.
@@ -102,4 +107,6 @@ public enum MultiTarget: TargetType {
     public var validationType: ValidationType { target.validationType }
     /// The wrapped target's.
     public var headers: [String: String]? { target.headers }
+    /// The wrapped target's rules.
+    public var rules: ContractRules { target.rules }
 }
