@@ -50,11 +50,37 @@ extension JSONShape {
         do {
             return try parser.withDocument(live) { tape in findings(tape: tape, strict: strict) }
         } catch {
+            // simdjson refuses integers beyond 64 bits; where a rule gives such a place an integer format, the value
+            // is a finding there ("does not fit int64"), not a parse failure of the whole body.
+            if error.reason == .numberOutOfRange, rules.formats.contains(where: \.format.isInteger),
+                let rewritten = BigIntegers.quoted(live),
+                let result = try? parser.withDocument(rewritten, { tape in
+                    findings(tape: tape, strict: strict, hasQuotedBigIntegers: true)
+                })
+            {
+                return result
+            }
             return [Finding.notJSON(error, body: live)]
         }
     }
 
     /// Checks a parsed live document.
+    /// With `hasQuotedBigIntegers` (a body rewritten by `BigIntegers.quoted`): `nil` when a big integer sits where no
+    /// integer format expects one (the body's parse error stands then).
+    func findings(tape: JSONTape, strict: Bool, hasQuotedBigIntegers: Bool) -> [Finding]? {
+        nodes.withUnsafeBufferPointer { nodes in
+            keys.withUnsafeBufferPointer { keys in
+                keyBytes.withUnsafeBufferPointer { keyBytes in
+                    var walk = ShapeWalk(
+                        shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape, isStrict: strict)
+                    walk.hasQuotedBigIntegers = hasQuotedBigIntegers
+                    walk.run()
+                    return walk.hasUnexpectedBigInteger ? nil : walk.result()
+                }
+            }
+        }
+    }
+
     func findings(tape: JSONTape, strict: Bool) -> [Finding] {
         nodes.withUnsafeBufferPointer { nodes in
             keys.withUnsafeBufferPointer { keys in
@@ -124,6 +150,10 @@ private struct ShapeWalk {
     let keyBytes: UnsafeBufferPointer<UInt8>
     let tape: JSONTape
     let isStrict: Bool
+    /// The body was rewritten with integers beyond 64 bits as marked strings (`BigIntegers`).
+    var hasQuotedBigIntegers = false
+    /// A marked big integer was found where no integer format rule expects one.
+    var hasUnexpectedBigInteger = false
 
     /// An open container of the live document.
     struct Frame {
@@ -281,6 +311,9 @@ private struct ShapeWalk {
     mutating func visit(node nodeIndex: Int32, at index: Int) {
         let node = nodes[Int(nodeIndex)]
         let tag = tape.tag(index)
+        if hasQuotedBigIntegers, tag == JSONTape.string, let digits = BigIntegers.digits(tape.stringBytes(index)) {
+            return bigInteger(digits, node: nodeIndex)
+        }
         if node.rule >= 0, ruleSettles(shape.nodeRules[Int(node.rule)], node: nodeIndex, at: index) { return }
         if node.isUnchecked {
             if tag != JSONTape.null { stubNull(node: nodeIndex, at: index) }
@@ -383,6 +416,18 @@ private struct ShapeWalk {
             }
         }
         return false
+    }
+
+    /// A live integer beyond 64 bits: a finding where an integer format expects an integer, else the body's error.
+    mutating func bigInteger(_ digits: String, node: Int32) {
+        let rule = nodes[Int(node)].rule
+        guard rule >= 0, let format = shape.nodeRules[Int(rule)].format, format.isInteger else {
+            hasUnexpectedBigInteger = true
+            return
+        }
+        ruleBroken(
+            node: node, rule: .format, "\(digits) does not fit \(format.rawValue) (rules.formats)",
+            expected: format.rawValue, actual: digits)
     }
 
     mutating func ruleBroken(node: Int32, rule: Rule, _ message: String, expected: String, actual: String) {
@@ -609,6 +654,67 @@ private struct ShapeWalk {
             index = tape.next(index)
         }
         return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+}
+
+/// Integers beyond 64 bits, which simdjson refuses: rewritten as strings with a marker that no JSON text would hold
+/// (`"\u0000tether-bigint:123…"`) so that the rest of the body can still be checked.
+enum BigIntegers {
+    static let marker = Array("\u{0}tether-bigint:".utf8)
+
+    /// `body` with each integer literal that fits neither `Int64` nor `UInt64` quoted and marked, or `nil` if it has
+    /// none (the parse error was something else).
+    static func quoted(_ body: Data) -> Data? {
+        let bytes = [UInt8](body)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 64)
+        var index = 0
+        var found = false
+        var isInString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isInString {
+                output.append(byte)
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                    output.append(bytes[index + 1])
+                    index += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { isInString = false }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") {
+                isInString = true
+            } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                var end = index + 1
+                while end < bytes.count, "0123456789.eE+-".utf8.contains(bytes[end]) { end += 1 }
+                let token = bytes[index..<end]
+                let text = String(decoding: token, as: UTF8.self)
+                let isInteger = token.dropFirst(token.first == UInt8(ascii: "-") ? 1 : 0).allSatisfy {
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                }
+                if isInteger, token.count > 1 || token.first != UInt8(ascii: "-"), Int64(text) == nil,
+                    UInt64(text) == nil
+                {
+                    found = true
+                    output += Array("\"\\u0000tether-bigint:".utf8) + token + [UInt8(ascii: "\"")]
+                } else {
+                    output += token
+                }
+                index = end
+                continue
+            }
+            output.append(byte)
+            index += 1
+        }
+        return found ? Data(output) : nil
+    }
+
+    /// The digits of a marked string, or `nil` for any other string.
+    static func digits(_ string: UnsafeBufferPointer<UInt8>) -> String? {
+        guard string.count > marker.count, string.starts(with: marker) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: string[marker.count...]), as: UTF8.self)
     }
 }
 

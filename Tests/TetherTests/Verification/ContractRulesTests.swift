@@ -106,6 +106,27 @@ private func ruledFindings(stub: String, live: String, rules: ContractRules, str
             rules: { ContractRules(formats: [.init(try pattern("$.n"), .int64)]) },
             without: [], with: ["drift $.n: 18446744073709551615 does not fit int64 (rules.formats)"]),
         Case(
+            name: "formats: int64 on a live integer past 64 bits is a finding, not a broken body",
+            stub: #"{"n":1,"m":"a"}"#, live: #"{"n":123456789012345678901234567890,"m":5}"#,
+            rules: { ContractRules(formats: [.init(try pattern("$.n"), .int64)]) },
+            without: [
+                "drift body: number out of range (integers beyond 64 bits and values such as 1e400 are not supported): 123456789012345678901234567890 around line 1, column 6"
+            ],
+            with: [
+                "drift $.n: 123456789012345678901234567890 does not fit int64 (rules.formats)",
+                "drift $.m: expected string, got number 5: change the property's type, or fix the stub",
+            ]),
+        Case(
+            name: "formats: a big integer where no integer format is keeps the body's error",
+            stub: #"{"n":1,"k":2}"#, live: #"{"n":1,"k":123456789012345678901234567890}"#,
+            rules: { ContractRules(formats: [.init(try pattern("$.n"), .int64)]) },
+            without: [
+                "drift body: number out of range (integers beyond 64 bits and values such as 1e400 are not supported): 123456789012345678901234567890 around line 1, column 12"
+            ],
+            with: [
+                "drift body: number out of range (integers beyond 64 bits and values such as 1e400 are not supported): 123456789012345678901234567890 around line 1, column 12"
+            ]),
+        Case(
             name: "path form [\"odd key\"] and [n]",
             stub: #"{"odd key":[{"v":"a"}]}"#, live: #"{"odd key":[{"v":"b"}]}"#,
             rules: { ContractRules(values: [.init(try pattern(#"$["odd key"][0].v"#), [.string("a")])]) },
@@ -121,9 +142,10 @@ private func ruledFindings(stub: String, live: String, rules: ContractRules, str
     ]
 
     @Test(arguments: cases) func rule(_ rule: Case) throws {
-        #expect(try ruledFindings(stub: rule.stub, live: rule.live, rules: ContractRules(), strict: rule.strict)
-            == rule.without)
-        #expect(try ruledFindings(stub: rule.stub, live: rule.live, rules: rule.rules(), strict: rule.strict) == rule.with)
+        let without = try ruledFindings(stub: rule.stub, live: rule.live, rules: ContractRules(), strict: rule.strict)
+        #expect(without == rule.without, "\(without)")
+        let with = try ruledFindings(stub: rule.stub, live: rule.live, rules: rule.rules(), strict: rule.strict)
+        #expect(with == rule.with, "\(with)")
     }
 
     struct FormatCase: CustomTestStringConvertible, Sendable {
