@@ -219,8 +219,11 @@ extension HelpSection {
     static let whereRequestsGo = HelpSection(title: "WHERE REQUESTS GO")
     /// `--filter`.
     static let whichTargets = HelpSection(title: "WHICH TARGETS")
-    /// `--strict`; the rules to come.
-    static let rules = HelpSection(title: "RULES")
+    /// `--strict`, and where the contract's own rules are.
+    static let rules = HelpSection(
+        title: "RULES",
+        note: "A manifest's \"rules\" (per target, and top-level for the service) ignore, optional, nullable, maps, "
+            + "strict, formats, values and status: see README, \"Rules\".")
     /// Concurrency, timeouts, body size, TLS.
     static let transport = HelpSection(
         title: "TRANSPORT", note: "Proxies come from http_proxy, https_proxy and no_proxy, as for curl.")
@@ -280,7 +283,11 @@ let verifyOptions = OptionTable<VerifyArguments>(
         ) { arguments, text throws(InvalidValue) in
             arguments.timingsReport = try ValueReader.readableFile(text)
         },
-        .flag("--strict", section: .rules, help: "keys the live body has and the stub lacks are drifts, not notes") {
+        .flag(
+            "--strict", section: .rules,
+            help: "keys the live body has and the stub lacks are drifts, not notes (a target's \"strict\" rule, "
+                + "true or false, wins over this flag)"
+        ) {
             $0.options.isStrict = true
         },
         .value(

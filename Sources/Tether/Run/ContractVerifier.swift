@@ -35,7 +35,8 @@ public struct ContractVerifier {
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init(
         baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8, timeout: Double = 30,
-        headers: [String: String] = [:], mockHAR: String? = nil, rules: ContractRules = ContractRules(), verifier: ContractRunner = ContractRunner()
+        headers: [String: String] = [:], mockHAR: String? = nil, rules: ContractRules = ContractRules(),
+        verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)

@@ -222,7 +222,8 @@ struct UpdatePlan {
                         + "(update rewrites bodies only)")
             }
             let bodyDrifts = ContractCheck.bodyFindings(
-                stub: contract.sampleData, live: live.body, isStrict: contract.rules.isStrict ?? isStrict, rules: contract.rules
+                stub: contract.sampleData, live: live.body, isStrict: contract.rules.isStrict ?? isStrict,
+                rules: contract.rules
             ).filter(\.isDrift)
             guard let firstDrift = bodyDrifts.first else { continue }
             guard case .json(let stub) = contract.sampleData, let source = contract.stubSource else {

@@ -15,9 +15,11 @@ public enum ContractCheck {
         var findings: [Finding] = []
         let statusHolds = contract.rules.status?.contains(response.statusCode) ?? (response.statusCode == statusCode)
         if let allowed = contract.rules.status, !statusHolds {
-            let list = allowed == ValidationType.successCodes.statusCodes
-                ? "successCodes" : allowed == ValidationType.successAndRedirectCodes.statusCodes
-                ? "successAndRedirectCodes" : allowed.map(String.init).joined(separator: ", ")
+            let list =
+                allowed == ValidationType.successCodes.statusCodes
+                ? "successCodes"
+                : allowed == ValidationType.successAndRedirectCodes.statusCodes
+                    ? "successAndRedirectCodes" : allowed.map(String.init).joined(separator: ", ")
             findings.append(
                 Finding(
                     .drift, "status", "\(response.statusCode) is not one of \(list) (rules.status)",

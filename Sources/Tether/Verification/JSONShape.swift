@@ -195,7 +195,9 @@ public struct JSONShape: Sendable, Equatable {
             // A dictionary: no keys of its own, every value of the merge of all the stub's values here.
             node.isMap = true
             let mapValues = objects.flatMap { $0.map(\.value) }
-            if !mapValues.isEmpty { node.element = compile(mapValues, depth: depth + 1, path: path + [.any], maps: maps) }
+            if !mapValues.isEmpty {
+                node.element = compile(mapValues, depth: depth + 1, path: path + [.any], maps: maps)
+            }
         } else if !objects.isEmpty {
             // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
             let (names, valuesByName) = Self.groupedMembers(objects)

@@ -54,9 +54,11 @@ extension JSONShape {
             // is a finding there ("does not fit int64"), not a parse failure of the whole body.
             if error.reason == .numberOutOfRange, rules.formats.contains(where: \.format.isInteger),
                 let rewritten = BigIntegers.quoted(live),
-                let result = try? parser.withDocument(rewritten, { tape in
-                    findings(tape: tape, strict: strict, hasQuotedBigIntegers: true)
-                })
+                let result = try? parser.withDocument(
+                    rewritten,
+                    { tape in
+                        findings(tape: tape, strict: strict, hasQuotedBigIntegers: true)
+                    })
             {
                 return result
             }
@@ -389,7 +391,8 @@ private struct ShapeWalk {
                 default: nil
                 }
             if let value, let problem = ContractRules.formatProblem(format, value) {
-                ruleBroken(node: node, rule: .format, "\(problem) (rules.formats)", expected: format.rawValue,
+                ruleBroken(
+                    node: node, rule: .format, "\(problem) (rules.formats)", expected: format.rawValue,
                     actual: ContractRules.describe(value))
             }
         }
@@ -409,7 +412,8 @@ private struct ShapeWalk {
                 if allowed.contains(value) { return value == .null }
                 if value != .null {
                     let list = ContractRules.describe(allowed)
-                    ruleBroken(node: node, rule: .values,
+                    ruleBroken(
+                        node: node, rule: .values,
                         "\(ContractRules.describe(value)) is not one of \(list) (rules.values)",
                         expected: "one of \(list)", actual: ContractRules.describe(value))
                 }

@@ -362,7 +362,8 @@ public struct ManifestLoader: Sendable {
         return Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
-            secrets: secrets, rules: rules, stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
+            secrets: secrets, rules: rules,
+            stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
             stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace), isPending: isPending)
     }
 

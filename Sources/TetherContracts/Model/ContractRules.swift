@@ -129,14 +129,17 @@ public struct ContractRules: Sendable, Equatable {
         if let isStrict { members.append(JSONMember("strict", .bool(isStrict))) }
         if !formats.isEmpty {
             members.append(
-                JSONMember("formats", .object(formats.map { JSONMember($0.path.description, .string($0.format.rawValue)) })))
+                JSONMember(
+                    "formats", .object(formats.map { JSONMember($0.path.description, .string($0.format.rawValue)) })))
         }
         if !values.isEmpty {
-            members.append(JSONMember("values", .object(values.map { JSONMember($0.path.description, .array($0.values)) })))
+            members.append(
+                JSONMember("values", .object(values.map { JSONMember($0.path.description, .array($0.values)) })))
         }
         if let status {
             let name = [ValidationType.successCodes, .successAndRedirectCodes].first { $0.statusCodes == status }
-            members.append(JSONMember("status", name.map { .string($0.name) } ?? .array(status.map { .integer(Int64($0)) })))
+            members.append(
+                JSONMember("status", name.map { .string($0.name) } ?? .array(status.map { .integer(Int64($0)) })))
         }
         return .object(members)
     }
@@ -395,7 +398,9 @@ public struct ContractRules: Sendable, Equatable {
     /// An allowed list as a message gives it: `open, closed` (strings unquoted when they read plainly).
     public static func describe(_ values: [JSONValue]) -> String {
         values.map { value in
-            if case .string(let text) = value, !text.isEmpty, !text.contains(","), text.trimmingCharacters(in: .whitespaces) == text {
+            if case .string(let text) = value, !text.isEmpty, !text.contains(","),
+                text.trimmingCharacters(in: .whitespaces) == text
+            {
                 return text
             }
             return describe(value)

@@ -163,7 +163,8 @@ private func shop(rules: String = "", targetRules: String, stub: String = #"{"id
         let folder = try ContractFolder([
             "shop.json": Self.manifest(
                 server.baseURL,
-                rules: #"{"values": {"$.state": ["open", "closed"]}, "ignore": ["$.updated_at"], "status": [200, 201]}"#)
+                rules: #"{"values": {"$.state": ["open", "closed"]}, "ignore": ["$.updated_at"], "status": [200, 201]}"#
+            )
         ])
         let run = try TetherBinary.run(["verify", folder.path, "--no-color"])
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
@@ -181,12 +182,15 @@ private func shop(rules: String = "", targetRules: String, stub: String = #"{"id
             seen.record(request)
             return .json("{}")
         }
-        let folder = try ContractFolder(["shop.json": Self.manifest(server.baseURL, rules: #"{"ignore": ["$.updated"]}"#)])
+        let folder = try ContractFolder([
+            "shop.json": Self.manifest(server.baseURL, rules: #"{"ignore": ["$.updated"]}"#)
+        ])
         let run = try TetherBinary.run(["verify", folder.path, "--no-color"])
         #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "shop.json:2:56: error: targets[0].rules.ignore[0]: target 'order': rules.ignore: path '$.updated' matches nothing in the stub"),
+                "shop.json:2:56: error: targets[0].rules.ignore[0]: target 'order': rules.ignore: path '$.updated' matches nothing in the stub"
+            ),
             "\(run.stderr)")
         #expect(seen.all.isEmpty)
     }

@@ -165,7 +165,10 @@ private func ruledFindings(stub: String, live: String, rules: ContractRules, str
             invalid: ["2024-5-1", "2024-13-01", "1900-02-29", "2024-05-01T00:00:00Z"]),
         FormatCase(
             format: .uuid,
-            valid: ["123e4567-e89b-12d3-a456-426614174000", "00000000-0000-0000-0000-000000000000", "A987FBC9-4BED-3078-CF07-9141BA07C9F3"],
+            valid: [
+                "123e4567-e89b-12d3-a456-426614174000", "00000000-0000-0000-0000-000000000000",
+                "A987FBC9-4BED-3078-CF07-9141BA07C9F3",
+            ],
             invalid: ["123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g", ""]),
         FormatCase(
             format: .uri, valid: ["https://example.com/a?b=c#d", "mailto:a@b.c", "urn:isbn:0451450523", "a+b:x%20y"],
@@ -185,7 +188,8 @@ private func ruledFindings(stub: String, live: String, rules: ContractRules, str
             ignore: [try pattern("$.a")], isStrict: true, formats: [.init(try pattern("$.id"), .uuid)],
             values: [.init(try pattern("$.s"), [.string("x")])], status: [200])
         let target = ContractRules(
-            ignore: [try pattern("$.b"), try pattern("$.a")], isStrict: false, formats: [.init(try pattern("$.id"), .int64)],
+            ignore: [try pattern("$.b"), try pattern("$.a")], isStrict: false,
+            formats: [.init(try pattern("$.id"), .int64)],
             values: [.init(try pattern("$.t"), [.bool(true)])])
         let merged = target.merged(over: service)
         #expect(merged.ignore.map(\.description) == ["$.a", "$.b"])
