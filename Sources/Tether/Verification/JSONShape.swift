@@ -35,8 +35,10 @@ public struct JSONShape: Sendable, Equatable {
         var hasRequiredBeyond64 = false
         /// `rules.maps`: an object whose keys are free; `element` is the merged shape of its values.
         var isMap = false
-        /// The node's entry in `nodeRules`, or -1: the walk's one test for rules (kept last, in the padding).
+        /// The node's entry in `nodeRules`, or -1 (kept last, in the padding).
         var rule: Int32 = -1
+        /// The walk's one test before the type switch: the node has rules or accepts anything.
+        var isExceptional: Bool { rule >= 0 || kinds.isEmpty }
     }
 
     /// What `rules` say about one node beyond its kinds and nullability (those are set on the node itself).

@@ -313,13 +313,13 @@ private struct ShapeWalk {
     mutating func visit(node nodeIndex: Int32, at index: Int) {
         let node = nodes[Int(nodeIndex)]
         let tag = tape.tag(index)
-        if hasQuotedBigIntegers, tag == JSONTape.string, let digits = BigIntegers.digits(tape.stringBytes(index)) {
-            return bigInteger(digits, node: nodeIndex)
-        }
-        if node.rule >= 0, ruleSettles(shape.nodeRules[Int(node.rule)], node: nodeIndex, at: index) { return }
-        if node.isUnchecked {
-            if tag != JSONTape.null { stubNull(node: nodeIndex, at: index) }
-            return
+        // One test on the common path: a node with rules, or a stub `null`, is the exception.
+        if node.isExceptional {
+            if node.rule >= 0, ruleSettles(shape.nodeRules[Int(node.rule)], node: nodeIndex, at: index) { return }
+            if node.isUnchecked {
+                if tag != JSONTape.null { stubNull(node: nodeIndex, at: index) }
+                return
+            }
         }
         switch tag {
         case JSONTape.objectStart:
@@ -339,6 +339,10 @@ private struct ShapeWalk {
                 Frame(node: nodeIndex, isObject: false, next: index + 1, end: tape.containerEnd(index) - 1, current: -1)
             )
         case JSONTape.string:
+            // Only strings pay for the big-integer test, and only in a rewritten body (see `BigIntegers`).
+            if hasQuotedBigIntegers, let digits = BigIntegers.digits(tape.stringBytes(index)) {
+                return bigInteger(digits, node: nodeIndex)
+            }
             if !node.kinds.contains(.string) { typeMismatch(node: nodeIndex, at: index) }
         case JSONTape.int64, JSONTape.uint64:
             if !node.kinds.contains(.integer) { typeMismatch(node: nodeIndex, at: index) }
@@ -379,9 +383,13 @@ private struct ShapeWalk {
     // MARK: Rules and their messages
 
     /// Applies a node's `rules` (ignore, formats, values) to the live value; `true` when nothing more is to check.
-    mutating func ruleSettles(_ rule: JSONShape.NodeRule, node: Int32, at index: Int) -> Bool {
+    @inline(never) mutating func ruleSettles(_ rule: JSONShape.NodeRule, node: Int32, at index: Int) -> Bool {
         if rule.isIgnored { return true }
         let tag = tape.tag(index)
+        if hasQuotedBigIntegers, tag == JSONTape.string, let digits = BigIntegers.digits(tape.stringBytes(index)) {
+            bigInteger(digits, node: node)
+            return true
+        }
         if let format = rule.format {
             let value: JSONValue? =
                 switch tag {
@@ -423,7 +431,7 @@ private struct ShapeWalk {
     }
 
     /// A live integer beyond 64 bits: a finding where an integer format expects an integer, else the body's error.
-    mutating func bigInteger(_ digits: String, node: Int32) {
+    @inline(never) mutating func bigInteger(_ digits: String, node: Int32) {
         let rule = nodes[Int(node)].rule
         guard rule >= 0, let format = shape.nodeRules[Int(rule)].format, format.isInteger else {
             hasUnexpectedBigInteger = true
