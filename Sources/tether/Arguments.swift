@@ -283,6 +283,11 @@ let verifyOptions = OptionTable<VerifyArguments>(
         .flag("--strict", section: .rules, help: "keys the live body has and the stub lacks are drifts, not notes") {
             $0.options.isStrict = true
         },
+        .flag(
+            "--exhaustive", section: .rules,
+            help: "a target whose stub asserts no body (Moya's empty Data(), or JSON with no key such as {} or []) "
+                + "drifts; every report shows coverage: targets with a body contract / all targets"
+        ) { $0.options.isExhaustive = true },
         .value(
             "--baseline", "FILE", section: .gate,
             help: "drifts recorded in FILE are reported as known and do not fail the gate; new drifts do; recorded "

@@ -91,7 +91,10 @@ public enum JUnitMerge {
                 let name = property.attribute("name") ?? ""
                 // Values Tether joined with ", " (several base URLs) are united value by value.
                 let values = (property.attribute("value") ?? "").components(separatedBy: ", ")
-                if let index = properties.firstIndex(where: { $0.name == name }) {
+                if name == "tether.coverage", let index = properties.firstIndex(where: { $0.name == name }) {
+                    // Each shard's targets with a body contract / its targets: the merged suite's is the sum.
+                    properties[index].values = [Self.coverageSum(properties[index].values[0], values[0])]
+                } else if let index = properties.firstIndex(where: { $0.name == name }) {
                     for value in values where !properties[index].values.contains(value) {
                         properties[index].values.append(value)
                     }
@@ -107,6 +110,17 @@ public enum JUnitMerge {
                     errText.append(element.text)
                 }
             }
+        }
+
+        /// `2/3` and `1/2` make `3/5`; a value that is not `covered/total` is kept as the first one.
+        static func coverageSum(_ first: String, _ second: String) -> String {
+            let parse = { (text: String) -> (Int, Int)? in
+                let parts = text.split(separator: "/")
+                guard parts.count == 2, let covered = Int(parts[0]), let total = Int(parts[1]) else { return nil }
+                return (covered, total)
+            }
+            guard let one = parse(first), let two = parse(second) else { return first }
+            return BodyCoverage(covered: one.0 + two.0, total: one.1 + two.1).description
         }
 
         /// `3 passed, 1 failed, 0 errors, 0 skipped`: the line `ReportText.totalsLine` writes.
