@@ -52,7 +52,8 @@ struct XMLElementNode: Sendable {
         case empty
         /// libxml2's message and where (1-based line and column).
         case malformed(line: Int, column: Int, message: String)
-        /// The document has a DTD that declares entities, or names an external DTD: refused, not expanded.
+        /// The document has a DTD that declares entities (or libxml2 stopped on an entity loop): refused, not
+        /// expanded.
         case declaresEntities
         /// Parsed, but there is no root element.
         case noRoot
@@ -86,6 +87,8 @@ struct XMLElementNode: Sendable {
         }
         guard let document else {
             guard let error = xmlGetLastError(), let message = error.pointee.message else { throw .empty }
+            // libxml2's own guard against billion laughs stops the parse: the same refusal as a declared entity.
+            if error.pointee.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) { throw .declaresEntities }
             throw .malformed(
                 line: Int(error.pointee.line), column: Int(error.pointee.int2),
                 message: String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
