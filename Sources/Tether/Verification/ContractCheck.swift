@@ -64,10 +64,9 @@ public enum ContractCheck {
         guard case .text(let data) = contract.sampleData,
             case .network(_, let headers) = contract.sampleResponse
         else { return nil }
-        let stubType = headers.first { $0.isNamed("Content-Type") }.map(\.value)
         let liveType = response.headers.first { $0.isNamed("Content-Type") }.map(\.value)
         let file = contract.stubSource.map { $0.location.isEmpty ? $0.file : "" }
-        let isDeclared = stubType.map(isXMLMediaType) == true || file?.lowercased().hasSuffix(".xml") == true
+        let isDeclared = isDeclaredXML(headers: headers, file: file)
         let isSampleFile = file.map { !$0.isEmpty } ?? true
         guard isDeclared || isSampleFile || liveType.map(isXMLMediaType) == true else { return nil }
         // Sniffing: only bytes that start with markup are offered to the parser.
@@ -78,6 +77,54 @@ public enum ContractCheck {
         } catch {
             return isDeclared ? .failure(error) : nil
         }
+    }
+
+    /// Whether the stub itself says XML: an XML `Content-Type` among its headers, or a sample file ending in `.xml`.
+    static func isDeclaredXML(headers: [HTTPHeader], file: String?) -> Bool {
+        headers.first { $0.isNamed("Content-Type") }.map { isXMLMediaType($0.value) } == true
+            || file?.lowercased().hasSuffix(".xml") == true
+    }
+
+    /// The contract error of a stub that declares XML and is not XML Tether will read, so that the run stops
+    /// before any request (as for a JSON sample file): the sample file's `file:line:column` when the whole file is
+    /// the body, else the manifest's location of `sampleData`. `nil` for any other stub.
+    /// - Parameter contract: A loaded contract.
+    /// - Returns: The error, or `nil`.
+    public static func xmlStubError(in contract: Contract) -> ContractError? {
+        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
+        else { return nil }
+        let source = contract.stubSource
+        let isWholeFile = source?.location.isEmpty == true
+        guard isDeclaredXML(headers: headers, file: isWholeFile ? source?.file : nil) else { return nil }
+        let message: String
+        var line: Int?
+        var column: Int?
+        do {
+            _ = try XMLElementNode.read(data, name: source?.file ?? "stub")
+            return nil
+        } catch {
+            switch error {
+            case .empty, .noRoot: message = "not XML: no root element"
+            case .malformed(let errorLine, let errorColumn, let text):
+                message = "not well-formed XML: \(text)"
+                if isWholeFile { (line, column) = (errorLine, errorColumn) }
+            case .declaresEntities:
+                message = "declares entities in its DTD, which are refused (no entity expansion, no external DTDs)"
+            }
+        }
+        let target = "\(contract.service).\(contract.name)"
+        let hint = ": fix the stub, or drop its XML Content-Type"
+        guard let source else {
+            return ContractError(file: contract.source, "\(target): the XML stub is \(message)\(hint)")
+        }
+        if isWholeFile {
+            return ContractError(
+                file: source.file, line: line, column: column,
+                "\(message) (the sample file of \(source.manifestLocation) in \(source.manifest))\(hint)")
+        }
+        return ContractError(
+            file: source.manifest, line: source.line, column: source.column, location: source.manifestLocation,
+            "the XML stub is \(message)\(hint)")
     }
 
     /// Whether a `Content-Type` value names XML: `application/xml`, `text/xml`, or any `…+xml` (Atom, RSS, SOAP).

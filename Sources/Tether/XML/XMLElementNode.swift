@@ -81,18 +81,32 @@ struct XMLElementNode: Sendable {
         xmlResetLastError()
         let options = Int32(
             bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        // libxml2 goes on after the first error and its "last error" is the last one; the first is where the
+        // document goes wrong. The handler is per thread in libxml2, so setting it around one parse is safe.
+        let first = FirstError()
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(first).toOpaque()) { context, error in
+            guard let context, let error else { return }
+            let box = Unmanaged<FirstError>.fromOpaque(context).takeUnretainedValue()
+            guard box.error == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            box.error = (
+                Int(error.pointee.code), Int(error.pointee.line), Int(error.pointee.int2),
+                error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+            )
+        }
         let document = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> xmlDocPtr? in
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
             return xmlReadMemory(base, Int32(clamping: bytes.count), name, nil, options)
         }
+        xmlSetStructuredErrorFunc(nil, nil)
         guard let document else {
-            guard let error = xmlGetLastError(), let message = error.pointee.message else { throw .empty }
+            guard let error = first.error else { throw .empty }
             // libxml2's own guard against billion laughs stops the parse: the same refusal as a declared entity.
-            if error.pointee.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) { throw .declaresEntities }
+            if error.code == Int(XML_ERR_ENTITY_LOOP.rawValue) { throw .declaresEntities }
             throw .malformed(
-                line: Int(error.pointee.line), column: Int(error.pointee.int2),
-                message: String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
+                line: error.line, column: error.column,
+                message: error.message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
+        withExtendedLifetime(first) {}
         defer { xmlFreeDoc(document) }
         if let subset = document.pointee.intSubset,
             subset.pointee.entities != nil || subset.pointee.pentities != nil
@@ -102,6 +116,11 @@ struct XMLElementNode: Sendable {
         if document.pointee.extSubset != nil { throw .declaresEntities }
         guard let root = xmlDocGetRootElement(document) else { throw .noRoot }
         return element(root)
+    }
+
+    /// The first error of one parse, kept by the structured error handler.
+    private final class FirstError {
+        var error: (code: Int, line: Int, column: Int, message: String)?
     }
 
     /// Reads a JUnit report: `read`, with its errors in the words of `merge-reports`.

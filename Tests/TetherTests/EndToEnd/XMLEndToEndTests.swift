@@ -66,4 +66,32 @@ import Testing
         #expect(junit.contains("/feed/entry[2]/title"))
         #expect(!junit.contains("root:x:"))
     }
+
+    @Test(arguments: [
+        ("<feed>\n  <entry>\n</feed>\n", "stubs/feed.xml:3:", "not well-formed XML"),
+        (
+            #"<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>"# + "\n<r>&x;</r>\n", "stubs/feed.xml",
+            "declares entities in its DTD"
+        ),
+    ])
+    func aBrokenOrHostileXMLSampleFileStopsTheRunBeforeAnyRequest(stub: String, place: String, words: String) throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return MockResponse(status: 200, headers: [], body: Data("<feed/>".utf8))
+        }
+        let folder = try ContractFolder([
+            "feed.json": #"""
+            {"service": "News", "baseURL": "\#(server.baseURL)", "targets": [
+              {"name": "feed", "path": "/feed", "sampleData": {"file": "stubs/feed.xml"}}]}
+            """#,
+            "stubs/feed.xml": stub,
+        ])
+        let run = try TetherBinary.run(["verify", folder.path, "--no-color"])
+        #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains(place) && run.stderr.contains("error: " + words), "\(run.stderr)")
+        #expect(run.stderr.contains("(the sample file of targets[0].sampleData in "), "\(run.stderr)")
+        #expect(!run.stderr.contains("root:x:") && !run.stdout.contains("root:x:"))
+        #expect(seen.all.isEmpty)
+    }
 }
