@@ -286,7 +286,7 @@ let verifyOptions = OptionTable<VerifyArguments>(
         .flag(
             "--exhaustive", section: .rules,
             help: "a target whose stub asserts no body (Moya's empty Data(), or JSON with no key such as {} or []) "
-                + "drifts; every report shows coverage: targets with a body contract / all targets"
+                + "drifts; the console and JUnit always show coverage: targets with a body contract / all targets"
         ) { $0.options.isExhaustive = true },
         .value(
             "--baseline", "FILE", section: .gate,
