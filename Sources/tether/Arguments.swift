@@ -290,6 +290,11 @@ let verifyOptions = OptionTable<VerifyArguments>(
         ) {
             $0.options.isStrict = true
         },
+        .flag(
+            "--exhaustive", section: .rules,
+            help: "a target whose stub asserts no body (Moya's empty Data(), or JSON with no key such as {} or []) "
+                + "drifts; the console and JUnit always show coverage: targets with a body contract / all targets"
+        ) { $0.options.isExhaustive = true },
         .value(
             "--baseline", "FILE", section: .gate,
             help: "drifts recorded in FILE are reported as known and do not fail the gate; new drifts do; recorded "

@@ -62,6 +62,10 @@ enum Help {
           {"requestParameters": {"parameters": {...}, "encoding": "url"|"queryString"|"httpBody"|"json"}} |
           {"requestCompositeData": ...} | {"requestCompositeParameters": ...}
         "pending": true on a target: reported, but not failing the gate until it has passed once (see GATE).
+        XML bodies: a stub whose Content-Type is application/xml, text/xml or +xml, a .xml sample file, or a sample
+          file that parses as XML is compared by structure (elements by namespace URI, attributes present, text vs
+          elements, repeated elements merged) at paths like /feed/entry[3]/title; entities are never expanded, DTDs
+          never loaded, and a document declaring entities is refused.
         ${VAR} (or ${VAR:-default}) expands from the environment; values of 6+ characters and credentials in
         Authorization, Cookie and similar headers are shown as <redacted> in every report.
         """

@@ -56,6 +56,7 @@ public enum ConsoleWriter {
                     + ReportText.seconds(report.duration) + "s", bold, color
             )
         ]
+        if !report.results.isEmpty { lines.append(report.coverage.line) }
         if let reason = report.nothingCheckedReason { lines.append(reason) }
         let recap = report.results.compactMap { result in
             ReportText.recapSummary(result, redactor: redactor).map { summary in

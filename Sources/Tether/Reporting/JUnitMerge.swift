@@ -1,4 +1,3 @@
-internal import CLibXML2
 import Foundation
 
 /// `tether merge-reports`: the JUnit reports of a sharded run (`--shard K/N`) joined into the report of the whole run.
@@ -92,7 +91,10 @@ public enum JUnitMerge {
                 let name = property.attribute("name") ?? ""
                 // Values Tether joined with ", " (several base URLs) are united value by value.
                 let values = (property.attribute("value") ?? "").components(separatedBy: ", ")
-                if let index = properties.firstIndex(where: { $0.name == name }) {
+                if name == "tether.coverage", let index = properties.firstIndex(where: { $0.name == name }) {
+                    // Each shard's targets with a body contract / its targets: the merged suite's is the sum.
+                    properties[index].values = [Self.coverageSum(properties[index].values[0], values[0])]
+                } else if let index = properties.firstIndex(where: { $0.name == name }) {
                     for value in values where !properties[index].values.contains(value) {
                         properties[index].values.append(value)
                     }
@@ -108,6 +110,17 @@ public enum JUnitMerge {
                     errText.append(element.text)
                 }
             }
+        }
+
+        /// `2/3` and `1/2` make `3/5`; a value that is not `covered/total` is kept as the first one.
+        static func coverageSum(_ first: String, _ second: String) -> String {
+            let parse = { (text: String) -> (Int, Int)? in
+                let parts = text.split(separator: "/")
+                guard parts.count == 2, let covered = Int(parts[0]), let total = Int(parts[1]) else { return nil }
+                return (covered, total)
+            }
+            guard let one = parse(first), let two = parse(second) else { return first }
+            return BodyCoverage(covered: one.0 + two.0, total: one.1 + two.1).description
         }
 
         /// `3 passed, 1 failed, 0 errors, 0 skipped`: the line `ReportText.totalsLine` writes.
@@ -232,114 +245,4 @@ public struct JUnitReadError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// `path:line: message`.
     public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
-}
-
-/// An XML element as libxml2 read it: name, attributes in order, children (elements and text) in order.
-struct XMLElementNode: Sendable {
-    enum Child: Sendable {
-        case element(XMLElementNode)
-        case text(String)
-    }
-
-    var name: String
-    var attributes: [(name: String, value: String)]
-    var children: [Child]
-    /// The line of its start tag.
-    var line: Int
-
-    /// The value of attribute `name`, if present.
-    func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
-
-    /// The child elements, in order.
-    var elements: [XMLElementNode] {
-        children.compactMap { if case .element(let element) = $0 { element } else { nil } }
-    }
-
-    /// The text children, joined.
-    var text: String {
-        children.compactMap { if case .text(let text) = $0 { text } else { nil } }.joined()
-    }
-
-    /// Writes the element and everything inside it.
-    func write(to writer: XMLTextWriter) throws(ReportError) {
-        try writer.startElement(name)
-        for attribute in attributes { try writer.attribute(attribute.name, attribute.value) }
-        for child in children {
-            switch child {
-            case .element(let element): try element.write(to: writer)
-            case .text(let text): try writer.text(text)
-            }
-        }
-        try writer.endElement()
-    }
-
-    /// Parses a document with libxml2's strict parser (no network, no entity expansion) into its root element.
-    /// Whitespace between elements is dropped; text inside an element with no child elements is kept as it is.
-    static func parse(_ data: Data, path: String) throws(JUnitReadError) -> XMLElementNode {
-        _ = XMLTextWriter.isLibraryReady
-        xmlResetLastError()
-        let options = Int32(
-            bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let document = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> xmlDocPtr? in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return xmlReadMemory(base, Int32(clamping: bytes.count), path, nil, options)
-        }
-        guard let document else {
-            guard let error = xmlGetLastError(), let message = error.pointee.message else {
-                throw JUnitReadError(path: path, line: nil, message: "empty file: not a JUnit report")
-            }
-            throw JUnitReadError(
-                path: path, line: Int(error.pointee.line),
-                message: "not well-formed XML: "
-                    + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else {
-            throw JUnitReadError(path: path, line: nil, message: "no root element: not a JUnit report")
-        }
-        return element(root)
-    }
-
-    /// Recursive: JUnit nests four levels; libxml2 itself refuses documents deeper than 256 levels.
-    private static func element(_ node: xmlNodePtr) -> XMLElementNode {
-        var attributes: [(name: String, value: String)] = []
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            let name = string(current.pointee.name)
-            let value = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
-            attributes.append((name, value.map { string($0) } ?? ""))
-            // libxml2's xmlFree is a C global that Swift 6 will not read; it is `free` unless a program swaps
-            // libxml2's allocator, which Tether never does.
-            free(value)
-            attribute = current.pointee.next
-        }
-        var children: [Child] = []
-        var child = node.pointee.children
-        var hasElements = false
-        while let current = child {
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE:
-                hasElements = true
-                children.append(.element(element(current)))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = current.pointee.content { children.append(.text(string(content))) }
-            default:
-                break
-            }
-            child = current.pointee.next
-        }
-        if hasElements {
-            children = children.filter {
-                if case .text(let text) = $0 { !text.allSatisfy(\.isWhitespace) } else { true }
-            }
-        }
-        return XMLElementNode(
-            name: string(node.pointee.name), attributes: attributes, children: children,
-            line: Int(xmlGetLineNo(node)))
-    }
-
-    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
-        guard let pointer else { return "" }
-        return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
-    }
 }

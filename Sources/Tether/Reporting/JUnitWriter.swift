@@ -88,6 +88,8 @@ public enum JUnitWriter {
             ("baseURL", distinct(results.map(\.contract.baseURL), redactor: redactor)),
             ("source", distinct(results.map(\.contract.source), redactor: redactor)),
             ("tether.version", tetherVersion),
+            // Targets with a body contract / all targets of the suite (`BodyCoverage`).
+            ("tether.coverage", BodyCoverage(results.map(\.contract)).description),
         ]
         // What the gate and the retries say, as properties (the Ant schema has none on a test case), each only when
         // it names a target: the test cases' names, comma-separated.

@@ -26,6 +26,9 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
     /// checked, 4 nothing was checked.
     public var exitCode: Int32 { run.exitCode }
 
+    /// Targets with a body contract / all targets (`BodyCoverage`); the console's and JUnit's coverage.
+    public var coverage: BodyCoverage { run.coverage }
+
     /// Why nothing was checked, or `nil` when something was.
     public var nothingCheckedReason: String? { run.nothingCheckedReason }
 

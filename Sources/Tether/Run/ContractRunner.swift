@@ -10,16 +10,19 @@ public struct VerifyOptions: Sendable, Equatable {
     public var baseline: BaselineGate
     /// A target that passed only after a retry fails the gate (`--fail-on-flaky`).
     public var failsOnFlaky: Bool
+    /// A checked target whose stub has no body contract drifts (`--exhaustive`; see `BodyCoverage`).
+    public var isExhaustive: Bool
 
     /// - Parameters: as the properties.
     public init(
         isStrict: Bool = false, transport: TransportOptions = TransportOptions(),
-        baseline: BaselineGate = BaselineGate(), failsOnFlaky: Bool = false
+        baseline: BaselineGate = BaselineGate(), failsOnFlaky: Bool = false, isExhaustive: Bool = false
     ) {
         self.isStrict = isStrict
         self.transport = transport
         self.baseline = baseline
         self.failsOnFlaky = failsOnFlaky
+        self.isExhaustive = isExhaustive
     }
 }
 
@@ -75,7 +78,9 @@ public struct ContractRunner: Sendable {
             let index = sendable[position]
             if case .success(let live) = response { onResponse(index, live) }
             results[index] = options.baseline.mark(
-                Self.result(contract: contracts[index], response: response, isStrict: options.isStrict, parser: parser))
+                Self.result(
+                    contract: contracts[index], response: response, isStrict: options.isStrict,
+                    isExhaustive: options.isExhaustive, parser: parser))
             onResult(index, results[index])
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
@@ -88,7 +93,8 @@ public struct ContractRunner: Sendable {
     }
 
     static func result(
-        contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool, parser: JSONParser? = nil
+        contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool,
+        isExhaustive: Bool = false, parser: JSONParser? = nil
     ) -> ContractResult {
         if case .networkError(let code, let description) = contract.sampleResponse {
             let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
@@ -111,8 +117,11 @@ public struct ContractRunner: Sendable {
                     contract: contract, outcome: .error(message), liveURL: live.url, duration: live.duration,
                     attempts: live.attempts)
             }
-            let findings = ContractCheck.findings(
+            var findings = ContractCheck.findings(
                 contract: contract, response: live, isStrict: isStrict, parser: parser)
+            if isExhaustive, let unasserted = BodyCoverage.exhaustiveFinding(for: contract) {
+                findings.append(unasserted)
+            }
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
             return ContractResult(
                 contract: contract, outcome: outcome, findings: findings, liveStatusCode: live.statusCode,

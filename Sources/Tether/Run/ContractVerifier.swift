@@ -27,6 +27,8 @@ public struct ContractVerifier {
     /// - Parameters:
     ///   - baseURL: Where to send requests instead of each target's `baseURL` (`--base-url`).
     ///   - isStrict: Keys the live body has and the stub lacks are drifts (`--strict`).
+    ///   - isExhaustive: A target whose stub asserts no body drifts, and for a `CaseIterable` target type every case
+    ///     the verification leaves out drifts (`--exhaustive`; see `BodyCoverage`).
     ///   - jobs: Requests in flight at once (`--jobs`).
     ///   - timeout: Seconds per request, start to last byte (`--timeout`).
     ///   - headers: Headers added to every request, e.g. a token.
@@ -34,14 +36,15 @@ public struct ContractVerifier {
     ///   - rules: Service-wide rules (a manifest's top-level `"rules"`); each target's `rules` add to them.
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init(
-        baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8, timeout: Double = 30,
+        baseURL: URL? = nil, isStrict: Bool = false, isExhaustive: Bool = false, jobs: Int = 8, timeout: Double = 30,
         headers: [String: String] = [:], mockHAR: String? = nil, rules: ContractRules = ContractRules(),
         verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)
         self.converter.rules = rules
-        self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
+        self.options = VerifyOptions(
+            isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout), isExhaustive: isExhaustive)
         self.verifier = verifier
     }
 
@@ -51,6 +54,8 @@ public struct ContractVerifier {
     ///   - endpointClosure: Maps a target to its endpoint; applies to targets of its type (also inside `MultiTarget`).
     ///   - baseURL: Where to send requests instead of each target's `baseURL` (`--base-url`).
     ///   - isStrict: Keys the live body has and the stub lacks are drifts (`--strict`).
+    ///   - isExhaustive: A target whose stub asserts no body drifts, and for a `CaseIterable` target type every case
+    ///     the verification leaves out drifts (`--exhaustive`; see `BodyCoverage`).
     ///   - jobs: Requests in flight at once (`--jobs`).
     ///   - timeout: Seconds per request, start to last byte (`--timeout`).
     ///   - headers: Headers added to every request, e.g. a token.
@@ -58,14 +63,15 @@ public struct ContractVerifier {
     ///   - rules: Service-wide rules (a manifest's top-level `"rules"`); each target's `rules` add to them.
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init<Target: TargetType>(
-        endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false, jobs: Int = 8,
-        timeout: Double = 30, headers: [String: String] = [:], mockHAR: String? = nil,
-        rules: ContractRules = ContractRules(), verifier: ContractRunner = ContractRunner()
+        endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false,
+        isExhaustive: Bool = false, jobs: Int = 8, timeout: Double = 30, headers: [String: String] = [:],
+        mockHAR: String? = nil, rules: ContractRules = ContractRules(), verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
         self.converter.rules = rules
-        self.options = VerifyOptions(isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout))
+        self.options = VerifyOptions(
+            isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout), isExhaustive: isExhaustive)
         self.verifier = verifier
     }
 
@@ -80,6 +86,43 @@ public struct ContractVerifier {
     nonisolated(nonsending) public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
     where Targets.Element: TargetType {
         await perform(Array(targets)).report
+    }
+
+    /// Verifies the targets of a `CaseIterable` API type; with `isExhaustive`, as TCA's `TestStore` fails a test that
+    /// leaves state unasserted, every case of `allCases` that `targets` leaves out is a drifted result (cases compare
+    /// by their description, associated values included), after the verified ones.
+    /// - Parameter targets: Some or all of the type's cases, e.g. `GitHub.allCases`.
+    /// - Returns: The report, in target order, then the cases not covered.
+    nonisolated(nonsending) public func verify<Targets: Sequence>(_ targets: Targets) async -> ContractReport
+    where Targets.Element: TargetType & CaseIterable {
+        let given = Array(targets)
+        var report = await perform(given).report
+        if options.isExhaustive { report.run.results += uncovered(by: given) }
+        return report
+    }
+
+    /// One drifted result for each case of `Target.allCases` that `given` does not hold.
+    private func uncovered<Target: TargetType & CaseIterable>(by given: [Target]) -> [ContractResult] {
+        let covered = Set(given.map { String(describing: $0) })
+        let all = Array(Target.allCases)
+        let names = TargetConverter.uniqueNames(for: all)
+        return zip(all, names).compactMap { target, name in
+            let described = String(describing: target)
+            guard !covered.contains(described) else { return nil }
+            let service = TargetConverter.serviceName(of: target)
+            let contract =
+                (try? converter.contract(for: target, name: name).contract)
+                ?? Contract(
+                    service: service, name: name, baseURL: target.baseURL.absoluteString,
+                    request: HTTPRequest(method: target.method.rawValue, url: URL(target: target).absoluteString),
+                    sampleData: .none, source: "ContractVerifier.verify")
+            let finding = Finding(
+                .drift, "target",
+                "not verified: \(service).\(described) is a case of \(Target.self).allCases that this verification "
+                    + "left out: verify \(Target.self).allCases, or drop isExhaustive", expected: "verified",
+                actual: "not verified")
+            return ContractResult(contract: contract, outcome: .drifted, findings: [finding])
+        }
     }
 
     /// Verifies one target and also decodes its live body with the app's model and decoder (the decode check).

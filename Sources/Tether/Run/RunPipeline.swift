@@ -353,6 +353,10 @@ enum RunStart {
         } catch {
             throw .contracts(error)
         }
+        // Stubs that declare XML are read here, where libxml2 is at hand: a broken one stops the run as a broken
+        // JSON sample file does (ManifestLoader, being free of C, only keeps their bytes).
+        let xmlErrors = contracts.compactMap(ContractCheck.xmlStubError(in:))
+        if !xmlErrors.isEmpty { throw .contracts(ContractErrors(xmlErrors)) }
         let selected = contracts.filter(filter.matches)
         guard !selected.isEmpty else {
             if contracts.isEmpty {

@@ -193,6 +193,8 @@ public struct RunReport: Sendable, Equatable {
 
     /// How many results came out each way: the one count every report prints.
     public var counts: OutcomeCounts { OutcomeCounts(results, failsOnFlaky: failsOnFlaky) }
+    /// Targets with a body contract / all targets (`BodyCoverage`).
+    public var coverage: BodyCoverage { BodyCoverage(results.map(\.contract)) }
     /// Targets that held.
     public var passedCount: Int { counts.passed }
     /// Targets that drifted (JUnit's failures).

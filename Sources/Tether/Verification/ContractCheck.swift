@@ -55,10 +55,120 @@ public enum ContractCheck {
             }
             return findings
         }
+        if let xml = xmlStub(contract: contract, response: response) {
+            findings += xmlFindings(
+                stub: xml, contract: contract, live: response.body, isStrict: contract.rules.isStrict ?? isStrict)
+            return findings
+        }
         findings += bodyFindings(
             stub: contract.sampleData, live: response.body, isStrict: contract.rules.isStrict ?? isStrict,
             rules: contract.rules, parser: parser)
         return findings
+    }
+
+    /// The one place that decides whether a stub's bytes are compared as XML: when the stub declares an XML
+    /// `Content-Type` (`application/xml`, `text/xml`, `…+xml`) or its sample file ends in `.xml`; or when its bytes
+    /// parse as XML and either they come from a sample file (or a Swift target) or the live `Content-Type` is XML.
+    /// Inline `text` that merely looks like markup stays text unless a side says XML.
+    /// - Returns: The parsed stub (or why it does not parse, when declared XML), or `nil` for a non-XML stub.
+    static func xmlStub(contract: Contract, response: HTTPResponse) -> Result<XMLElementNode, XMLElementNode.ReadError>?
+    {
+        guard case .text(let data) = contract.sampleData,
+            case .network(_, let headers) = contract.sampleResponse
+        else { return nil }
+        let liveType = response.headers.first { $0.isNamed("Content-Type") }.map(\.value)
+        let file = contract.stubSource.map { $0.location.isEmpty ? $0.file : "" }
+        let isDeclared = isDeclaredXML(headers: headers, file: file)
+        let isSampleFile = file.map { !$0.isEmpty } ?? true
+        guard isDeclared || isSampleFile || liveType.map(isXMLMediaType) == true else { return nil }
+        // Sniffing: only bytes that start with markup are offered to the parser.
+        guard isDeclared || data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == 0x3C
+        else { return nil }
+        do {
+            return .success(try XMLElementNode.read(data, name: contract.stubSource?.file ?? "stub"))
+        } catch {
+            return isDeclared ? .failure(error) : nil
+        }
+    }
+
+    /// Whether the stub itself says XML: an XML `Content-Type` among its headers, or a sample file ending in `.xml`.
+    static func isDeclaredXML(headers: [HTTPHeader], file: String?) -> Bool {
+        headers.first { $0.isNamed("Content-Type") }.map { isXMLMediaType($0.value) } == true
+            || file?.lowercased().hasSuffix(".xml") == true
+    }
+
+    /// The contract error of a stub that declares XML and is not XML Tether will read, so that the run stops
+    /// before any request (as for a JSON sample file): the sample file's `file:line:column` when the whole file is
+    /// the body, else the manifest's location of `sampleData`. `nil` for any other stub.
+    /// - Parameter contract: A loaded contract.
+    /// - Returns: The error, or `nil`.
+    public static func xmlStubError(in contract: Contract) -> ContractError? {
+        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
+        else { return nil }
+        let source = contract.stubSource
+        let isWholeFile = source?.location.isEmpty == true
+        guard isDeclaredXML(headers: headers, file: isWholeFile ? source?.file : nil) else { return nil }
+        let message: String
+        var line: Int?
+        var column: Int?
+        do {
+            _ = try XMLElementNode.read(data, name: source?.file ?? "stub")
+            return nil
+        } catch {
+            switch error {
+            case .empty, .noRoot: message = "not XML: no root element"
+            case .malformed(let errorLine, let errorColumn, let text):
+                message = "not well-formed XML: \(text)"
+                if isWholeFile { (line, column) = (errorLine, errorColumn) }
+            case .declaresEntities:
+                message = "declares entities in its DTD, which are refused (no entity expansion, no external DTDs)"
+            }
+        }
+        let target = "\(contract.service).\(contract.name)"
+        let hint = ": fix the stub, or drop its XML Content-Type"
+        guard let source else {
+            return ContractError(file: contract.source, "\(target): the XML stub is \(message)\(hint)")
+        }
+        if isWholeFile {
+            return ContractError(
+                file: source.file, line: line, column: column,
+                "\(message) (the sample file of \(source.manifestLocation) in \(source.manifest))\(hint)")
+        }
+        return ContractError(
+            file: source.manifest, line: source.line, column: source.column, location: source.manifestLocation,
+            "the XML stub is \(message)\(hint)")
+    }
+
+    /// Whether a `Content-Type` value names XML: `application/xml`, `text/xml`, or any `…+xml` (Atom, RSS, SOAP).
+    static func isXMLMediaType(_ value: String) -> Bool {
+        let type = HTTPHeader.mediaType(of: value)
+        return type == "application/xml" || type == "text/xml" || type.hasSuffix("+xml")
+    }
+
+    /// The XML body check, or one drift naming the stub file when the stub itself is not XML Tether will read.
+    static func xmlFindings(
+        stub: Result<XMLElementNode, XMLElementNode.ReadError>, contract: Contract, live: Data, isStrict: Bool
+    ) -> [Finding] {
+        switch stub {
+        case .success(let root):
+            return XMLShape(root).findings(live: live, isStrict: isStrict)
+        case .failure(let error):
+            let file = contract.stubSource?.file ?? "the stub"
+            let why: String
+            switch error {
+            case .empty, .noRoot: why = "has no root element"
+            case .malformed(let line, let column, let message):
+                why = "is not well-formed at \(file):\(line):\(column): \(message)"
+            case .declaresEntities:
+                why = "declares entities in \(file), which are refused (no entity expansion, no external DTDs)"
+            }
+            return [
+                Finding(
+                    .drift, "body",
+                    "the stub is declared XML but \(why): fix the stub, or drop its XML Content-Type",
+                    expected: "XML", actual: "not XML")
+            ]
+        }
     }
 
     /// Each stubbed header must be present with its value; a header the response repeats holds when any of its

@@ -17,6 +17,7 @@ import Testing
                 """
 
                 2 passed, 1 failed, 1 error, 1 skipped in 2.500s
+                coverage: 0/5 targets with a body contract
                 drifted or not checked:
                   DRIFT GitHub.repos  status: expected 200, got 404 (and 1 more drift)
                   ERROR GitHub.search  couldn't connect to server
@@ -50,6 +51,7 @@ import Testing
         #expect(
             ConsoleWriter.closing(for: report, color: false) == """
                 0 passed, 0 failed, 1 error, 1 skipped in 1.234s
+                coverage: 0/2 targets with a body contract
                 nothing was checked: every target was skipped or could not be checked
                 drifted or not checked:
                   ERROR S.t  refused

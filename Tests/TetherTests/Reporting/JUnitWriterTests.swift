@@ -95,7 +95,7 @@ import Testing
         #expect(try strings(document, "//testcase/@name") == ["user", "repos", "search", "upload", "pet"])
         #expect(
             try strings(document, "//testsuite[1]/properties/property/@name") == [
-                "baseURL", "source", "tether.version",
+                "baseURL", "source", "tether.version", "tether.coverage",
             ])
         #expect(
             try strings(document, "//testsuite[1]/properties/property[@name='tether.version']/@value") == [

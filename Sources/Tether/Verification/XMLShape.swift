@@ -1,0 +1,257 @@
+import Foundation
+
+/// The structure of an XML stub, compared through libxml2 as JSON stubs are through `JSONShape`: element names and
+/// nesting, attributes present (values are data, not structure), text versus element content. Repeated elements
+/// are merged as the elements of a JSON array are: every live `<entry>` must fit the union of the stub's `<entry>`s.
+/// Names compare by namespace URI and local name, never by prefix. Live attributes and elements that the stub lacks
+/// are notes, or drifts when strict. Paths are XPath-like and 1-based: `/feed/entry[3]/title`, `/feed/@version`.
+struct XMLShape {
+    /// What an element holds, as far as structure goes.
+    enum Content: Equatable {
+        /// Nothing, or only whitespace: anything may be there.
+        case empty
+        /// Text (or CDATA) and no child elements.
+        case text
+        /// Child elements (text between them, mixed content, is ignored).
+        case elements
+    }
+
+    struct Name: Hashable {
+        var namespace: String?
+        var localName: String
+    }
+
+    /// The name as the stub writes it (with its prefix), for paths and messages.
+    var name: String
+    var key: Name
+    /// Attribute names in first-seen order, written as the stub writes them.
+    var attributes: [(key: Name, name: String)] = []
+    var content: Content = .empty
+    /// Child element shapes, one per distinct name, in first-seen order; each merges every stub element of that name.
+    var children: [XMLShape] = []
+
+    /// The shape of a stub's root element.
+    init(_ element: XMLElementNode) {
+        self.init(merging: [element])
+    }
+
+    /// The union of elements that share a name.
+    private init(merging elements: [XMLElementNode]) {
+        let first = elements[0]
+        name = first.name
+        key = Name(namespace: first.namespace, localName: first.localName)
+        var groups: [Name: [XMLElementNode]] = [:]
+        var order: [Name] = []
+        for element in elements {
+            for attribute in element.attributes {
+                let name = Name(namespace: attribute.namespace, localName: attribute.localName)
+                if !attributes.contains(where: { $0.key == name }) { attributes.append((name, attribute.name)) }
+            }
+            let kind = Self.content(of: element)
+            if kind == .elements || (kind == .text && content == .empty) { content = kind }
+            for child in element.elements {
+                let name = Name(namespace: child.namespace, localName: child.localName)
+                if groups[name] == nil { order.append(name) }
+                groups[name, default: []].append(child)
+            }
+        }
+        children = order.compactMap { groups[$0].map(XMLShape.init(merging:)) }
+    }
+
+    static func content(of element: XMLElementNode) -> Content {
+        if !element.elements.isEmpty { return .elements }
+        return element.text.allSatisfy(\.isWhitespace) ? .empty : .text
+    }
+
+    /// Every finding for a live body against this shape, in document order; findings repeated across the
+    /// elements of a repeated element are counted on the first.
+    /// - Parameters:
+    ///   - live: The live body's bytes.
+    ///   - isStrict: Whether live attributes and elements the stub lacks are drifts rather than notes.
+    func findings(live: Data, isStrict: Bool) -> [Finding] {
+        let root: XMLElementNode
+        do {
+            root = try XMLElementNode.read(live, name: "response body")
+        } catch {
+            return [Self.unreadable(live, error)]
+        }
+        var walk = Walk(isStrict: isStrict)
+        let rootPath = "/" + name
+        if Name(namespace: root.namespace, localName: root.localName) != key {
+            return [
+                Finding(
+                    .drift, rootPath,
+                    "expected root element \(describe()), got \(Self.describe(root)): "
+                        + "check the request's path, or fix the stub", expected: describe(), actual: Self.describe(root)
+                )
+            ]
+        }
+        walk.check(root, against: self, path: rootPath, generic: rootPath)
+        return walk.result()
+    }
+
+    /// `<entry>`, with its namespace when it has one: `<entry> (namespace http://www.w3.org/2005/Atom)`.
+    func describe() -> String { Self.describe(localName: key.localName, namespace: key.namespace) }
+
+    static func describe(_ element: XMLElementNode) -> String {
+        describe(localName: element.localName, namespace: element.namespace)
+    }
+
+    static func describe(localName: String, namespace: String?) -> String {
+        "<\(localName)>" + (namespace.map { " (namespace \($0))" } ?? " (no namespace)")
+    }
+
+    /// The finding for a live body that is not XML Tether will read.
+    static func unreadable(_ live: Data, _ error: XMLElementNode.ReadError) -> Finding {
+        switch error {
+        case .empty:
+            Finding(
+                .drift, "body", "expected an XML body, got an empty body: make sampleData empty, or fix the stub",
+                expected: "XML", actual: "empty")
+        case .malformed(let line, let column, let message):
+            Finding(
+                .drift, "body",
+                "expected an XML body, got \(Finding.textExcerpt(live)) (line \(line), column \(column): \(message)): "
+                    + "check the request's path (an error page?), or fix the stub", expected: "XML", actual: "not XML")
+        case .declaresEntities:
+            Finding(
+                .drift, "body",
+                "the XML body declares entities in its DTD: refused, not expanded (no external DTDs, "
+                    + "no entity expansion): make the service answer without <!ENTITY> declarations",
+                expected: "XML", actual: "XML with <!ENTITY>")
+        case .noRoot:
+            Finding(
+                .drift, "body", "expected an XML body, got a document with no root element: fix the stub",
+                expected: "XML", actual: "no root element")
+        }
+    }
+
+    /// The walk over one live document: findings plus counts of repeats, keyed by the path without indexes.
+    private struct Walk {
+        let isStrict: Bool
+        var findings: [Finding] = []
+        var repeats: [Int] = []
+        var hints: [String?] = []
+        var firstByKey: [String: Int] = [:]
+
+        init(isStrict: Bool) { self.isStrict = isStrict }
+
+        mutating func check(_ live: XMLElementNode, against shape: XMLShape, path: String, generic: String) {
+            for attribute in shape.attributes
+            where !live.attributes.contains(where: {
+                Name(namespace: $0.namespace, localName: $0.localName) == attribute.key
+            }) {
+                append(
+                    .drift, path + "/@" + attribute.name, generic: generic + "/@" + attribute.name,
+                    "missing attribute (the stub has it)", hint: "make the app tolerate its absence, or fix the stub",
+                    expected: "present", actual: "absent")
+            }
+            for attribute in live.attributes
+            where !shape.attributes.contains(where: {
+                $0.key == Name(namespace: attribute.namespace, localName: attribute.localName)
+            }) {
+                append(
+                    isStrict ? .drift : .note, path + "/@" + attribute.name, generic: generic + "/@" + attribute.name,
+                    "attribute not in stub", hint: isStrict ? "add it to the stub, or drop --strict" : nil,
+                    expected: "absent", actual: "present")
+            }
+            let liveContent = XMLShape.content(of: live)
+            switch (shape.content, liveContent) {
+            case (.text, .elements):
+                let names = Self.list(live.elements.map(\.name))
+                append(
+                    .drift, path, generic: generic, "expected text, got child elements \(names)",
+                    hint: "change the app's model, or fix the stub", expected: "text", actual: "elements")
+                return
+            case (.elements, .text):
+                append(
+                    .drift, path, generic: generic,
+                    "expected child elements \(Self.list(shape.children.map(\.name))), got text "
+                        + "\"\(Self.excerpt(live.text))\"",
+                    hint: "change the app's model, or fix the stub", expected: "elements", actual: "text")
+                return
+            default:
+                break
+            }
+            guard shape.content == .elements else { return }
+            let liveElements = live.elements
+            for child in shape.children {
+                let matching = liveElements.filter {
+                    Name(namespace: $0.namespace, localName: $0.localName) == child.key
+                }
+                let childGeneric = generic + "/" + child.name
+                guard !matching.isEmpty else {
+                    if let other = liveElements.first(where: { $0.localName == child.key.localName }) {
+                        append(
+                            .drift, path + "/" + child.name, generic: childGeneric,
+                            "expected \(child.describe()), got \(XMLShape.describe(other))",
+                            hint: "names compare by namespace URI: fix the namespace in the stub or the service",
+                            expected: child.describe(), actual: XMLShape.describe(other))
+                    } else {
+                        append(
+                            .drift, path + "/" + child.name, generic: childGeneric,
+                            "missing element (the stub has \(child.describe()))",
+                            hint: "make it optional in the app's model, or fix the stub", expected: "present",
+                            actual: "absent")
+                    }
+                    continue
+                }
+                for (offset, element) in matching.enumerated() {
+                    let index = matching.count > 1 ? "[\(offset + 1)]" : ""
+                    check(element, against: child, path: path + "/" + child.name + index, generic: childGeneric)
+                }
+            }
+            var reported: Set<Name> = []
+            for element in liveElements {
+                let name = Name(namespace: element.namespace, localName: element.localName)
+                guard !shape.children.contains(where: { $0.key == name || $0.key.localName == name.localName }),
+                    reported.insert(name).inserted
+                else { continue }
+                append(
+                    isStrict ? .drift : .note, path + "/" + element.name, generic: generic + "/" + element.name,
+                    "element not in stub (\(XMLShape.describe(element)))",
+                    hint: isStrict ? "add it to the stub, or drop --strict" : nil, expected: "absent",
+                    actual: "present")
+            }
+        }
+
+        /// Adds a finding, or counts it on the first one found at the same place across repeated elements.
+        mutating func append(
+            _ kind: Finding.Kind, _ path: String, generic: String, _ message: String, hint: String?,
+            expected: String, actual: String
+        ) {
+            let key = "\(kind) \(generic) \(message)"
+            if let first = firstByKey[key] {
+                repeats[first] += 1
+                return
+            }
+            firstByKey[key] = findings.count
+            findings.append(Finding(kind, path, message, expected: expected, actual: actual))
+            repeats.append(0)
+            hints.append(hint)
+        }
+
+        func result() -> [Finding] {
+            var result = findings
+            for (offset, count) in repeats.enumerated() where count > 0 {
+                result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
+            }
+            for (offset, hint) in hints.enumerated() {
+                if let hint { result[offset].message += ": " + hint }
+            }
+            return result
+        }
+
+        static func list(_ names: [String]) -> String {
+            var seen: Set<String> = []
+            let unique = names.filter { seen.insert($0).inserted }
+            let shown = unique.prefix(3).map { "<\($0)>" }.joined(separator: ", ")
+            return unique.count > 3 ? shown + ", …" : shown
+        }
+
+        static func excerpt(_ text: String) -> String {
+            let oneLine = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            return oneLine.count <= 40 ? oneLine : oneLine.prefix(40) + "…"
+        }
+    }
+}
