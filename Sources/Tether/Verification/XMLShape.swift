@@ -2,7 +2,9 @@ import Foundation
 
 /// The structure of an XML stub, compared through libxml2 as JSON stubs are through `JSONShape`: element names and
 /// nesting, attributes present (values are data, not structure), text versus element content. Repeated elements
-/// are merged as the elements of a JSON array are: every live `<entry>` must fit the union of the stub's `<entry>`s.
+/// are merged as the elements of a JSON array are: every live `<entry>` must fit the union of the stub's `<entry>`s,
+/// where an attribute or child element that only some of them have may be absent (as a key that only some elements
+/// of a JSON array have), so a stub always holds against itself.
 /// Names compare by namespace URI and local name, never by prefix. Live attributes and elements that the stub lacks
 /// are notes, or drifts when strict. Paths are XPath-like and 1-based: `/feed/entry[3]/title`, `/feed/@version`.
 struct XMLShape {
@@ -24,11 +26,17 @@ struct XMLShape {
     /// The name as the stub writes it (with its prefix), for paths and messages.
     var name: String
     var key: Name
-    /// Attribute names in first-seen order, written as the stub writes them.
-    var attributes: [(key: Name, name: String)] = []
+    /// Attribute names in first-seen order, written as the stub writes them; required when every merged element has it.
+    var attributes: [(key: Name, name: String, isRequired: Bool)] = []
     var content: Content = .empty
+    /// Whether some merged stub element holds text, and whether some holds child elements: a repeated element whose
+    /// stub copies differ accepts both (as a JSON array whose elements differ in type).
+    var hasText = false
+    var hasElements = false
     /// Child element shapes, one per distinct name, in first-seen order; each merges every stub element of that name.
     var children: [XMLShape] = []
+    /// Whether every element merged into the parent's shape has this child (always true for the root).
+    var isRequired = true
 
     /// The shape of a stub's root element.
     init(_ element: XMLElementNode) {
@@ -42,20 +50,37 @@ struct XMLShape {
         key = Name(namespace: first.namespace, localName: first.localName)
         var groups: [Name: [XMLElementNode]] = [:]
         var order: [Name] = []
+        var attributeCounts: [Name: Int] = [:]
+        var childCounts: [Name: Int] = [:]
         for element in elements {
+            var seenAttributes: Set<Name> = []
             for attribute in element.attributes {
                 let name = Name(namespace: attribute.namespace, localName: attribute.localName)
-                if !attributes.contains(where: { $0.key == name }) { attributes.append((name, attribute.name)) }
+                if !attributes.contains(where: { $0.key == name }) { attributes.append((name, attribute.name, true)) }
+                if seenAttributes.insert(name).inserted { attributeCounts[name, default: 0] += 1 }
             }
             let kind = Self.content(of: element)
             if kind == .elements || (kind == .text && content == .empty) { content = kind }
+            if kind == .text { hasText = true }
+            if kind == .elements { hasElements = true }
+            var seenChildren: Set<Name> = []
             for child in element.elements {
                 let name = Name(namespace: child.namespace, localName: child.localName)
                 if groups[name] == nil { order.append(name) }
                 groups[name, default: []].append(child)
+                if seenChildren.insert(name).inserted { childCounts[name, default: 0] += 1 }
             }
         }
-        children = order.compactMap { groups[$0].map(XMLShape.init(merging:)) }
+        for index in attributes.indices {
+            attributes[index].isRequired = attributeCounts[attributes[index].key] == elements.count
+        }
+        children = order.compactMap { name in
+            groups[name].map { group in
+                var child = XMLShape(merging: group)
+                child.isRequired = childCounts[name] == elements.count
+                return child
+            }
+        }
     }
 
     static func content(of element: XMLElementNode) -> Content {
@@ -138,9 +163,11 @@ struct XMLShape {
 
         mutating func check(_ live: XMLElementNode, against shape: XMLShape, path: String, generic: String) {
             for attribute in shape.attributes
-            where !live.attributes.contains(where: {
-                Name(namespace: $0.namespace, localName: $0.localName) == attribute.key
-            }) {
+            where attribute.isRequired
+                && !live.attributes.contains(where: {
+                    Name(namespace: $0.namespace, localName: $0.localName) == attribute.key
+                })
+            {
                 append(
                     .drift, path + "/@" + attribute.name, generic: generic + "/@" + attribute.name,
                     "missing attribute (the stub has it)", hint: "make the app tolerate its absence, or fix the stub",
@@ -157,13 +184,13 @@ struct XMLShape {
             }
             let liveContent = XMLShape.content(of: live)
             switch (shape.content, liveContent) {
-            case (.text, .elements):
+            case (.text, .elements) where !shape.hasElements:
                 let names = Self.list(live.elements.map(\.name))
                 append(
                     .drift, path, generic: generic, "expected text, got child elements \(names)",
                     hint: "change the app's model, or fix the stub", expected: "text", actual: "elements")
                 return
-            case (.elements, .text):
+            case (.elements, .text) where !shape.hasText:
                 append(
                     .drift, path, generic: generic,
                     "expected child elements \(Self.list(shape.children.map(\.name))), got text "
@@ -173,7 +200,8 @@ struct XMLShape {
             default:
                 break
             }
-            guard shape.content == .elements else { return }
+            // Text where some stub copy holds text is that copy's case: its children are not asked for.
+            guard shape.content == .elements, !(liveContent == .text && shape.hasText) else { return }
             let liveElements = live.elements
             for child in shape.children {
                 let matching = liveElements.filter {
@@ -187,7 +215,7 @@ struct XMLShape {
                             "expected \(child.describe()), got \(XMLShape.describe(other))",
                             hint: "names compare by namespace URI: fix the namespace in the stub or the service",
                             expected: child.describe(), actual: XMLShape.describe(other))
-                    } else {
+                    } else if child.isRequired {
                         append(
                             .drift, path + "/" + child.name, generic: childGeneric,
                             "missing element (the stub has \(child.describe()))",
