@@ -198,14 +198,15 @@ public struct VerifyCommand {
         }
         var options = options
         if let baseline { options.baseline = baseline }
-        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
-        pipeline.shard = shard
+        var failFast: FailFast?
         if isFailFast {
             let cancellation = options.transport.cancellation ?? Cancellation()
             options.transport.cancellation = cancellation
-            pipeline.options = options
-            pipeline.failFast = FailFast(cancellation: cancellation)
+            failFast = FailFast(cancellation: cancellation)
         }
+        var pipeline = RunPipeline(verifier: verifier, options: options, sinks: sinks, onResponse: tap.onResponse)
+        pipeline.shard = shard
+        pipeline.failFast = failFast
         let report: RunReport
         do {
             let (finished, lines) = try pipeline.run(selected)

@@ -37,3 +37,24 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
     /// `$.items[0].id: expected integer, got string "7": …`.
     public var description: String { "\(path): \(message)" }
 }
+
+extension Finding {
+    /// The findings as reports print them: each one repeated across array (or repeated-element) items carries
+    /// `… and in N more elements`, then its hint (`: make the property optional, or fix the stub`). The JSON and XML
+    /// structure walks both count repeats and keep hints apart from the message until the walk ends.
+    /// - Parameters:
+    ///   - findings: The findings, in the order found.
+    ///   - repeats: For each finding, how many further items it was found in.
+    ///   - hints: For each finding, what to do, or `nil`.
+    /// - Returns: The findings with their messages completed.
+    static func completed(_ findings: [Finding], repeats: [Int], hints: [String?]) -> [Finding] {
+        var result = findings
+        for (offset, count) in repeats.enumerated() where count > 0 {
+            result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
+        }
+        for (offset, hint) in hints.enumerated() {
+            if let hint { result[offset].message += ": " + hint }
+        }
+        return result
+    }
+}

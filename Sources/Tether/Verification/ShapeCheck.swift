@@ -281,14 +281,7 @@ private struct ShapeWalk {
     /// The findings, each repeated one carrying its count, then its hint: what was found, where, how often, and
     /// what to do about it.
     func result() -> [Finding] {
-        var result = findings
-        for (offset, count) in repeats.enumerated() where count > 0 {
-            result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
-        }
-        for (offset, hint) in hints.enumerated() {
-            if let hint { result[offset].message += ": " + hint }
-        }
-        return result
+        Finding.completed(findings, repeats: repeats, hints: hints)
     }
 
     /// Index of the stub key equal to `live` among `node`'s keys, trying `hint` first; -1 if none.

@@ -260,14 +260,7 @@ struct XMLShape {
         }
 
         func result() -> [Finding] {
-            var result = findings
-            for (offset, count) in repeats.enumerated() where count > 0 {
-                result[offset].message += " … and in \(count) more element\(count == 1 ? "" : "s")"
-            }
-            for (offset, hint) in hints.enumerated() {
-                if let hint { result[offset].message += ": " + hint }
-            }
-            return result
+            Finding.completed(findings, repeats: repeats, hints: hints)
         }
 
         static func list(_ names: [String]) -> String {

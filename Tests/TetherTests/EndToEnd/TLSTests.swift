@@ -6,18 +6,36 @@ import Testing
 
 /// An HTTPS server on 127.0.0.1 (Python's ssl module, a certificate made by openssl for this test), so TLS
 /// verification, `--cacert` and `--insecure` are checked against a real handshake.
-final class TLSServer {
+final class TLSServer: PythonServer, @unchecked Sendable {
     let folder: String
-    let process = Process()
-    let port: Int
 
     static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            && FileManager.default.isExecutableFile(atPath: PythonServer.python)
     }
 
+    static let script = """
+        import http.server, ssl, sys
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = b'{"secure": true}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[1], sys.argv[2])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
     init() throws {
-        folder = NSTemporaryDirectory() + "tether-tls-" + UUID().uuidString
+        let folder = NSTemporaryDirectory() + "tether-tls-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
@@ -29,46 +47,16 @@ final class TLSServer {
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
-        let script = """
-            import http.server, ssl, sys
-            class Handler(http.server.BaseHTTPRequestHandler):
-                def do_GET(self):
-                    body = b'{"secure": true}'
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                def log_message(self, *args):
-                    pass
-            server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(sys.argv[1], sys.argv[2])
-            server.socket = context.wrap_socket(server.socket, server_side=True)
-            print(server.server_address[1], flush=True)
-            server.serve_forever()
-            """
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, folder + "/cert.pem", folder + "/key.pem"]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw ContractError(file: "TLSServer", "the HTTPS test server did not start: \(line)")
-        }
-        self.port = port
+        self.folder = folder
+        try super.init(
+            script: Self.script, name: "HTTPS test server", arguments: [folder + "/cert.pem", folder + "/key.pem"])
     }
 
     var certificate: String { folder + "/cert.pem" }
-    var baseURL: String { "https://127.0.0.1:\(port)" }
+    override var baseURL: String { "https://127.0.0.1:\(port)" }
 
     deinit {
-        // SIGKILL: a child started from a test thread inherits a mask that blocks SIGTERM.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

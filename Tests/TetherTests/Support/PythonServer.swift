@@ -25,13 +25,14 @@ class PythonServer: @unchecked Sendable {
     /// - Parameters:
     ///   - script: Python that serves on 127.0.0.1, port 0, and prints the port on its first line.
     ///   - name: For messages: `slow test server`.
-    init(script: String, name: String) throws {
+    ///   - arguments: What the script reads from `sys.argv[1:]`.
+    init(script: String, name: String, arguments: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
             throw Failure.notStarted(name: name, "\(Self.python) is missing (install python3)")
         }
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = ["-c", script]
+        process.arguments = ["-c", script] + arguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
