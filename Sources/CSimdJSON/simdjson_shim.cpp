@@ -59,20 +59,27 @@ static void advise_huge(const void *start, size_t bytes) {
 
 extern "C" void tj_parser_destroy(tj_parser *parser) { delete parser; }
 
-extern "C" int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len) {
+// Sizes the parser's buffers for a document of len bytes (and advises them before their first touch).
+static simdjson::error_code prepare(tj_parser *parser, size_t len) {
     simdjson::dom::parser &p = parser->parser;
     // The depth limit is set by allocate(); parse() keeps it. The document's buffers are allocated here too (parse()
     // would otherwise do it) so that they can be advised before their first touch.
     if (p.max_depth() != parser->max_depth || p.capacity() < len) {
         size_t capacity = len < simdjson::dom::MINIMAL_DOCUMENT_CAPACITY ? simdjson::dom::MINIMAL_DOCUMENT_CAPACITY : len;
         simdjson::error_code error = p.allocate(capacity, parser->max_depth);
-        if (error) { return int(error); }
+        if (error) { return error; }
         error = p.doc.allocate(capacity);
-        if (error) { return int(error); }
+        if (error) { return error; }
         advise_huge(p.doc.tape.get(), (capacity + 3) * sizeof(uint64_t));
         advise_huge(p.doc.string_buf.get(), 5 * capacity / 3);
         advise_huge(p.implementation->structural_indexes.get(), capacity * sizeof(uint32_t));
     }
+    return simdjson::SUCCESS;
+}
+
+extern "C" int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len) {
+    simdjson::error_code error = prepare(parser, len);
+    if (error) { return int(error); }
     if (parser->padded_capacity < len) {
         std::free(parser->padded);
         parser->padded = nullptr;
@@ -88,9 +95,29 @@ extern "C" int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len) {
     std::memcpy(parser->padded, bytes, len);
     std::memset(parser->padded + len, 0, simdjson::SIMDJSON_PADDING);
     simdjson::dom::element root;
-    simdjson::error_code error = p.parse(parser->padded, len, false).get(root);
+    error = parser->parser.parse(parser->padded, len, false).get(root);
     return int(error);
 }
+
+extern "C" int tj_parse_in_place(tj_parser *parser, const uint8_t *bytes, size_t len) {
+    simdjson::error_code error = prepare(parser, len);
+    if (error) { return int(error); }
+    simdjson::dom::element root;
+    error = parser->parser.parse(bytes, len, false).get(root);
+    return int(error);
+}
+
+extern "C" uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity) {
+    size_t size = capacity + simdjson::SIMDJSON_PADDING;
+    void *result = std::realloc(buffer, size);
+    if (result == nullptr) { return nullptr; }
+    // malloc serves blocks this large from mmap (and realloc grows them with mremap, in place or by moving pages, not
+    // bytes); only the whole 2 MB blocks inside are advised, whatever the block's own alignment.
+    advise_huge(result, size);
+    return static_cast<uint8_t *>(result);
+}
+
+extern "C" void tj_buffer_free(uint8_t *buffer) { std::free(buffer); }
 
 extern "C" const uint64_t *tj_tape(const tj_parser *parser) { return parser->parser.doc.tape.get(); }
 

@@ -56,6 +56,18 @@ void tj_parser_destroy(tj_parser *parser);
 /// Returns TJ_SUCCESS or a simdjson error code; on success the tape and string buffer below hold the document.
 int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len);
 
+/// Parses len bytes at bytes where they are, without a copy: bytes[len ..< len + tj_padding()] must be allocated
+/// (simdjson may read them; their content does not matter). Returns as tj_parse does.
+int tj_parse_in_place(tj_parser *parser, const uint8_t *bytes, size_t len);
+
+/// Resizes (or, with buffer NULL, allocates) a buffer for capacity bytes plus tj_padding() more, as realloc does
+/// (the content up to the smaller size is kept); large buffers are advised to use huge pages. NULL when out of
+/// memory (buffer is then untouched). Free with tj_buffer_free.
+uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity);
+
+/// Frees a buffer from tj_buffer_resize (NULL does nothing).
+void tj_buffer_free(uint8_t *buffer);
+
 /// The tape of the last successful parse.
 const uint64_t *tj_tape(const tj_parser *parser);
 

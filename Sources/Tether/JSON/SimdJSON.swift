@@ -55,7 +55,12 @@ public final class JSONParser {
             // A UTF-8 byte order mark at the start is skipped, as `JSONReader` and Foundation's decoders do.
             let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
             guard raw.count > bom else { return Int32(TJ_EMPTY) }
-            return tj_parse(handle, base.assumingMemoryBound(to: UInt8.self) + bom, raw.count - bom)
+            let start = base.assumingMemoryBound(to: UInt8.self)
+            // A body from `PaddedBytes` has simdjson's padding after it: parsed where it is, without a copy.
+            if PaddedBytes.hasPadding(start, count: raw.count) {
+                return tj_parse_in_place(handle, start + bom, raw.count - bom)
+            }
+            return tj_parse(handle, start + bom, raw.count - bom)
         }
         guard code == TJ_SUCCESS else {
             throw JSONParseError(simdjsonCode: code, input: bytes, maxDepth: maxDepth)
@@ -64,6 +69,87 @@ public final class JSONParser {
             throw JSONParseError(reason: .invalid, detail: "not valid JSON: the parser produced no document")
         }
         return body(JSONTape(words: words, strings: strings))
+    }
+}
+
+/// A growing byte buffer with simdjson's padding after its end, for a body as it arrives (libcurl's write callback):
+/// it becomes a `Data` without a copy, and `JSONParser` parses that `Data` in place, with no padded copy of its own.
+///
+/// For a 20 MB body this is one 20 MB buffer first-touched once, instead of a fresh `Data` and a padded copy (two,
+/// each page-faulted in). Large buffers are advised to use huge pages (Linux; the shim's `advise_huge`). Not
+/// `Sendable`: it belongs to one transfer; the `Data` it hands over is an ordinary value.
+final class PaddedBytes {
+    private var base: UnsafeMutablePointer<UInt8>?
+    /// Bytes written so far.
+    private(set) var count = 0
+    /// Bytes that fit before the buffer must grow (the padding comes on top).
+    private var capacity = 0
+
+    init() {}
+
+    deinit { tj_buffer_free(base) }
+
+    /// Makes room for `total` bytes in all (an announced `Content-Length`); returns whether memory was found.
+    func reserve(_ total: Int) -> Bool {
+        guard total > capacity else { return true }
+        guard let grown = tj_buffer_resize(base, total) else { return false }
+        base = grown
+        capacity = total
+        return true
+    }
+
+    /// Appends `bytes`, growing the buffer in place (doubling) when it is full; returns whether memory was found.
+    func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count > 0, let source = bytes.baseAddress else { return true }
+        if count + bytes.count > capacity, !reserve(max(count + bytes.count, capacity * 2, 16 << 10)) { return false }
+        guard let base else { return false }
+        (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count += bytes.count
+        return true
+    }
+
+    /// The bytes written as a `Data` that owns the buffer (no copy); this buffer is empty afterwards.
+    func takeData() -> Data {
+        guard let taken = base, count > 0 else { return Data() }
+        // The padding is zeroed: simdjson may read it (any content would do; zeros keep it deterministic).
+        (taken + count).initialize(repeating: 0, count: tj_padding())
+        base = nil
+        let length = count
+        count = 0
+        capacity = 0
+        PaddedBytes.registry.insert(taken, capacity: length)
+        return Data(
+            bytesNoCopy: taken, count: length,
+            deallocator: .custom { pointer, _ in
+                PaddedBytes.registry.remove(pointer)
+                tj_buffer_free(pointer.assumingMemoryBound(to: UInt8.self))
+            })
+    }
+
+    /// Whether the `count` bytes at `start` lie in a buffer handed over by `takeData()` that is still alive, from its
+    /// beginning, so that simdjson's padding follows them. (A slice that starts later, or a copy, is not found.)
+    static func hasPadding(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        registry.contains(start, count: count)
+    }
+
+    private static let registry = Registry()
+
+    /// The live buffers handed over as `Data`, by address: `Data` cannot say where its bytes came from.
+    private final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lengths: [UInt: Int] = [:]  // guarded by `lock`
+
+        func insert(_ start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+            lock.withLock { lengths[UInt(bitPattern: start)] = capacity }
+        }
+
+        func remove(_ start: UnsafeMutableRawPointer) {
+            _ = lock.withLock { lengths.removeValue(forKey: UInt(bitPattern: start)) }
+        }
+
+        func contains(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+            lock.withLock { lengths[UInt(bitPattern: start)].map { count <= $0 } ?? false }
+        }
     }
 }
 

@@ -362,11 +362,15 @@ private final class Transfer {
     var startedAt: ContinuousClock.Instant?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    var body = Data()
+    /// The body as it arrives, in a buffer that becomes the response's `Data` without a copy and that the JSON
+    /// check parses in place (see `PaddedBytes`).
+    let body = PaddedBytes()
     var headers: [HTTPHeader] = []
     /// The last status line received (`HTTP/1.1 200 OK`), for the protocol and reason a recording keeps.
     var statusLine = ""
     var isBodyTooLarge = false
+    /// The body's buffer could not grow (the machine is out of memory).
+    var isOutOfMemory = false
 
     private init(easy: CurlEasy, request: HTTPRequest, options: TransportOptions) {
         self.easy = easy
@@ -415,6 +419,7 @@ private final class Transfer {
             tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
             tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
             tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
+            tether_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, Transfer.receiveBufferBytes),
             tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),
             tether_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context),
             tether_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, transferWriteHeader),
@@ -461,19 +466,27 @@ private final class Transfer {
         return nil
     }
 
+    /// libcurl's receive buffer (CURLOPT_BUFFERSIZE; its default is 16 kB): fewer, larger calls of the write callback
+    /// for a large body. libcurl allocates it per transfer, and touches only what a response fills.
+    static let receiveBufferBytes = 256 << 10
+
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if body.isEmpty {
-            // Reserve the announced length once, so a large body is not copied at every doubling of its buffer.
+        if body.count == 0 {
+            // Reserve the announced length once: the body is written where it will be parsed, never copied. Without
+            // a length (or with a compressed one) the buffer grows in place.
             var length: curl_off_t = -1
             if tether_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length > 0 {
-                body.reserveCapacity(Int(min(length, curl_off_t(maxBodyBytes))))
+                _ = body.reserve(Int(min(length, curl_off_t(maxBodyBytes))))
             }
         }
         if body.count + bytes.count > maxBodyBytes {
             isBodyTooLarge = true
             return false
         }
-        body.append(contentsOf: bytes)
+        guard body.append(bytes) else {
+            isOutOfMemory = true
+            return false
+        }
         return true
     }
 
@@ -520,6 +533,12 @@ private final class Transfer {
                     message: "response body larger than \(maxBodyBytes) bytes (raise --max-body to accept it)",
                     url: request.url, code: Int(CURLE_FILESIZE_EXCEEDED.rawValue), duration: total))
         }
+        if isOutOfMemory {
+            return .failure(
+                TransportError(
+                    message: "out of memory for a response body over \(body.count) bytes (lower --max-body or --jobs)",
+                    url: request.url, code: Int(CURLE_WRITE_ERROR.rawValue), duration: total))
+        }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
             var text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
@@ -535,7 +554,7 @@ private final class Transfer {
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         return .success(
             HTTPResponse(
-                statusCode: status, headers: headers, body: body, url: url, duration: total,
+                statusCode: status, headers: headers, body: body.takeData(), url: url, duration: total,
                 httpVersion: parts.first.map(String.init) ?? "HTTP/1.1", reason: parts.count > 2 ? String(parts[2]) : ""
             ))
     }

@@ -101,6 +101,43 @@ import Testing
         #expect(error.url == "\(server.baseURL)/big")
     }
 
+    /// A large body in 64 kB pieces, with its length announced or not (then the connection closes at its end): it
+    /// arrives whole and byte for byte, in the buffer the JSON check parses in place (no copy of it on the way).
+    @Test(arguments: [true, false])
+    func aLargeBodyArrivesWholeInAPaddedBuffer(announcesLength: Bool) throws {
+        let server = try PythonServer(
+            script: """
+                import http.server, sys
+                body = ("[" + ",".join(str(i) for i in range(500000)) + "]").encode()
+                announce = sys.argv[1] == "1"
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    protocol_version = "HTTP/1.1" if announce else "HTTP/1.0"
+                    def do_GET(self):
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        if announce: self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        for start in range(0, len(body), 65536): self.wfile.write(body[start:start + 65536])
+                    def log_message(self, *args):
+                        pass
+                server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """,
+            name: "large body server", arguments: [announcesLength ? "1" : "0"])
+        defer { server.stop() }
+        let expected = Data(("[" + (0..<500_000).map(String.init).joined(separator: ",") + "]").utf8)
+        let response = try transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/big")], options: TransportOptions())[0].get()
+        #expect(response.header("Content-Length") == (announcesLength ? String(expected.count) : nil))
+        #expect(response.body.count == expected.count)
+        #expect(response.body == expected)
+        let isPadded = response.body.withUnsafeBytes { raw in
+            PaddedBytes.hasPadding(raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count)
+        }
+        #expect(isPadded)
+    }
+
     @Test func aHangingServerTimesOutWithCurlsText() throws {
         let server = try MisbehavingServer(mode: .hang)
         defer { server.stop() }
