@@ -28,6 +28,13 @@ struct tj_parser {
     /// The padded copy of the input: simdjson reads up to SIMDJSON_PADDING bytes past the end of what it parses.
     uint8_t *padded = nullptr;
     size_t padded_capacity = 0;
+    /// For a top-level array read element by element (tj_elements_begin): stage 1 (UTF-8, strings, the structural
+    /// index) over the whole document, and a parser with one level less for each element in turn, so that only the
+    /// index is as large as the document; no tape or string buffer is.
+    simdjson::dom::parser outer;
+    simdjson::dom::parser inner;
+    const uint8_t *outer_bytes = nullptr;
+    uint32_t outer_next = 0;  // index of the next element's first structural
     ~tj_parser() { std::free(padded); }
 };
 
@@ -105,6 +112,75 @@ extern "C" int tj_parse_in_place(tj_parser *parser, const uint8_t *bytes, size_t
     simdjson::dom::element root;
     error = parser->parser.parse(bytes, len, false).get(root);
     return int(error);
+}
+
+extern "C" int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len) {
+    if (parser->max_depth < 2) { return int(simdjson::DEPTH_ERROR); }
+    simdjson::dom::parser &outer = parser->outer;
+    if (outer.capacity() < len) {
+        size_t capacity = len < simdjson::dom::MINIMAL_DOCUMENT_CAPACITY ? simdjson::dom::MINIMAL_DOCUMENT_CAPACITY : len;
+        simdjson::error_code error = outer.allocate(capacity, 2);
+        if (error) { return int(error); }
+        advise_huge(outer.implementation->structural_indexes.get(), capacity * sizeof(uint32_t));
+    }
+    simdjson::internal::dom_parser_implementation &index = *outer.implementation;
+    simdjson::error_code error = index.stage1(bytes, len, simdjson::stage1_mode::regular);
+    if (error) { return int(error); }
+    const uint32_t count = index.n_structural_indexes;
+    const uint32_t *at = index.structural_indexes.get();
+    // One array with at least one element, closed by the last structural: '[' x ... ']'.
+    if (count < 3 || bytes[at[0]] != '[' || bytes[at[count - 1]] != ']' || bytes[at[1]] == ']') {
+        return int(simdjson::TAPE_ERROR);
+    }
+    if (parser->inner.max_depth() != parser->max_depth - 1) {
+        error = parser->inner.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, parser->max_depth - 1);
+        if (error) { return int(error); }
+    }
+    parser->outer_bytes = bytes;
+    parser->outer_next = 1;
+    return int(simdjson::SUCCESS);
+}
+
+extern "C" int tj_elements_next(tj_parser *parser) {
+    simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
+    const uint32_t count = index.n_structural_indexes;
+    const uint32_t *at = index.structural_indexes.get();
+    const uint8_t *bytes = parser->outer_bytes;
+    uint32_t i = parser->outer_next;
+    if (i >= count - 1) { return -1; }
+    // The element runs to the first ',' or the closing ']' at the array's own level; brackets inside it are only
+    // counted here (its own parse below checks that they match, and everything else about it).
+    const uint32_t first = i;
+    size_t depth = 0;
+    for (; i < count - 1; i++) {
+        const uint8_t c = bytes[at[i]];
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0) { return int(simdjson::TAPE_ERROR); }
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            break;
+        }
+    }
+    if (i == first || depth != 0) { return int(simdjson::TAPE_ERROR); }  // ",," or "[," or unclosed
+    if (i < count - 1) {
+        if (i + 1 == count - 1) { return int(simdjson::TAPE_ERROR); }  // ",]"
+        parser->outer_next = i + 1;  // past the ','
+    } else {
+        parser->outer_next = count - 1;  // at the closing ']'
+    }
+    // The bytes from the element's first structural to its ',' or ']': the document's own bytes, padded by the rest
+    // of the document and its padding.
+    simdjson::dom::element element;
+    simdjson::error_code error = parser->inner.parse(bytes + at[first], at[i] - at[first], false).get(element);
+    return int(error);
+}
+
+extern "C" const uint64_t *tj_element_tape(const tj_parser *parser) { return parser->inner.doc.tape.get(); }
+
+extern "C" const uint8_t *tj_element_string_buffer(const tj_parser *parser) {
+    return parser->inner.doc.string_buf.get();
 }
 
 extern "C" uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity) {

@@ -3,7 +3,7 @@
 // Options: --json-only (the JSON benchmarks only; the only ones so far), --size-mb N (body size, default 20),
 // --runs N (best of N, default 5).
 import Foundation
-import Tether
+@_spi(Testing) import Tether
 
 #if canImport(Glibc)
     import Glibc
@@ -213,6 +213,7 @@ let phases: [(name: String, label: String)] = [
     ("check", "simdjson parse + structure check"),
     ("partial", "  same, stub with 6 of 28 keys"),
     ("reused", "  same, parser kept between bodies"),
+    ("transport", "  same, a body as the transport's"),
     ("tree", "JSONValue.parse (JSONReader, Swift tree)"),
     ("simdtree", "  same tree through simdjson (JSONParser.parse)"),
 ]
@@ -240,6 +241,12 @@ func runPhase(_ phase: String, body: Data, shape: JSONShape, runs: Int) -> Measu
             if shape.findings(live: body, parser: parser).contains(where: \.isDrift) {
                 print("tether-bench: unexpected drift")
             }
+        }
+    case "transport":
+        // In a buffer as libcurl's write callback fills it: parsed in place and, being an array, element by element.
+        let padded = JSONParser.paddedCopy(of: body)
+        return measure(phase, runs: runs) {
+            if shape.findings(live: padded).contains(where: \.isDrift) { print("tether-bench: unexpected drift") }
         }
     case "simdtree":
         guard let parser = try? JSONParser() else { return Measurement(name: phase, bestSeconds: 0, peakBytes: 0) }

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Tether
+@_spi(Testing) import Tether
 
 // The JSON parser and the structure check on arbitrary bytes. Input: a stub, then (after a `=====` line) a live body.
 // The stub is parsed with `JSONValue.parse` and with a reused `JSONParser`; the live body goes through
@@ -10,6 +10,8 @@ import Tether
 // - a live body that is not JSON gives exactly one drift, at `body`; one that is JSON never does;
 // - a parser with a small depth limit finds the same, or one drift at `body` for a body nested deeper;
 // - a live body and its own serialization (`parse` then `serialized`) give the same findings;
+// - a live body read element by element (as large arrays from the transport are) gives the same findings as read
+//   whole, and only a body that is JSON can be read so;
 // - a stub without repeated keys holds against its own serialization, even strictly.
 // A stub that is not JSON is checked as a text stub.
 
@@ -40,6 +42,18 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let lenient = ContractCheck.findings(contract: contract(.json(stub)), response: response, parser: parser)
     let strict = ShapeCheck.findings(stub: stub, live: live, strict: true)
     checkStrictness(lenient: lenient, strict: strict)
+
+    for isStrict in [false, true] {
+        if let elementwise = JSONShape(stub: stub).elementwiseFindings(
+            live: JSONParser.paddedCopy(of: live), strict: isStrict, parser: parser)
+        {
+            let whole = isStrict ? strict : lenient
+            if liveValue == nil { violated("only a body that is JSON is read element by element", "\(elementwise)") }
+            if elementwise != whole {
+                violated("element by element finds what reading whole finds", "\(elementwise)\nvs\n\(whole)")
+            }
+        }
+    }
 
     let bodyDrifts = lenient.filter { $0.path == "body" }
     if liveValue == nil {

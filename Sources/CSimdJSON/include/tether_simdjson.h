@@ -68,6 +68,23 @@ uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity);
 /// Frees a buffer from tj_buffer_resize (NULL does nothing).
 void tj_buffer_free(uint8_t *buffer);
 
+/// Starts reading a document that is one JSON array element by element, in place (padded as for
+/// tj_parse_in_place): simdjson's stage 1 runs over all of it (UTF-8, strings, the structural index) and the array's
+/// own brackets are checked. TJ_SUCCESS, a simdjson error code, or TJ_TAPE_ERROR when the document is not an array
+/// with at least one element. Elements then come from tj_elements_next; the bytes must stay untouched meanwhile.
+int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len);
+
+/// Parses the next element as a document of its own (one level of nesting less than the parser's limit): TJ_SUCCESS
+/// (its tape is tj_element_tape), -1 after the last one, or an error code (TJ_TAPE_ERROR when the commas and
+/// brackets between elements are wrong). Succeeding over all elements means the whole document is valid JSON.
+int tj_elements_next(tj_parser *parser);
+
+/// The tape of the element tj_elements_next parsed last.
+const uint64_t *tj_element_tape(const tj_parser *parser);
+
+/// The string buffer of the element tj_elements_next parsed last.
+const uint8_t *tj_element_string_buffer(const tj_parser *parser);
+
 /// The tape of the last successful parse.
 const uint64_t *tj_tape(const tj_parser *parser);
 

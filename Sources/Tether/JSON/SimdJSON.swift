@@ -126,6 +126,12 @@ final class PaddedBytes {
             })
     }
 
+    /// `bytes` copied into a buffer of this kind, as the transport hands a body over.
+    static func copy(of bytes: Data) -> Data {
+        let padded = PaddedBytes()
+        return bytes.withUnsafeBytes { padded.append($0) } ? padded.takeData() : bytes
+    }
+
     /// Whether the `count` bytes at `start` lie in a buffer handed over by `takeData()` that is still alive, from its
     /// beginning, so that simdjson's padding follows them. (A slice that starts later, or a copy, is not found.)
     static func hasPadding(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
@@ -149,6 +155,43 @@ final class PaddedBytes {
 
         func contains(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
             lock.withLock { lengths[UInt(bitPattern: start)].map { count <= $0 } ?? false }
+        }
+    }
+}
+
+extension JSONParser {
+    /// For tests, benchmarks and the fuzzer: `bytes` copied into a buffer as the transport's (`PaddedBytes`), which
+    /// is parsed in place and, for a large array, element by element.
+    /// - Parameter bytes: A body.
+    /// - Returns: The same bytes, in such a buffer (`Data` keeps 15 bytes or fewer inline, as a plain copy).
+    @_spi(Testing) public static func paddedCopy(of bytes: Data) -> Data { PaddedBytes.copy(of: bytes) }
+
+    /// Reads a body that is one JSON array element by element, each element's tape handed to `body` in turn and
+    /// valid only during that call; `false` (and `body` perhaps called for some elements) when the body is not such an
+    /// array, is not `PaddedBytes`'s, or is not valid JSON. Then the caller reads it whole (`withDocument`), which says
+    /// why.
+    ///
+    /// This is for large bodies: only simdjson's structural index is as large as the body (4 bytes per token), not the
+    /// tape and string buffer of the whole document (about 1.5 times the body, each page first-touched): each element
+    /// is parsed on its own into buffers as large as the largest element. Succeeding means the whole body is valid
+    /// JSON, with the same depth limit.
+    func withElements(_ bytes: Data, _ body: (JSONTape) -> Void) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return false }
+            let start = base.assumingMemoryBound(to: UInt8.self)
+            guard PaddedBytes.hasPadding(start, count: raw.count) else { return false }
+            let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
+            guard raw.count > bom, tj_elements_begin(handle, start + bom, raw.count - bom) == TJ_SUCCESS else {
+                return false
+            }
+            while true {
+                let code = tj_elements_next(handle)
+                if code == -1 { return true }
+                guard code == TJ_SUCCESS, let words = tj_element_tape(handle),
+                    let strings = tj_element_string_buffer(handle)
+                else { return false }
+                body(JSONTape(words: words, strings: strings))
+            }
         }
     }
 }

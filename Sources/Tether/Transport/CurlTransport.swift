@@ -419,7 +419,6 @@ private final class Transfer {
             tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
             tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
             tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
-            tether_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, Transfer.receiveBufferBytes),
             tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),
             tether_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context),
             tether_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, transferWriteHeader),
@@ -465,10 +464,6 @@ private final class Transfer {
         }
         return nil
     }
-
-    /// libcurl's receive buffer (CURLOPT_BUFFERSIZE; its default is 16 kB): fewer, larger calls of the write callback
-    /// for a large body. libcurl allocates it per transfer, and touches only what a response fills.
-    static let receiveBufferBytes = 256 << 10
 
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if body.count == 0 {
