@@ -181,9 +181,11 @@ extension JSONParser {
             let start = base.assumingMemoryBound(to: UInt8.self)
             guard PaddedBytes.hasPadding(start, count: raw.count) else { return false }
             let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
-            guard raw.count > bom, tj_elements_begin(handle, start + bom, raw.count - bom) == TJ_SUCCESS else {
-                return false
-            }
+            // Not an array at all (a drifted root): no index is built only to be dropped.
+            guard let first = raw[bom...].first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+                first == UInt8(ascii: "[")
+            else { return false }
+            guard tj_elements_begin(handle, start + bom, raw.count - bom) == TJ_SUCCESS else { return false }
             while true {
                 let code = tj_elements_next(handle)
                 if code == -1 { return true }
