@@ -29,13 +29,13 @@ public struct RuleProposal: Sendable, Equatable {
 /// The walk follows the stub as the structure check compiles it: array elements (the stub's and the live ones)
 /// merge at `[*]`, a map's values at `[*]`; the target's own rules are respected (an ignored path is not entered,
 /// a path already optional or nullable is not proposed again, an existing map is walked as one).
-enum RuleLearner {
+public enum RuleLearner {
     /// The proposals for one target, in the stub's order (outer before inner).
     /// - Parameters:
     ///   - stub: The target's JSON stub.
     ///   - rules: The rules it is checked with today (service defaults merged).
     ///   - samples: The live bodies, parsed, one per answer.
-    static func proposals(stub: JSONValue, rules: ContractRules, samples: [JSONValue]) -> [RuleProposal] {
+    public static func proposals(stub: JSONValue, rules: ContractRules, samples: [JSONValue]) -> [RuleProposal] {
         var walk = Walk(rules: rules, responseCount: samples.count)
         walk.visit(
             stubs: [stub], live: samples.enumerated().map { Occurrence(response: $0.offset, value: $0.element) },
@@ -51,7 +51,7 @@ enum RuleLearner {
 
     /// Whether a map key looks like an id rather than a field name: digits (`1017`), a UUID, 8 or more hex
     /// characters with a digit (`9f86d081`), or a word, a separator and digits (`user_42`, `sku-1001`).
-    static func isIDLike(_ key: String) -> Bool {
+    public static func isIDLike(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard !bytes.isEmpty else { return false }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

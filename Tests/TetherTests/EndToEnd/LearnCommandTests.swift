@@ -214,6 +214,25 @@ final class VaryingServer: PythonServer, @unchecked Sendable {
             "\(run.stdout)")
     }
 
+    /// Real api.github.com recordings: repositories whose `language` is null in some elements is the one rule to
+    /// learn; `company` null in every answer stays a drift (no rule hides what never varied).
+    @Test func learnsFromTheRealWorldRecordings() async throws {
+        let folder = FixturePaths.realWorld.path
+        let run = try await offPool {
+            try TetherBinary.run([
+                "learn", folder + "/github.json", "--har", folder + "/github.har", "--har", folder + "/github-quirks.har",
+            ])
+        }
+        #expect(run.exitCode == 1, "\(run.stdout)\n\(run.stderr)")
+        #expect(
+            run.stdout.contains(
+                "LEARN GitHub.userRepositories  2 responses\n  + nullable $[*].language  null in 2 of 2 responses (4 of 22 values)\n"
+            ), "\(run.stdout)")
+        #expect(run.stdout.contains("drift  $.company: unexpected null (stub has string)"), "\(run.stdout)")
+        #expect(run.stdout.contains("1 rule proposed for 1 of 10 targets;"), "\(run.stdout)")
+        #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("  + ") }.count == 1, "\(run.stdout)")
+    }
+
     @Test(arguments: [
         (["learn", "MANIFEST", "--samples", "0"], "--samples 0 and no --har FILE: nothing to learn from"),
         (["learn", "MANIFEST", "--har", "/nonexistent/x.har"], "/nonexistent/x.har"),
