@@ -34,7 +34,12 @@ struct tj_parser {
     simdjson::dom::parser outer;
     simdjson::dom::parser inner;
     const uint8_t *outer_bytes = nullptr;
-    uint32_t outer_next = 0;  // index of the next element's first structural
+    size_t outer_len = 0;
+    size_t window_bytes = 0;  // the nominal size of a window
+    size_t window_start = 0;  // where the indexed window begins (outside any string: an element's start or after a ',')
+    size_t window_end = 0;
+    uint32_t outer_next = 0;  // index (in the window) of the next element's first structural
+    bool is_closed = false;  // the array's ']' was read
     ~tj_parser() { std::free(padded); }
 };
 
@@ -114,67 +119,124 @@ extern "C" int tj_parse_in_place(tj_parser *parser, const uint8_t *bytes, size_t
     return int(error);
 }
 
-extern "C" int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len) {
-    if (parser->max_depth < 2) { return int(simdjson::DEPTH_ERROR); }
+// The structural index covers a window of the document at a time, not all of it (1 MB from Swift), so that the index stays
+// small and warm instead of 4 bytes per token of the whole body first-touched. A window starts outside any string (at
+// an element's start, or just after a ','); it ends before a '{' past its nominal size. If that '{' is inside a string
+// (stage 1 then ends in a string and fails), the next '{' is tried; past a few tries, or at the document's end, the
+// window runs to the end and an error is the document's own.
+static simdjson::error_code index_window(tj_parser *parser, size_t start, size_t size) {
+    const uint8_t *bytes = parser->outer_bytes;
+    const size_t len = parser->outer_len;
     simdjson::dom::parser &outer = parser->outer;
-    if (outer.capacity() < len) {
-        size_t capacity = len < simdjson::dom::MINIMAL_DOCUMENT_CAPACITY ? simdjson::dom::MINIMAL_DOCUMENT_CAPACITY : len;
-        simdjson::error_code error = outer.allocate(capacity, 2);
-        if (error) { return int(error); }
-        advise_huge(outer.implementation->structural_indexes.get(), capacity * sizeof(uint32_t));
+    size_t end = start + size < len ? start + size : len;
+    for (int attempt = 0;; attempt++) {
+        if (end < len) {
+            const void *brace = attempt < 16 ? std::memchr(bytes + end, '{', len - end) : nullptr;
+            end = brace ? size_t(static_cast<const uint8_t *>(brace) - bytes) : len;
+        }
+        if (outer.capacity() < end - start) {
+            size_t capacity = end - start < parser->window_bytes ? parser->window_bytes : end - start;
+            simdjson::error_code error = outer.allocate(capacity, 2);
+            if (error) { return error; }
+        }
+        simdjson::error_code error = outer.implementation->stage1(bytes + start, end - start, simdjson::stage1_mode::regular);
+        if (!error) {
+            parser->window_start = start;
+            parser->window_end = end;
+            parser->outer_next = 0;
+            return simdjson::SUCCESS;
+        }
+        if (end >= len) { return error; }
+        end++;  // past the '{' that was inside a string
     }
-    simdjson::internal::dom_parser_implementation &index = *outer.implementation;
-    simdjson::error_code error = index.stage1(bytes, len, simdjson::stage1_mode::regular);
-    if (error) { return int(error); }
-    const uint32_t count = index.n_structural_indexes;
-    const uint32_t *at = index.structural_indexes.get();
-    // One array with at least one element, closed by the last structural: '[' x ... ']'.
-    if (count < 3 || bytes[at[0]] != '[' || bytes[at[count - 1]] != ']' || bytes[at[1]] == ']') {
-        return int(simdjson::TAPE_ERROR);
+}
+
+extern "C" int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len, size_t window) {
+    if (parser->max_depth < 2) { return int(simdjson::DEPTH_ERROR); }
+    size_t open = 0;
+    while (open < len && (bytes[open] == ' ' || bytes[open] == '\n' || bytes[open] == '\r' || bytes[open] == '\t')) {
+        open++;
     }
+    if (open == len || bytes[open] != '[') { return int(simdjson::TAPE_ERROR); }
     if (parser->inner.max_depth() != parser->max_depth - 1) {
-        error = parser->inner.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, parser->max_depth - 1);
+        simdjson::error_code error =
+            parser->inner.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, parser->max_depth - 1);
         if (error) { return int(error); }
     }
     parser->outer_bytes = bytes;
-    parser->outer_next = 1;
+    parser->outer_len = len;
+    parser->window_bytes = window < 1 ? 1 : window;
+    parser->is_closed = false;
+    simdjson::error_code error = index_window(parser, open + 1, parser->window_bytes);
+    if (error) { return int(error); }
+    // At least one element: "[]" is read whole.
+    const simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
+    if (index.n_structural_indexes == 0 || bytes[parser->window_start + index.structural_indexes[0]] == ']') {
+        return int(simdjson::TAPE_ERROR);
+    }
     return int(simdjson::SUCCESS);
 }
 
 extern "C" int tj_elements_next(tj_parser *parser) {
-    simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
-    const uint32_t count = index.n_structural_indexes;
-    const uint32_t *at = index.structural_indexes.get();
     const uint8_t *bytes = parser->outer_bytes;
-    uint32_t i = parser->outer_next;
-    if (i >= count - 1) { return -1; }
-    // The element runs to the first ',' or the closing ']' at the array's own level; brackets inside it are only
-    // counted here (its own parse below checks that they match, and everything else about it).
-    const uint32_t first = i;
-    size_t depth = 0;
-    for (; i < count - 1; i++) {
-        const uint8_t c = bytes[at[i]];
-        if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0) { return int(simdjson::TAPE_ERROR); }
-            depth--;
-        } else if (c == ',' && depth == 0) {
-            break;
+    if (parser->is_closed) { return -1; }
+    for (;;) {
+        const simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
+        const uint32_t count = index.n_structural_indexes;
+        const uint32_t *at = index.structural_indexes.get();
+        const uint8_t *base = bytes + parser->window_start;
+        const bool is_last_window = parser->window_end == parser->outer_len;
+        uint32_t i = parser->outer_next;
+        if (i >= count) {
+            // The window ended just after a ',': the next element starts in the next window.
+            if (is_last_window) { return int(simdjson::TAPE_ERROR); }  // "[1," and nothing more
+            simdjson::error_code error = index_window(parser, parser->window_end, parser->window_bytes);
+            if (error) { return int(error); }
+            continue;
         }
+        // The element runs to the first ',' or ']' at the array's own level; brackets inside it are only counted here
+        // (its own parse below checks that they match, and everything else about it).
+        const uint32_t first = i;
+        if (base[at[first]] == ',' || base[at[first]] == ']') { return int(simdjson::TAPE_ERROR); }  // ",," or ",]"
+        size_t depth = 0;
+        for (; i < count; i++) {
+            const uint8_t c = base[at[i]];
+            if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (depth == 0) { break; }
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                break;
+            }
+        }
+        if (i == count) {
+            // The element goes on past the window: index again from its start (a larger window if it is the first).
+            if (is_last_window) { return int(simdjson::TAPE_ERROR); }
+            size_t start = parser->window_start + at[first];
+            size_t size = first == 0 ? 2 * (parser->window_end - parser->window_start) : parser->window_bytes;
+            simdjson::error_code error = index_window(parser, start, size);
+            if (error) { return int(error); }
+            continue;
+        }
+        if (base[at[i]] == ',') {
+            parser->outer_next = i + 1;
+        } else {
+            if (base[at[i]] != ']') { return int(simdjson::TAPE_ERROR); }  // "[1}"
+            // The array's close: only whitespace may follow, up to the document's end.
+            if (i + 1 != count) { return int(simdjson::TAPE_ERROR); }
+            for (size_t k = parser->window_start + at[i] + 1; k < parser->outer_len; k++) {
+                const uint8_t c = bytes[k];
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') { return int(simdjson::TAPE_ERROR); }
+            }
+            parser->is_closed = true;
+        }
+        // The bytes from the element's first structural to its ',' or ']': the document's own bytes, padded by the
+        // rest of the document and its padding.
+        simdjson::dom::element element;
+        simdjson::error_code error = parser->inner.parse(base + at[first], at[i] - at[first], false).get(element);
+        return int(error);
     }
-    if (i == first || depth != 0) { return int(simdjson::TAPE_ERROR); }  // ",," or "[," or unclosed
-    if (i < count - 1) {
-        if (i + 1 == count - 1) { return int(simdjson::TAPE_ERROR); }  // ",]"
-        parser->outer_next = i + 1;  // past the ','
-    } else {
-        parser->outer_next = count - 1;  // at the closing ']'
-    }
-    // The bytes from the element's first structural to its ',' or ']': the document's own bytes, padded by the rest
-    // of the document and its padding.
-    simdjson::dom::element element;
-    simdjson::error_code error = parser->inner.parse(bytes + at[first], at[i] - at[first], false).get(element);
-    return int(error);
 }
 
 extern "C" const uint64_t *tj_element_tape(const tj_parser *parser) { return parser->inner.doc.tape.get(); }

@@ -45,7 +45,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     for isStrict in [false, true] {
         if let elementwise = JSONShape(stub: stub).elementwiseFindings(
-            live: JSONParser.paddedCopy(of: live), strict: isStrict, parser: parser)
+            live: JSONParser.paddedCopy(of: live), strict: isStrict, parser: parser,
+            windowBytes: 1 + stubBytes.count % 64)
         {
             let whole = isStrict ? strict : lenient
             if liveValue == nil { violated("only a body that is JSON is read element by element", "\(elementwise)") }

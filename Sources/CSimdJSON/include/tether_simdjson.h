@@ -69,10 +69,11 @@ uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity);
 void tj_buffer_free(uint8_t *buffer);
 
 /// Starts reading a document that is one JSON array element by element, in place (padded as for
-/// tj_parse_in_place): simdjson's stage 1 runs over all of it (UTF-8, strings, the structural index) and the array's
-/// own brackets are checked. TJ_SUCCESS, a simdjson error code, or TJ_TAPE_ERROR when the document is not an array
+/// tj_parse_in_place): simdjson's stage 1 (UTF-8, strings, the structural index) runs over a window of about
+/// window bytes at a time (larger for an element that does not fit), and the array's own brackets and commas are
+/// checked. TJ_SUCCESS, a simdjson error code, or TJ_TAPE_ERROR when the document is not an array
 /// with at least one element. Elements then come from tj_elements_next; the bytes must stay untouched meanwhile.
-int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len);
+int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len, size_t window);
 
 /// Parses the next element as a document of its own (one level of nesting less than the parser's limit): TJ_SUCCESS
 /// (its tape is tj_element_tape), -1 after the last one, or an error code (TJ_TAPE_ERROR when the commas and

@@ -171,11 +171,12 @@ extension JSONParser {
     /// array, is not `PaddedBytes`'s, or is not valid JSON. Then the caller reads it whole (`withDocument`), which says
     /// why.
     ///
-    /// This is for large bodies: only simdjson's structural index is as large as the body (4 bytes per token), not the
-    /// tape and string buffer of the whole document (about 1.5 times the body, each page first-touched): each element
-    /// is parsed on its own into buffers as large as the largest element. Succeeding means the whole body is valid
-    /// JSON, with the same depth limit.
-    func withElements(_ bytes: Data, _ body: (JSONTape) -> Void) -> Bool {
+    /// This is for large bodies: nothing else is as large as the body. The whole document's tape and string buffer
+    /// would be about 1.5 times the body, its structural index 4 bytes per token, each page first-touched; here
+    /// simdjson's stage 1 indexes a window of about `windowBytes` at a time, and each element is parsed on its own
+    /// into buffers as large as the largest element. Succeeding means the whole body is valid JSON, with the same
+    /// depth limit.
+    func withElements(_ bytes: Data, windowBytes: Int = 1 << 20, _ body: (JSONTape) -> Void) -> Bool {
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return false }
             let start = base.assumingMemoryBound(to: UInt8.self)
@@ -185,7 +186,9 @@ extension JSONParser {
             guard let first = raw[bom...].first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
                 first == UInt8(ascii: "[")
             else { return false }
-            guard tj_elements_begin(handle, start + bom, raw.count - bom) == TJ_SUCCESS else { return false }
+            guard tj_elements_begin(handle, start + bom, raw.count - bom, max(1, windowBytes)) == TJ_SUCCESS else {
+                return false
+            }
             while true {
                 let code = tj_elements_next(handle)
                 if code == -1 { return true }

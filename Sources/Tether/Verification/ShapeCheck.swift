@@ -104,8 +104,11 @@ extension JSONShape {
     ///   - live: The live response body, raw bytes.
     ///   - strict: Whether live keys that the stub lacks are drifts rather than notes.
     ///   - parser: The parser to read the body with; its depth limit applies.
+    ///   - windowBytes: How much of the body simdjson's stage 1 indexes at a time (tests make it small).
     /// - Returns: Drifts and notes, in document order, or `nil`.
-    @_spi(Testing) public func elementwiseFindings(live: Data, strict: Bool, parser: JSONParser) -> [Finding]? {
+    @_spi(Testing) public func elementwiseFindings(
+        live: Data, strict: Bool, parser: JSONParser, windowBytes: Int = 1 << 20
+    ) -> [Finding]? {
         guard let root = nodes.first, !root.isExceptional, root.kinds.contains(.array), root.element >= 0 else {
             return nil
         }
@@ -113,7 +116,7 @@ extension JSONShape {
             keys.withUnsafeBufferPointer { keys in
                 keyBytes.withUnsafeBufferPointer { keyBytes in
                     var walk: ShapeWalk?
-                    let isComplete = parser.withElements(live) { tape in
+                    let isComplete = parser.withElements(live, windowBytes: windowBytes) { tape in
                         if walk == nil {
                             walk = ShapeWalk(
                                 shape: self, nodes: nodes, keys: keys, keyBytes: keyBytes, tape: tape,

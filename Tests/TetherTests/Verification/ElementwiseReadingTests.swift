@@ -41,6 +41,17 @@ import Testing
         Case(
             "[\(manyKeys)]",
             "[\(manyKeys),{\"k3\":1},\(manyKeys.replacingOccurrences(of: "\"k69\":69", with: "\"k69\":\"x\""))]", true),
+        // Braces, brackets and commas inside strings, where a window may be cut.
+        Case(
+            #"[{"s":"x","o":{"p":[1]}}]"#,
+            #"[{"s":"{{{","o":{"p":[1,2]}},{"s":"a{b,]}c","o":{"p":[]}},{"s":"}{","o":{"p":["{"]}},{"o":{}}]"#, true),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2},{"a":"y{"},tru]"#, false),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2},{"a":"y{"}]{"#, false),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2},{"a":"y{"},]"#, false),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2},{"a":"y{"}  "#, false),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2},{"a":"y{"} , "#, false),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2},{"a":"y{"}] { "#, false),
+        Case(#"[{"a":1}]"#, #"[{"a":1},{"a":"{x"},{"a":2}  ,  {"a":"y{"}]   "#, true),
         // (`Data` keeps up to 15 bytes inline, a copy that is not padded: the bodies here are longer.)
         Case("[1]", "\u{FEFF}[1,2,3,4,5,6,7,8,9]", true),
         Case("[1]", " \n[ 1 ,\t2 ,\t3 ] \r\n", true),
@@ -72,6 +83,13 @@ import Testing
             live: JSONParser.paddedCopy(of: Data(test.live)), strict: strict, parser: parser)
         #expect((elementwise != nil) == (test.isElementwise ?? !whole.contains { $0.path == "body" }))
         if let elementwise { #expect(elementwise == whole) }
+        // In small windows of the index: cut before a '{' in a string, elements longer than a window, a window
+        // ending after a ','.
+        for window in [1, 3, 8, 20, 64] {
+            let windowed = shape.elementwiseFindings(
+                live: JSONParser.paddedCopy(of: Data(test.live)), strict: strict, parser: parser, windowBytes: window)
+            #expect(windowed == elementwise, "window \(window)")
+        }
         // Through the entry a run takes, with a body from the transport's buffer: the same findings either way.
         let padded = PaddedBytes()
         #expect(test.live.withUnsafeBytes { padded.append($0) })
