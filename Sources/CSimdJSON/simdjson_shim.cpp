@@ -29,8 +29,8 @@ struct tj_parser {
     uint8_t *padded = nullptr;
     size_t padded_capacity = 0;
     /// For a top-level array read element by element (tj_elements_begin): stage 1 (UTF-8, strings, the structural
-    /// index) over the whole document, and a parser with one level less for each element in turn, so that only the
-    /// index is as large as the document; no tape or string buffer is.
+    /// index) over one window of the document at a time, and a parser with one level less for each element in turn,
+    /// so that no index, tape or string buffer is as large as the document.
     simdjson::dom::parser outer;
     simdjson::dom::parser inner;
     const uint8_t *outer_bytes = nullptr;
