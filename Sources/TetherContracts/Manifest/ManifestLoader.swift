@@ -84,7 +84,9 @@ public struct ManifestLoader: Sendable {
                     }
                     continue
                 }
-                contracts += manifest(ManifestNode(root: document, file: file), errors: &errors)
+                let loaded = manifest(ManifestNode(root: document, file: file), errors: &errors)
+                // One manifest (the usual case) is taken as it is: appending it would hold two copies at once.
+                if contracts.isEmpty { contracts = loaded } else { contracts += loaded }
                 manifestCount += 1
             }
         }
