@@ -9,9 +9,17 @@ enum Command {
     case record(RecordArguments)
     case mergeReports(paths: [String], out: String)
     case update(UpdateArguments)
+    case learn(LearnArguments)
     case mock(harPath: String, port: Int)
     case serve(ServeArguments)
     case importHAR(harPath: String, service: String, host: String?, folder: String)
+}
+
+extension VerifyArguments {
+    /// The paths, `--base-url`, `--mock` and `--filter`, for the commands built on one run (`update`, `learn`).
+    func inputs(environment: [String: String]) -> RunInputs {
+        RunInputs(paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter)
+    }
 }
 
 /// `tether verify`'s options, parsed and checked.
@@ -100,12 +108,14 @@ struct TetherCommand: Sendable {
     /// `tether help [COMMAND]`, also `tether --help`.
     static let help: TetherCommand = .init(
         names: ["help", "--help", "-h"],
-        usage: "tether help [verify | record | update | mock | serve | import | merge-reports]",
+        usage: "tether help [verify | record | update | learn | mock | serve | import | merge-reports]",
         summary: "print help",
         helpText: { Help.main }, parse: parseHelp)
 
     /// In the order `tether --help` lists them.
-    static let all: [TetherCommand] = [verify, record, update, mock, serve, importHAR, mergeReports, version, help]
+    static let all: [TetherCommand] = [
+        verify, record, update, learn, mock, serve, importHAR, mergeReports, version, help,
+    ]
 
     /// The command spelled `name`, if any.
     static func named(_ name: String) -> TetherCommand? { all.first { $0.names.contains(name) } }

@@ -95,6 +95,39 @@ enum Help {
           130, 143  stopped by Ctrl-C or SIGTERM: nothing was written
         """
 
+    /// `tether learn --help`.
+    static let learn: String = """
+        USAGE
+          \(TetherCommand.learn.usage)
+
+        Calls every target --samples times (as 'tether verify' calls it: same PATH and options) and/or reads every
+        entry of the --har files whose request matches a target's, then proposes the rules under which each JSON stub
+        holds against all those answers, each with its evidence:
+          optional  a key absent in some answers and present in others ("absent in 2 of 5 responses")
+          nullable  a value null in some answers and typed in the others
+          maps      an object whose keys all look like ids (1017, a UUID, user_42) and differ between answers
+        and nothing else: a key absent from every answer, a value null in every answer or a changed type is a change
+        of the API, printed as a drift left (see 'tether update'), never hidden by a rule; ignore is never proposed.
+        Only answers with the stub's status (or rules.status) are learned from. Without --write it prints the
+        proposals and exits 1 when there are any, so a CI job can ask for a review; --write adds them to the
+        targets' "rules" in their manifests as minimal edits (formatting, key order and every other byte kept).
+        Nothing of a live value is printed: evidence is counts and the stub's own keys, drifts are redacted.
+
+        \(learnOptions.helpSections())
+
+        EXAMPLES
+          tether learn --samples 5 --pause 1          call each target 5 times, 1 s apart; print proposals
+          tether learn --har recordings/*.har --write  learn from recordings and add the rules to the manifests
+
+        EXIT CODES
+          0  nothing to propose (or, with --write, every proposal written) and no drift left
+          1  proposals not written (without --write), a drift no rule may hide, or a manifest not written
+          2  usage error, broken contract or HAR file (nothing was sent)
+          3  some targets had no answer to learn from (connection refused, another status, …)
+          4  no target had an answer to learn from
+          130, 143  stopped by Ctrl-C or SIGTERM: nothing was written
+        """
+
     /// `tether mock --help`.
     static let mock: String = """
         USAGE

@@ -36,13 +36,11 @@ extension HelpSection {
     static let update = HelpSection(title: "UPDATE")
 }
 
-/// Every option of `tether update`: verify's, except its report options (update writes stubs, not reports) and its
-/// gate options (update has no gate to pass: it rewrites what drifted), then its own.
+/// Every option of `tether update`: verify's run options (`verifyRunOptions`: update writes stubs, not reports, and
+/// has no gate to pass: it rewrites what drifted), then its own.
 let updateOptions = OptionTable<UpdateArguments>(
     command: "update",
-    options: verifyOptions.options.filter { $0.section != .output && $0.section != .gate && $0.section != nil }.map {
-        $0.lifted(\UpdateArguments.verify)
-    }
+    options: verifyRunOptions(\UpdateArguments.verify)
         + [
             .flag(
                 "--dry-run", section: .update,
@@ -56,3 +54,13 @@ let updateOptions = OptionTable<UpdateArguments>(
             .help,
         ],
     operand: { arguments, path in arguments.verify.paths.append(path) })
+
+/// Verify's options for a command that makes one run of its own and writes no report (`update`, `learn`): where
+/// requests go, which targets, the rules, the transport; not the report and gate options, nor `--shard` and
+/// `--timings` (which split a run across CI jobs: a command that rewrites files needs every target's answers).
+func verifyRunOptions<Outer>(_ path: WritableKeyPath<Outer, VerifyArguments> & Sendable) -> [Option<Outer>] {
+    verifyOptions.options.filter { option in
+        option.section != .output && option.section != .gate && option.section != nil
+            && !option.names.contains("--shard") && !option.names.contains("--timings")
+    }.map { $0.lifted(path) }
+}

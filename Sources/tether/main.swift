@@ -83,27 +83,31 @@ case .importHAR(let harPath, let service, let host, let folder):
         fail(error.description)
     }
 case .update(let arguments):
-    let cancellation = Cancellation()
-    let received = ReceivedSignal()
-    StopSignals.handle { signal in
-        received.record(signal)
-        cancellation.cancel()
-        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
-    }
+    let (cancellation, received) = stopWritingNothing()
     var options = arguments.verify.options
     options.transport.cancellation = cancellation
     let command = UpdateCommand(
-        paths: arguments.verify.paths, environment: environment, baseURLs: arguments.verify.baseURLs,
-        mockHAR: arguments.verify.mockHAR, filter: arguments.verify.filter, options: options,
+        inputs: arguments.verify.inputs(environment: environment), options: options,
         isDryRun: arguments.isDryRun, isReplace: arguments.isReplace, redactJSON: arguments.redactJSON)
     do {
         let report = try command.run(write: emit, isStopped: { received.value != nil })
         exit(received.value.map { 128 + $0 } ?? report.exitCode)
     } catch {
-        if case .contracts(let errors) = error {
-            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
-        }
-        fail(error.description)
+        fail(error)
+    }
+case .learn(let arguments):
+    let (cancellation, received) = stopWritingNothing()
+    var options = arguments.verify.options
+    options.transport.cancellation = cancellation
+    let command = LearnCommand(
+        inputs: arguments.verify.inputs(environment: environment), options: options,
+        samples: arguments.sampleCount, pause: arguments.pause, harFiles: arguments.harFiles,
+        isWriting: arguments.isWriting)
+    do {
+        let report = try command.run(write: emit, isStopped: { received.value != nil })
+        exit(received.value.map { 128 + $0 } ?? report.exitCode)
+    } catch {
+        fail(error)
     }
 case .verify(let arguments):
     runVerify(arguments)
@@ -126,6 +130,28 @@ case .mergeReports(let paths, let out):
 case .record(let arguments):
     runVerify(
         arguments.verify, tap: ResponseTap.recording(to: arguments.out ?? "", redactingJSON: arguments.redactJSON))
+}
+
+/// For the commands that write files only once the run is over (`update`, `learn`): Ctrl-C and SIGTERM cancel the
+/// requests in flight, and the command then writes nothing.
+func stopWritingNothing() -> (Cancellation, ReceivedSignal) {
+    let cancellation = Cancellation()
+    let received = ReceivedSignal()
+    StopSignals.handle { signal in
+        received.record(signal)
+        cancellation.cancel()
+        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
+    }
+    return (cancellation, received)
+}
+
+/// Exits 2 (or the error's code) for an error before or around a run: every contract error first, in the
+/// compiler's form that editors and CI annotations read, then the one-line message.
+func fail(_ error: VerifyCommandError) -> Never {
+    if case .contracts(let errors) = error {
+        FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+    }
+    fail(error.description)
 }
 
 /// `tether verify`, and the commands that are a verify run with more (`record`): Ctrl-C and SIGTERM stop the run
@@ -166,10 +192,6 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
         let report = try command.run(write: emit, writeError: { FileHandle.standardError.write(Data($0.utf8)) })
         exit(report.exitCode(interruptedBy: received.value))
     } catch {
-        // Every contract error at once, in the compiler's form that editors and CI annotations read.
-        if case .contracts(let errors) = error {
-            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
-        }
-        fail(error.description)
+        fail(error)
     }
 }

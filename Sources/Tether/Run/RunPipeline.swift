@@ -101,6 +101,10 @@ public struct VerifyCommand {
     public var filter: ContractFilter
     /// Strictness and transport (with the run's `Cancellation`).
     public var options: VerifyOptions
+    /// The paths, environment, `--base-url`, `--mock` and `--filter` above, as the start-up reads them.
+    var inputs: RunInputs {
+        RunInputs(paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter)
+    }
     /// Reports by format, with the option's value (`--junit PATH`; `nil` for flags): `ReportFormat.selection`.
     public var reports: [(format: ReportFormat, path: String?)]
     /// `--junit-file-attributes`.
@@ -162,9 +166,7 @@ public struct VerifyCommand {
         // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
         let isStandardOutputTaken = reports.contains { $0.format.isStandardOutput($0.path) }
         let console = isStandardOutputTaken ? (writeError ?? write) : write
-        var (selected, server) = try RunStart.selectedContracts(
-            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter,
-            write: console)
+        var (selected, server) = try inputs.selectedContracts(write: console)
         defer { withExtendedLifetime(server) {} }
         // Every target the manifests declare, when no --filter kept some out: an entry of one of their services for
         // a target they no longer declare is dropped by --update-baseline.
@@ -265,8 +267,9 @@ extension VerifyCommand {
     /// - Returns: How many targets would run.
     /// - Throws: `VerifyCommandError` as `run` does before it sends anything.
     public func list(write: @escaping (String) -> Void) throws(VerifyCommandError) -> Int {
-        var (selected, _) = try RunStart.selectedContracts(
-            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: nil, filter: filter, write: write)
+        var listed = inputs
+        listed.mockHAR = nil
+        var (selected, _) = try listed.selectedContracts(write: write)
         selected = try shardOf(selected, write: write)
         let redactor = Redactor(contracts: selected)
         let width = min(48, selected.map { ReportText.qualifiedName($0).count }.max() ?? 0)
@@ -324,51 +327,6 @@ public struct ResponseTap {
     ) {
         self.onResponse = onResponse
         self.sinks = sinks
-    }
-}
-
-/// The start-up that `tether verify` and `tether update` share: start the mock (which sends every request to
-/// itself), read the manifests, select the targets.
-enum RunStart {
-    /// The selected contracts, and the mock server replaying `mockHAR` (keep it alive while the requests run).
-    /// - Throws: `VerifyCommandError` for broken contracts, a mock that cannot start, or no target selected.
-    static func selectedContracts(
-        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides, mockHAR: String?,
-        filter: ContractFilter, write: (String) -> Void
-    ) throws(VerifyCommandError) -> (contracts: [Contract], server: MockServer?) {
-        var overrides = baseURLs
-        var server: MockServer?
-        if let mockHAR {
-            do {
-                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
-                server = replay
-                for note in archive.notes { write("note: \(note)\n") }
-            } catch {
-                throw .mock(error)
-            }
-            overrides.all = server?.baseURL
-        }
-        let contracts: [Contract]
-        do {
-            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
-        } catch {
-            throw .contracts(error)
-        }
-        // Stubs that declare XML are read here, where libxml2 is at hand: a broken one stops the run as a broken
-        // JSON sample file does (ManifestLoader, being free of C, only keeps their bytes).
-        let xmlErrors = contracts.compactMap(ContractCheck.xmlStubError(in:))
-        if !xmlErrors.isEmpty { throw .contracts(ContractErrors(xmlErrors)) }
-        let selected = contracts.filter(filter.matches)
-        guard !selected.isEmpty else {
-            if contracts.isEmpty {
-                throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")
-            }
-            let among = contracts.count == 1 ? "the only target" : "the \(contracts.count) targets"
-            throw .selection(
-                "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
-            )
-        }
-        return (selected, server)
     }
 }
 

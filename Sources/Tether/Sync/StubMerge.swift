@@ -12,44 +12,79 @@ import Foundation
 ///   stub or live array stays as it is);
 /// - live keys the stub lacks are added (at the end, live value) only when `isStrict`, where they are drifts;
 /// - everything else keeps the stub's own, curated value.
+///
+/// The target's rules are kept true: an ignored value stays as it is, a key an `optional` rule allows to be absent
+/// stays, a `null` where a `nullable` rule allows it leaves the stub's value, and a map (`maps`) keeps its keys,
+/// each value merged with every live value as an array element is (a rule's path must still name something in the
+/// stub, or the next run stops at a contract error).
 public enum StubMerge {
     /// The merge of `stub` and `live`.
     /// - Parameters:
     ///   - stub: The stub body.
     ///   - live: The live body, already redacted.
     ///   - isStrict: Whether extra live keys are drifts (and so are added).
+    ///   - rules: The target's rules.
     /// - Returns: The new stub body.
-    public static func merged(stub: JSONValue, live: JSONValue, isStrict: Bool) -> JSONValue {
-        switch (stub, live) {
-        case (.null, _): return stub
-        case (_, .null): return live
-        case (.object(let stubMembers), .object(let liveMembers)):
-            var members: [JSONMember] = []
-            for member in stubMembers {
-                guard let liveValue = liveMembers.first(where: { $0.key.utf8.elementsEqual(member.key.utf8) })?.value
-                else { continue }
-                members.append(JSONMember(member.key, merged(stub: member.value, live: liveValue, isStrict: isStrict)))
-            }
-            if isStrict {
-                for member in liveMembers
-                where !stubMembers.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) })
-                    && !members.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) })
-                {
-                    members.append(member)
+    public static func merged(
+        stub: JSONValue, live: JSONValue, isStrict: Bool, rules: ContractRules = ContractRules()
+    ) -> JSONValue {
+        Merge(isStrict: isStrict, rules: rules).merged(stub, live, at: [])
+    }
+
+    private struct Merge {
+        let isStrict: Bool
+        let rules: ContractRules
+
+        func names(_ patterns: [JSONPathPattern], _ path: [JSONPathPattern.Step]) -> Bool {
+            patterns.contains { $0.namesShapePosition(path) }
+        }
+
+        func merged(_ stub: JSONValue, _ live: JSONValue, at path: [JSONPathPattern.Step]) -> JSONValue {
+            if !rules.ignore.isEmpty, names(rules.ignore, path) { return stub }
+            switch (stub, live) {
+            case (.null, _): return stub
+            case (_, .null): return names(rules.nullable, path) ? stub : live
+            case (.object(let stubMembers), .object(let liveMembers)):
+                if !rules.maps.isEmpty, names(rules.maps, path) {
+                    return .object(
+                        stubMembers.map { member in
+                            JSONMember(
+                                member.key, liveMembers.reduce(member.value) { merged($0, $1.value, at: path + [.any]) }
+                            )
+                        })
                 }
+                var members: [JSONMember] = []
+                for member in stubMembers {
+                    let keyPath = path + [.key(member.key)]
+                    guard
+                        let liveValue = liveMembers.first(where: { $0.key.utf8.elementsEqual(member.key.utf8) })?.value
+                    else {
+                        if names(rules.optional, keyPath) || names(rules.ignore, keyPath) { members.append(member) }
+                        continue
+                    }
+                    members.append(JSONMember(member.key, merged(member.value, liveValue, at: keyPath)))
+                }
+                if isStrict {
+                    for member in liveMembers
+                    where !stubMembers.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) })
+                        && !members.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) })
+                    {
+                        members.append(member)
+                    }
+                }
+                return .object(members)
+            case (.array(let stubElements), .array(let liveElements)):
+                guard !stubElements.isEmpty, !liveElements.isEmpty else { return stub }
+                return .array(
+                    stubElements.map { element in
+                        liveElements.reduce(element) { merged($0, $1, at: path + [.any]) }
+                    })
+            case (.double, .integer), (.double, .unsignedInteger), (.double, .double): return stub
+            case (.integer, .integer), (.integer, .unsignedInteger), (.unsignedInteger, .integer),
+                (.unsignedInteger, .unsignedInteger), (.bool, .bool), (.string, .string):
+                return stub
+            default: return live
             }
-            return .object(members)
-        case (.array(let stubElements), .array(let liveElements)):
-            guard !stubElements.isEmpty, !liveElements.isEmpty else { return stub }
-            return .array(
-                stubElements.map { element in
-                    liveElements.reduce(element) { merged(stub: $0, live: $1, isStrict: isStrict) }
-                })
-        case (.double, .integer), (.double, .unsignedInteger), (.double, .double): return stub
-        case (.integer, .integer), (.integer, .unsignedInteger), (.unsignedInteger, .integer),
-            (.unsignedInteger, .unsignedInteger), (.bool, .bool), (.string, .string):
-            return stub
-        default: return live
         }
     }
 }

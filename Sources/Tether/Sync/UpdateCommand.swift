@@ -9,16 +9,8 @@ import Foundation
 /// are left for a person (with a line saying why). A stub (file and location) that several targets share is
 /// rewritten only when one new stub holds against all their live bodies.
 public struct UpdateCommand {
-    /// Manifests or folders of them.
-    public var paths: [String]
-    /// Where `${VAR}` comes from.
-    public var environment: [String: String]
-    /// `--base-url`.
-    public var baseURLs: BaseURLOverrides
-    /// `--mock FILE.har`.
-    public var mockHAR: String?
-    /// `--filter`.
-    public var filter: ContractFilter
+    /// The manifests, `--base-url`, `--mock` and `--filter`, as verify reads them.
+    public var inputs: RunInputs
     /// Strictness (extra live keys are added only when strict) and transport.
     public var options: VerifyOptions
     /// `--dry-run`: print what would change, write nothing.
@@ -33,16 +25,10 @@ public struct UpdateCommand {
 
     /// - Parameters: as the properties.
     public init(
-        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
-        mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
-        options: VerifyOptions = VerifyOptions(), isDryRun: Bool = false, isReplace: Bool = false,
+        inputs: RunInputs, options: VerifyOptions = VerifyOptions(), isDryRun: Bool = false, isReplace: Bool = false,
         redactJSON: [JSONPathPattern] = [], verifier: ContractRunner = ContractRunner()
     ) {
-        self.paths = paths
-        self.environment = environment
-        self.baseURLs = baseURLs
-        self.mockHAR = mockHAR
-        self.filter = filter
+        self.inputs = inputs
         self.options = options
         self.isDryRun = isDryRun
         self.isReplace = isReplace
@@ -60,8 +46,7 @@ public struct UpdateCommand {
     public func run(write: @escaping (String) -> Void, isStopped: () -> Bool = { false }) throws(VerifyCommandError)
         -> UpdateReport
     {
-        let (selected, server) = try RunStart.selectedContracts(
-            paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter, write: write)
+        let (selected, server) = try inputs.selectedContracts(write: write)
         defer { withExtendedLifetime(server) {} }
         var responses: [Int: HTTPResponse] = [:]
         let run = verifier.run(selected, options: options, onResponse: { responses[$0] = $1 })
@@ -126,50 +111,28 @@ public struct UpdateReport: Sendable {
     }
 
     mutating func apply(_ file: UpdatePlan.File, write: Bool) {
-        let original: Data
-        do {
-            original = try Data(contentsOf: URL(fileURLWithPath: file.path))
-        } catch {
-            problems.append("cannot update \(file.path): cannot read it: \(error.localizedDescription)")
-            lines.append(problems[problems.count - 1])
-            return
-        }
         let changes = file.changes.map { JSONTextEdit.Change(location: $0.location, value: $0.new) }
-        let edited: Data
-        do {
-            edited = try JSONTextEdit.applying(changes, to: original)
-            // The edit must read back as exactly the new stubs: a wrong edit is never written.
-            for change in changes {
-                let root = try JSONReader().value(edited)
-                guard JSONTextEdit.find(change.location, in: root)?.1 == change.value else {
-                    throw JSONTextEdit.Failure.noValue(location: change.location)
+        do throws(JSONFileEdit.Failure) {
+            guard let edited = try JSONFileEdit.edited(file.path, changes: changes) else { return }
+            changedFiles.append(file.path)
+            guard write else {
+                for change in file.changes {
+                    lines.append(
+                        "--- \(file.path)\(change.location.isEmpty ? "" : " \(change.location)")  (\(change.targets.joined(separator: ", ")))"
+                    )
+                    lines += StubDiff.lines(old: change.old, new: change.new)
                 }
+                lines.append(StubDiff.legend)
+                return
             }
-        } catch {
-            problems.append("cannot update \(file.path): \(error) (internal error: please report it)")
-            lines.append(problems[problems.count - 1])
-            return
-        }
-        guard edited != original else { return }
-        changedFiles.append(file.path)
-        let targets = file.changes.flatMap(\.targets).joined(separator: ", ")
-        if !write {
-            for change in file.changes {
-                lines.append(
-                    "--- \(file.path)\(change.location.isEmpty ? "" : " \(change.location)")  (\(change.targets.joined(separator: ", ")))"
-                )
-                lines += StubDiff.lines(old: change.old, new: change.new)
+            do throws(JSONFileEdit.Failure) {
+                try JSONFileEdit.write(edited, to: file.path)
+            } catch {
+                changedFiles.removeLast()
+                throw error
             }
-            lines.append(StubDiff.legend)
-            return
-        }
-        var status = stat()
-        let permissions: mode_t? = stat(file.path, &status) == 0 ? status.st_mode & 0o7777 : nil
-        do {
-            try ReportFile.write(edited, to: file.path, permissions: permissions)
-            lines.append("updated \(file.path) (\(targets))")
+            lines.append("updated \(file.path) (\(file.changes.flatMap(\.targets).joined(separator: ", ")))")
         } catch {
-            changedFiles.removeLast()
             problems.append("cannot update \(file.path): \(error)")
             lines.append(problems[problems.count - 1])
         }
@@ -200,7 +163,8 @@ struct UpdatePlan {
         isReplace: Bool, redact: (JSONValue) -> JSONValue
     ) {
         // The stubs to rewrite: of the drifted targets whose body drifted.
-        var stubs: [(source: StubSource, old: JSONValue)] = []
+        // With the rules and strictness of the first target that uses it (a shared stub's targets usually agree).
+        var stubs: [(source: StubSource, old: JSONValue, rules: ContractRules, isStrict: Bool)] = []
         for (index, result) in results.enumerated() where result.outcome == .drifted {
             let contract = result.contract
             let name = "\(contract.service).\(contract.name)"
@@ -232,11 +196,13 @@ struct UpdatePlan {
                         + "contract or sample file; update rewrites JSON stubs only)")
                 continue
             }
-            if !stubs.contains(where: { Self.isSame($0.source, source) }) { stubs.append((source, stub)) }
+            if !stubs.contains(where: { Self.isSame($0.source, source) }) {
+                stubs.append((source, stub, contract.rules, contract.rules.isStrict ?? isStrict))
+            }
         }
         // Each stub's new value must hold against the live body of every selected target that uses it.
         var byFile: [String: Int] = [:]
-        for (source, old) in stubs {
+        for (source, old, rules, isStrict) in stubs {
             let users = contracts.indices.filter { index in
                 guard let other = contracts[index].stubSource, Self.isSame(other, source),
                     case .network(let statusCode, _) = contracts[index].sampleResponse,
@@ -263,12 +229,13 @@ struct UpdatePlan {
             let new =
                 isReplace
                 ? first.value
-                : bodies.reduce(old) { StubMerge.merged(stub: $0, live: $1.value, isStrict: isStrict) }
+                : bodies.reduce(old) { StubMerge.merged(stub: $0, live: $1.value, isStrict: isStrict, rules: rules) }
             let place = source.location.isEmpty ? source.file : "\(source.file) \(source.location)"
             if let (name, drift) = bodies.lazy.compactMap({ body in
-                ShapeCheck.findings(stub: new, live: body.bytes, strict: isStrict).first(where: \.isDrift).map {
-                    (body.name, $0)
-                }
+                ShapeCheck.findings(stub: new, live: body.bytes, strict: isStrict, rules: rules).first(where: \.isDrift)
+                    .map {
+                        (body.name, $0)
+                    }
             }).first {
                 if bodies.count == 1 {
                     problems.append(

@@ -150,16 +150,7 @@ public struct JSONShape: Sendable, Equatable {
 
     /// Whether a `maps` pattern names the position `path` (a stub element or map value is the step `.any`).
     private static func isMap(_ path: [JSONPathPattern.Step], _ maps: [JSONPathPattern]) -> Bool {
-        maps.contains { pattern in
-            pattern.steps.count == path.count
-                && zip(pattern.steps, path).allSatisfy { written, step in
-                    switch (written, step) {
-                    case (.key(let a), .key(let b)): a == b
-                    case (.any, .any), (.index, .any): true
-                    default: false
-                    }
-                }
-        }
+        maps.contains { $0.namesShapePosition(path) }
     }
 
     /// Compiles the merge of `values` (one stub position, or all elements of the stub arrays at one position) into a

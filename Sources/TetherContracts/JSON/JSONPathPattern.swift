@@ -86,6 +86,27 @@ public struct JSONPathPattern: Sendable, Equatable, CustomStringConvertible {
         self.description = text
     }
 
+    /// The pattern of `steps`, written in the syntax `init(_:)` reads (`.key` where the key allows it, else
+    /// `["odd key"]`): what a tool that proposes a path (`tether learn`) writes into a manifest.
+    /// - Parameter steps: The steps after `$`.
+    public init(steps: [Step]) {
+        var text = "$"
+        for step in steps {
+            switch step {
+            case .key(let key):
+                if let first = key.first, !first.isNumber, key.allSatisfy(Self.isKeyCharacter) {
+                    text += "." + key
+                } else {
+                    text += "[" + String(decoding: JSONValue.string(key).serialized(), as: UTF8.self) + "]"
+                }
+            case .index(let position): text += "[\(position)]"
+            case .any: text += "[*]"
+            }
+        }
+        self.steps = steps
+        self.description = text
+    }
+
     private static func isKeyCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "_" || character == "$")
     }
@@ -95,6 +116,22 @@ public struct JSONPathPattern: Sendable, Equatable, CustomStringConvertible {
     public func matches(_ path: [Step]) -> Bool {
         guard path.count == steps.count else { return false }
         return zip(steps, path).allSatisfy { pattern, step in pattern == .any || pattern == step }
+    }
+
+    /// Whether this pattern names a position of a stub's merged shape, where every array element and every value of a
+    /// map is the one step `.any`: keys must be equal, and `[*]` or `[n]` names an `.any` step (the stub's elements
+    /// merge, so `[n]` in the live check applies to every element). The one reading of rule paths against the shape,
+    /// for the structure check, `tether update`'s merge and `tether learn`.
+    /// - Parameter position: The keys and `.any` steps from the root.
+    public func namesShapePosition(_ position: [Step]) -> Bool {
+        steps.count == position.count
+            && zip(steps, position).allSatisfy { written, step in
+                switch (written, step) {
+                case (.key(let a), .key(let b)): a == b
+                case (.any, .any), (.index, .any): true
+                default: false
+                }
+            }
     }
 
     /// Whether some value below the one reached by `path` could match (the pattern is longer and agrees so far):

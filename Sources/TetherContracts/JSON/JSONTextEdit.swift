@@ -282,7 +282,9 @@ private struct Editor {
         if oldMembers.count >= 2 {
             separator = Array(text[valueEnd(0)..<keyStart(1)])
         } else {
-            separator = [UInt8(ascii: ",")] + Array(text[(positions.span(of: index).lowerBound + 1)..<keyStart(0)])
+            // `{ "a": 1` gives `, `; `{"a": 1` has nothing there to copy: the gap after commas elsewhere on a line.
+            let afterBrace = Array(text[(positions.span(of: index).lowerBound + 1)..<keyStart(0)])
+            separator = [UInt8(ascii: ",")] + (afterBrace.isEmpty ? style.compactGap : afterBrace)
         }
         let indent = lineIndent(at: keyStart(lastSurvivor))
         let isPretty = separator.contains(0x0A)

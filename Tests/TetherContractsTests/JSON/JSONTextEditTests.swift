@@ -28,6 +28,12 @@ import Testing
             "{\n    \"a\": 1\n}\n", #"{"a": 1, "b": {"c": [true]}}"#,
             "{\n    \"a\": 1,\n    \"b\": {\n        \"c\": [\n            true\n        ]\n    }\n}\n"
         ),
+        // A member added to a one-member object written on one line, as `tether learn` adds to a target's rules:
+        // the gap after a comma is the file's (`, `), not nothing.
+        (
+            "{\n  \"r\": {\"a\": [1]}, \"s\": 1\n}\n", #"{"r": {"a": [1], "b": [2]}, "s": 1}"#,
+            "{\n  \"r\": {\"a\": [1], \"b\": [2]}, \"s\": 1\n}\n"
+        ),
         // Tabs.
         (
             "{\n\t\"a\": 1,\n\t\"b\": 2\n}\n", #"{"a": 1, "b": 2, "c": 3}"#,

@@ -170,7 +170,7 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
     @Test(arguments: [
         (
             ["help", "foo"],
-            "tether: error: no help on 'foo': the commands are verify, record, update, mock, serve, import and merge-reports; run 'tether --help'"
+            "tether: error: no help on 'foo': the commands are verify, record, update, learn, mock, serve, import and merge-reports; run 'tether --help'"
         ),
         (["help", "mok"], "no help on 'mok' (did you mean 'mock'?)"),
         (["--help", "verfy"], "no help on 'verfy' (did you mean 'verify'?)"),

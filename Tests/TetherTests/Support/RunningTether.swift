@@ -8,6 +8,7 @@ final class RunningTether {
     private let output = Bytes()
     private let errors = Bytes()
     private let outputEnded = DispatchSemaphore(value: 0)
+    private let errorsEnded = DispatchSemaphore(value: 0)
 
     /// Starts `tether ARGUMENTS` (plus `--junit` into a fresh folder for `verify`).
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -26,7 +27,7 @@ final class RunningTether {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         Self.drain(out.fileHandleForReading, into: output, then: outputEnded)
-        Self.drain(err.fileHandleForReading, into: errors, then: nil)
+        Self.drain(err.fileHandleForReading, into: errors, then: errorsEnded)
     }
 
     deinit {
@@ -65,18 +66,20 @@ final class RunningTether {
             return nil
         }
         process.waitUntilExit()
+        // Both pipes to their end: a loaded machine may schedule the reading threads after the exit.
         _ = outputEnded.wait(timeout: .now() + 5)
+        _ = errorsEnded.wait(timeout: .now() + 5)
         return process.terminationStatus
     }
 
-    private static func drain(_ handle: FileHandle, into buffer: Bytes, then ended: DispatchSemaphore?) {
+    private static func drain(_ handle: FileHandle, into buffer: Bytes, then ended: DispatchSemaphore) {
         Thread.detachNewThread {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
             }
-            ended?.signal()
+            ended.signal()
         }
     }
 

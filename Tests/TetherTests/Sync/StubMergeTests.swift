@@ -35,6 +35,43 @@ import Testing
         #expect(!ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: strict).contains { $0.isDrift })
     }
 
+    /// The target's rules stay true after the merge: nothing they name is removed or nulled, and every rule path
+    /// still names something in the new stub (else the next run would stop at a contract error).
+    @Test(arguments: [
+        // optional: the key absent from the live body stays; the type drift beside it is fixed.
+        (#"{"bio": "b", "n": 1}"#, #"{"n": "1"}"#, #"{"optional": ["$.bio"]}"#, #"{"bio": "b", "n": "1"}"#),
+        // nullable: a live null leaves the stub's typed value.
+        (#"{"c": "Acme", "n": 1}"#, #"{"c": null, "n": "x"}"#, #"{"nullable": ["$.c"]}"#, #"{"c": "Acme", "n": "x"}"#),
+        // ignore: the value stays as it is, whatever the live one.
+        (#"{"t": {"x": 1}, "n": 1}"#, #"{"t": 5, "n": "x"}"#, #"{"ignore": ["$.t"]}"#, #"{"t": {"x": 1}, "n": "x"}"#),
+        // maps: the stub's keys stay; their values take the shape of every live value.
+        (
+            #"{"u": {"1": {"n": "a", "s": 1}}}"#, #"{"u": {"7": {"n": "b", "s": 1.5}, "8": {"n": "c", "s": 2}}}"#,
+            #"{"maps": ["$.u"]}"#, #"{"u": {"1": {"n": "a", "s": 1.5}}}"#
+        ),
+        // Inside array elements, [n] in a rule names every element, as in the live check.
+        (
+            #"{"i": [{"d": 1, "k": 1}]}"#, #"{"i": [{"k": "x"}]}"#, #"{"optional": ["$.i[0].d"]}"#,
+            #"{"i": [{"d": 1, "k": "x"}]}"#
+        ),
+    ])
+    func mergeKeepsTheRulesTrue(stub: String, live: String, rules: String, expected: String) throws {
+        let manifest =
+            #"{"service": "S", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "t", "path": "/", "sampleData": {"json": \#(stub)}, "rules": \#(rules)}]}"#
+        let folder = NSTemporaryDirectory() + "tether-merge-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: folder + "/api.json"))
+        let contractRules = try #require(try ManifestLoader(environment: [:]).load(paths: [folder]).first).rules
+        let merged = StubMerge.merged(stub: try json(stub), live: try json(live), isStrict: false, rules: contractRules)
+        #expect(merged == (try json(expected)))
+        #expect(contractRules.problems(stub: .json(merged)).isEmpty, "\(contractRules.problems(stub: .json(merged)))")
+        #expect(
+            !ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: false, rules: contractRules).contains {
+                $0.isDrift
+            })
+    }
+
     @Test func conflictingLiveElementsCannotBeFixed() throws {
         let live = #"[{"v": "a"}, {"v": 1}]"#
         let merged = StubMerge.merged(stub: try json(#"[{"v": "s"}]"#), live: try json(live), isStrict: false)

@@ -1,0 +1,370 @@
+import Foundation
+
+/// `tether learn` as a library call: gather several live answers of each target (by calling it `samples` times, and
+/// from every matching entry of HAR files), propose the rules under which its stub holds against all of them
+/// (`RuleLearner`: `optional`, `nullable`, `maps`, nothing else), print each with its evidence, and with `isWriting`
+/// add them to the targets' `"rules"` in their manifests, as minimal edits (`JSONFileEdit`).
+///
+/// What no rule may fix (a type change, a key gone from every answer) is printed as a drift left: learning never
+/// hides a change of the API.
+public struct LearnCommand {
+    /// The manifests, `--base-url`, `--mock` and `--filter`, as verify reads them.
+    public var inputs: RunInputs
+    /// Strictness and transport, as for verify.
+    public var options: VerifyOptions
+    /// `--samples N`: how many times each target is called (0: only the HAR files are read).
+    public var samples: Int
+    /// `--pause SECONDS` between two rounds of calls.
+    public var pause: Double
+    /// `--har FILE`: recorded answers to learn from too (every entry that matches a target's request).
+    public var harFiles: [String]
+    /// `--write`: add the proposals to the manifests.
+    public var isWriting: Bool
+    /// The verifier (libcurl by default).
+    public var verifier: ContractRunner
+
+    /// - Parameters: as the properties.
+    public init(
+        inputs: RunInputs, options: VerifyOptions = VerifyOptions(), samples: Int = 3, pause: Double = 0,
+        harFiles: [String] = [],
+        isWriting: Bool = false, verifier: ContractRunner = ContractRunner()
+    ) {
+        self.inputs = inputs
+        self.options = options
+        self.samples = samples
+        self.pause = pause
+        self.harFiles = harFiles
+        self.isWriting = isWriting
+        self.verifier = verifier
+    }
+
+    /// Runs the command.
+    /// - Parameters:
+    ///   - write: Where console text goes.
+    ///   - isStopped: Asked between rounds and before any file is written: `true` (Ctrl-C) stops and writes nothing.
+    /// - Returns: The proposals, the drifts left, and what was written.
+    /// - Throws: `VerifyCommandError` for broken contracts or HAR files, a mock that cannot start, or no target
+    ///   selected (nothing was sent).
+    public func run(write: @escaping (String) -> Void, isStopped: () -> Bool = { false }) throws(VerifyCommandError)
+        -> LearnReport
+    {
+        var archives: [(path: String, archive: HARArchive)] = []
+        for path in harFiles {
+            do {
+                archives.append((path, try HARArchive.load(contentsOf: path)))
+            } catch {
+                throw .usage("--har \(error); nothing was sent")
+            }
+        }
+        let (selected, server) = try inputs.selectedContracts(write: write)
+        defer { withExtendedLifetime(server) {} }
+        var report = LearnReport(isWriting: isWriting)
+        let redactor = Redactor(contracts: selected)
+        // Each target's answers: (where from, status, body).
+        var answers = [[Answer]](repeating: [], count: selected.count)
+        var errors = [String?](repeating: nil, count: selected.count)
+        for round in 0..<samples {
+            if round > 0, pause > 0 {
+                // A long pause is a long silence: say where the run is.
+                if pause >= 1 {
+                    write(
+                        "round \(round) of \(samples) done; the next in \(pause == pause.rounded() ? String(Int(pause)) : String(pause))s\n"
+                    )
+                }
+                Self.sleep(pause, isStopped: isStopped)
+            }
+            guard !isStopped() else { return report }
+            var responses: [Int: HTTPResponse] = [:]
+            let run = verifier.run(selected, options: options, onResponse: { responses[$0] = $1 })
+            for (index, result) in run.results.enumerated() {
+                if let response = responses[index] {
+                    answers[index].append(Answer(status: response.statusCode, body: response.body))
+                } else if case .error(let message) = result.outcome {
+                    errors[index] = errors[index] ?? redactor.redact(message)
+                }
+            }
+        }
+        guard !isStopped() else { return report }
+        for (index, contract) in selected.enumerated() {
+            let request = RequestKey(
+                method: contract.request.method, path: HAREntry.target(of: contract.request.url).path,
+                query: HAREntry.target(of: contract.request.url).query)
+            for (_, archive) in archives {
+                for entry in archive.entries where entry.hasResponse {
+                    let recorded = RequestKey(method: entry.method, path: entry.path, query: entry.query)
+                    if request == recorded || request.isAnswered(byRecorded: recorded) {
+                        answers[index].append(Answer(status: entry.status, body: entry.body))
+                    }
+                }
+            }
+        }
+        for (index, contract) in selected.enumerated() {
+            report.targets.append(
+                TargetLearning(
+                    contract: contract, answers: answers[index], error: errors[index],
+                    isStrict: contract.rules.isStrict ?? options.isStrict))
+        }
+        for target in report.targets {
+            for line in target.lines(redactor: redactor) { write(line + "\n") }
+        }
+        if isWriting, !isStopped() {
+            report.writeProposals(redactor: redactor)
+            for line in report.writeLines { write(line + "\n") }
+        }
+        write(report.summary + "\n")
+        return report
+    }
+
+    /// Sleeps `seconds`, waking every 50 ms to see whether the run was stopped.
+    private static func sleep(_ seconds: Double, isStopped: () -> Bool) {
+        let end = Date().addingTimeInterval(seconds)
+        while !isStopped(), Date() < end {
+            Thread.sleep(forTimeInterval: min(0.05, max(0, end.timeIntervalSinceNow)))
+        }
+    }
+}
+
+/// One live answer of a target: called, or read from a HAR file.
+struct Answer {
+    var status: Int
+    var body: Data
+}
+
+/// What learning found for one target: its proposals with their evidence, and the drifts no rule may fix.
+public struct TargetLearning: Sendable {
+    /// The target.
+    public var contract: Contract
+    /// How many answers were learned from (those with the stub's status and a JSON body).
+    public var responseCount: Int
+    /// The rules proposed, in the stub's order.
+    public var proposals: [RuleProposal]
+    /// Drifts left with the proposals applied (`path: message`, redacted), each once.
+    public var drifts: [String]
+    /// Why nothing was learned (no JSON stub, no answer, an error), or `nil`.
+    public var skipped: String?
+    /// Whether the target has a JSON stub to learn for (a `networkError` or text stub has none: not a failure).
+    public var isLearnable = false
+
+    init(contract: Contract, answers: [Answer], error: String?, isStrict: Bool) {
+        self.contract = contract
+        responseCount = 0
+        proposals = []
+        drifts = []
+        skipped = nil
+        guard case .network(let statusCode, _) = contract.sampleResponse else {
+            skipped = "not learned: the stub is a network error, with no body to learn from"
+            return
+        }
+        guard case .json(let stub) = contract.sampleData else {
+            skipped = "not learned: the stub has no JSON body (learn proposes rules for JSON stubs)"
+            return
+        }
+        isLearnable = true
+        let statuses = contract.rules.status ?? [statusCode]
+        var bodies: [(bytes: Data, value: JSONValue)] = []
+        var otherStatuses: [Int] = []
+        var notJSON = 0
+        for answer in answers {
+            guard statuses.contains(answer.status) else {
+                otherStatuses.append(answer.status)
+                continue
+            }
+            guard let value = try? JSONValue.parse(answer.body) else {
+                notJSON += 1
+                continue
+            }
+            bodies.append((answer.body, value))
+        }
+        responseCount = bodies.count
+        if !otherStatuses.isEmpty {
+            let list = Set(otherStatuses).sorted().map(String.init).joined(separator: ", ")
+            drifts.append(
+                "status: \(otherStatuses.count) of \(answers.count) answers had status \(list), not "
+                    + "\(statuses.map(String.init).joined(separator: " or ")) (not learned from)")
+        }
+        if notJSON > 0 {
+            drifts.append("body: \(notJSON) of \(answers.count) answers were not JSON (not learned from)")
+        }
+        guard !bodies.isEmpty else {
+            skipped =
+                "not learned: "
+                + (error
+                    ?? "no answer with status \(statuses.map(String.init).joined(separator: " or ")) and a JSON body")
+            return
+        }
+        proposals = RuleLearner.proposals(stub: stub, rules: contract.rules, samples: bodies.map(\.value))
+        var rules = contract.rules
+        for proposal in proposals {
+            switch proposal.rule {
+            case .optional: rules.optional.append(proposal.path)
+            case .nullable: rules.nullable.append(proposal.path)
+            case .maps: rules.maps.append(proposal.path)
+            }
+        }
+        var seen: Set<String> = []
+        for body in bodies {
+            for finding in ContractCheck.bodyFindings(
+                stub: contract.sampleData, live: body.bytes, isStrict: isStrict, rules: rules)
+            where finding.isDrift {
+                let text = "\(finding.path): \(finding.message)"
+                if seen.insert(text).inserted { drifts.append(text) }
+            }
+        }
+    }
+
+    /// The console lines: the target, each proposal with its evidence, each drift left.
+    func lines(redactor: Redactor) -> [String] {
+        let name = "\(contract.service).\(contract.name)"
+        if let skipped {
+            return [redactor.redact("SKIP  \(name)  \(skipped)")] + drifts.map { "  drift  " + redactor.redact($0) }
+        }
+        let answers = responseCount == 1 ? "1 response" : "\(responseCount) responses"
+        var lines: [String] = []
+        if proposals.isEmpty, drifts.isEmpty {
+            lines.append("OK    \(name)  holds against \(answers): nothing to propose")
+        } else {
+            lines.append("\(proposals.isEmpty ? "DRIFT" : "LEARN") \(name)  \(answers)")
+        }
+        let width = proposals.map(\.path.description.count).max() ?? 0
+        for proposal in proposals {
+            let padded = proposal.path.description.padding(toLength: width, withPad: " ", startingAt: 0)
+            lines.append(
+                redactor.redact(
+                    "  + \(proposal.rule.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(padded)  "
+                        + proposal.evidence))
+        }
+        for drift in drifts {
+            lines.append("  drift  " + redactor.redact(drift))
+        }
+        if !drifts.isEmpty {
+            lines.append(
+                "  (learn proposes only optional, nullable and maps; a drift above is a change of the API: "
+                    + "see 'tether update --dry-run')")
+        }
+        return ReportText.escapingControls(lines.joined(separator: "\n")).split(separator: "\n").map(String.init)
+    }
+}
+
+/// What `tether learn` did.
+public struct LearnReport: Sendable {
+    /// `--write`.
+    public var isWriting: Bool
+    /// One entry per selected target, in order.
+    public var targets: [TargetLearning] = []
+    /// The manifests written (with `--write`).
+    public var writtenFiles: [String] = []
+    /// Files that could not be written, saying why.
+    public var problems: [String] = []
+    /// The lines `--write` printed.
+    var writeLines: [String] = []
+
+    init(isWriting: Bool) {
+        self.isWriting = isWriting
+    }
+
+    /// Every proposal, with its target.
+    public var proposalCount: Int { targets.map(\.proposals.count).reduce(0, +) }
+
+    /// 1 when there are proposals not written, drifts left or files not written; else 4 when no target with a JSON
+    /// stub had an answer to learn from (or none has a JSON stub), 3 when some had none; else 0.
+    public var exitCode: Int32 {
+        if (!isWriting && proposalCount > 0) || targets.contains(where: { !$0.drifts.isEmpty }) || !problems.isEmpty {
+            return 1
+        }
+        let learnable = targets.filter(\.isLearnable)
+        if learnable.allSatisfy({ $0.responseCount == 0 }) { return 4 }
+        if learnable.contains(where: { $0.responseCount == 0 }) { return 3 }
+        return 0
+    }
+
+    /// The last line.
+    public var summary: String {
+        let count = proposalCount == 1 ? "1 rule" : "\(proposalCount) rules"
+        let withProposals = targets.filter { !$0.proposals.isEmpty }.count
+        let learned = targets.filter { $0.responseCount > 0 }.count
+        let of = "\(withProposals) of \(learned) \(learned == 1 ? "target" : "targets")"
+        var text: String
+        if proposalCount == 0 {
+            text = "nothing to propose (\(learned) \(learned == 1 ? "target" : "targets") learned from)"
+        } else if isWriting {
+            let files = writtenFiles.count == 1 ? "1 manifest" : "\(writtenFiles.count) manifests"
+            text = "\(count) for \(of) written to \(files)"
+        } else {
+            text = "\(count) proposed for \(of); review them, then run again with --write to add them to the manifests"
+        }
+        let drifted = targets.filter { !$0.drifts.isEmpty }.count
+        if drifted > 0 { text += "; \(drifted) \(drifted == 1 ? "target has" : "targets have") drift no rule may hide" }
+        let skipped = targets.filter { $0.skipped != nil }.count
+        if skipped > 0 { text += "; \(skipped) not learned (see SKIP)" }
+        return text
+    }
+
+    /// Adds every proposal to its target's `"rules"` in its manifest: one edit per target, one write per manifest.
+    mutating func writeProposals(redactor: Redactor) {
+        var byFile: [(file: String, changes: [JSONTextEdit.Change], names: [String])] = []
+        for target in targets where !target.proposals.isEmpty {
+            let name = "\(target.contract.service).\(target.contract.name)"
+            guard let source = target.contract.stubSource, source.manifestLocation.hasSuffix(".sampleData") else {
+                problems.append("not written \(name): its stub is not declared in a manifest; add the rules by hand")
+                continue
+            }
+            let location = String(source.manifestLocation.dropLast(".sampleData".count))
+            let root: JSONValue
+            do {
+                root = try JSONReader().value(Data(contentsOf: URL(fileURLWithPath: source.manifest)))
+            } catch {
+                problems.append("cannot update \(source.manifest): cannot read it: \(error)")
+                continue
+            }
+            guard let (_, declared) = JSONTextEdit.find(location, in: root), case .object(var members) = declared
+            else {
+                problems.append(
+                    "cannot update \(source.manifest): no target at \(location) (internal error: please report it)")
+                continue
+            }
+            let rules = Self.adding(target.proposals, to: members.first { $0.key == "rules" }?.value)
+            if let position = members.firstIndex(where: { $0.key == "rules" }) {
+                members[position].value = rules
+            } else {
+                members.append(JSONMember("rules", rules))
+            }
+            let change = JSONTextEdit.Change(location: location, value: .object(members))
+            if let position = byFile.firstIndex(where: { $0.file == source.manifest }) {
+                byFile[position].changes.append(change)
+                byFile[position].names.append(name)
+            } else {
+                byFile.append((source.manifest, [change], [name]))
+            }
+        }
+        for (file, changes, names) in byFile {
+            do throws(JSONFileEdit.Failure) {
+                guard let edited = try JSONFileEdit.edited(file, changes: changes) else { continue }
+                try JSONFileEdit.write(edited, to: file)
+                writtenFiles.append(file)
+                writeLines.append("updated \(file) (\(names.joined(separator: ", ")))")
+            } catch {
+                problems.append("cannot update \(file): \(error)")
+            }
+        }
+        writeLines += problems.map(redactor.redact)
+    }
+
+    /// A target's `"rules"` object with the proposals' paths added to its `optional`, `nullable` and `maps` lists
+    /// (created where missing, after the keys already there).
+    static func adding(_ proposals: [RuleProposal], to rules: JSONValue?) -> JSONValue {
+        var members: [JSONMember] = []
+        if case .object(let existing) = rules { members = existing }
+        for rule in RuleProposal.Rule.allCases {
+            let paths = proposals.filter { $0.rule == rule }.map { JSONValue.string($0.path.description) }
+            guard !paths.isEmpty else { continue }
+            if let position = members.firstIndex(where: { $0.key == rule.rawValue }),
+                case .array(let listed) = members[position].value
+            {
+                members[position].value = .array(listed + paths.filter { !listed.contains($0) })
+            } else {
+                members.append(JSONMember(rule.rawValue, .array(paths)))
+            }
+        }
+        return .object(members)
+    }
+}
