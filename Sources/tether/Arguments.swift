@@ -16,7 +16,7 @@ enum Command {
 }
 
 extension VerifyArguments {
-    /// The paths, `--base-url`, `--mock` and `--filter`, for the commands built on one run (`update`, `learn`).
+    /// The paths, `--base-url`, `--mock` and `--filter`, as every command built on a run reads them.
     func inputs(environment: [String: String]) -> RunInputs {
         RunInputs(paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter)
     }

@@ -174,8 +174,7 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
     let color = ConsoleWriter.isColorOn(
         flag: arguments.color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     var command = VerifyCommand(
-        paths: arguments.paths, environment: environment, baseURLs: arguments.baseURLs, mockHAR: arguments.mockHAR,
-        filter: arguments.filter, options: options,
+        inputs: arguments.inputs(environment: environment), options: options,
         reports: arguments.reports(environment: environment), isJUnitFileAttributes: arguments.isJUnitFileAttributes,
         color: color, tap: tap)
     command.shard = arguments.shard

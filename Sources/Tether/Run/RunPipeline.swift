@@ -89,22 +89,10 @@ public struct RunPipelineError: Error, CustomStringConvertible {
 /// can be written, then run the pipeline with the console and the report files as sinks. The executable only parses
 /// arguments and maps the outcome to an exit code.
 public struct VerifyCommand {
-    /// Manifests or folders of them.
-    public var paths: [String]
-    /// Where `${VAR}` comes from.
-    public var environment: [String: String]
-    /// `--base-url`.
-    public var baseURLs: BaseURLOverrides
-    /// `--mock FILE.har`: replay it on 127.0.0.1 and send every request there.
-    public var mockHAR: String?
-    /// `--filter`.
-    public var filter: ContractFilter
+    /// The manifests, `--base-url`, `--mock FILE.har` (replayed on 127.0.0.1, every request sent there) and `--filter`.
+    public var inputs: RunInputs
     /// Strictness and transport (with the run's `Cancellation`).
     public var options: VerifyOptions
-    /// The paths, environment, `--base-url`, `--mock` and `--filter` above, as the start-up reads them.
-    var inputs: RunInputs {
-        RunInputs(paths: paths, environment: environment, baseURLs: baseURLs, mockHAR: mockHAR, filter: filter)
-    }
     /// Reports by format, with the option's value (`--junit PATH`; `nil` for flags): `ReportFormat.selection`.
     public var reports: [(format: ReportFormat, path: String?)]
     /// `--junit-file-attributes`.
@@ -131,9 +119,8 @@ public struct VerifyCommand {
 
     /// - Parameters: as the properties.
     public init(
-        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
-        mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: []),
-        options: VerifyOptions = VerifyOptions(), reports: [(format: ReportFormat, path: String?)] = [],
+        inputs: RunInputs, options: VerifyOptions = VerifyOptions(),
+        reports: [(format: ReportFormat, path: String?)] = [],
         isJUnitFileAttributes: Bool = false, color: Bool = false, verifier: ContractRunner = ContractRunner(),
         tap: @escaping ([Contract]) -> ResponseTap = { _ in ResponseTap() }, baselinePath: String? = nil,
         isUpdatingBaseline: Bool = false
@@ -142,11 +129,7 @@ public struct VerifyCommand {
         self.tap = tap
         self.baselinePath = baselinePath
         self.isUpdatingBaseline = isUpdatingBaseline
-        self.paths = paths
-        self.environment = environment
-        self.baseURLs = baseURLs
-        self.mockHAR = mockHAR
-        self.filter = filter
+        self.inputs = inputs
         self.options = options
         self.reports = reports
         self.color = color
@@ -170,7 +153,7 @@ public struct VerifyCommand {
         defer { withExtendedLifetime(server) {} }
         // Every target the manifests declare, when no --filter kept some out: an entry of one of their services for
         // a target they no longer declare is dropped by --update-baseline.
-        let declared = filter.patterns.isEmpty ? selected : nil
+        let declared = inputs.filter.patterns.isEmpty ? selected : nil
         if isUpdatingBaseline && baselinePath == nil {
             throw .usage("--update-baseline writes the file of --baseline FILE; add --baseline contracts/baseline.json")
         }
@@ -185,7 +168,8 @@ public struct VerifyCommand {
         let formats = reports.map { format, path in
             let destination = ReportDestination(
                 // With `--json -` on standard output, annotations and diagnostics go where the console goes.
-                path: path, environment: environment, standardOutput: format.isStandardOutput(path) ? write : console,
+                path: path, environment: inputs.environment,
+                standardOutput: format.isStandardOutput(path) ? write : console,
                 isJUnitFileAttributes: isJUnitFileAttributes)
             return ("--\(format.option)", format.sink(destination))
         }

@@ -84,7 +84,7 @@ public struct JSONShape: Sendable, Equatable {
     ///   - rules: The contract's rules.
     public init(stub: JSONValue, rules: ContractRules) {
         self.rules = rules
-        _ = compile([stub], depth: 0, path: rules.maps.isEmpty ? nil : [], maps: rules.maps)
+        _ = compile(CollectionOfOne(stub), depth: 0, path: rules.maps.isEmpty ? nil : [], maps: rules.maps)
         guard rules.hasPathRules else { return }
         for pattern in rules.ignore + rules.optional {
             for place in resolve(pattern) where place.key >= 0 { makeOptional(key: place.key, of: place.parent) }
@@ -156,8 +156,11 @@ public struct JSONShape: Sendable, Equatable {
     /// Compiles the merge of `values` (one stub position, or all elements of the stub arrays at one position) into a
     /// new node and returns its index. Recursion is bounded by `maxDepth`. `path` (only tracked when there are
     /// `maps` rules) is the position's index-free path, for finding the maps.
+    ///
+    /// Generic over the collection so that the common case, one stub object whose members each hold one value, is
+    /// compiled without an array per member (`CollectionOfOne`) and without grouping the members of several objects.
     private mutating func compile(
-        _ values: [JSONValue], depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
+        _ values: some Collection<JSONValue>, depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
     ) -> Int32 {
         let index = Int32(nodes.count)
         nodes.append(Node())
@@ -191,6 +194,8 @@ public struct JSONShape: Sendable, Equatable {
             if !mapValues.isEmpty {
                 node.element = compile(mapValues, depth: depth + 1, path: path + [.any], maps: maps)
             }
+        } else if objects.count == 1 {
+            compileMembers(of: objects[0], into: &node, depth: depth, path: path, maps: maps)
         } else if !objects.isEmpty {
             // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
             let (names, valuesByName) = Self.groupedMembers(objects)
@@ -200,13 +205,12 @@ public struct JSONShape: Sendable, Equatable {
             node.keyCount = Int32(names.count)
             for (offset, name) in names.enumerated() {
                 let isRequired = valuesByName[offset].count == objects.count
-                let bytes = Array(name.utf8)
                 keys.append(
                     Key(
-                        byteOffset: Int32(keyBytes.count), byteCount: Int32(bytes.count), node: -1,
+                        byteOffset: Int32(keyBytes.count), byteCount: Int32(name.utf8.count), node: -1,
                         isRequired: isRequired))
                 keyNames.append(name)
-                keyBytes.append(contentsOf: bytes)
+                keyBytes.append(contentsOf: name.utf8)
                 if isRequired {
                     if offset < 64 {
                         node.requiredMask |= 1 << UInt64(offset)
@@ -222,6 +226,47 @@ public struct JSONShape: Sendable, Equatable {
         }
         nodes[Int(index)] = node
         return index
+    }
+
+    /// The keys of one stub object (the only one at its position) in order, each required, with its value (the first
+    /// one where the object repeats a key): what `groupedMembers` gives for one object, without its arrays.
+    private mutating func compileMembers(
+        of members: [JSONMember], into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?,
+        maps: [JSONPathPattern]
+    ) {
+        let firstKey = keys.count
+        node.firstKey = Int32(firstKey)
+        var kept: [Int] = []  // indices into members: the first of each key
+        kept.reserveCapacity(members.count)
+        var keptBytes: Set<[UInt8]> = []  // past 32 keys, a set finds a repeat (as in groupedMembers)
+        for (position, member) in members.enumerated() {
+            let count = member.key.utf8.count
+            if kept.count > 32 {
+                if keptBytes.isEmpty { keptBytes = Set(kept.map { Array(members[$0].key.utf8) }) }
+                guard keptBytes.insert(Array(member.key.utf8)).inserted else { continue }
+            } else if kept.contains(where: {
+                members[$0].key.utf8.count == count && members[$0].key.utf8.elementsEqual(member.key.utf8)
+            }) {
+                continue
+            }
+            let offset = kept.count
+            kept.append(position)
+            keys.append(
+                Key(byteOffset: Int32(keyBytes.count), byteCount: Int32(count), node: -1, isRequired: true))
+            keyNames.append(member.key)
+            keyBytes.append(contentsOf: member.key.utf8)
+            if offset < 64 {
+                node.requiredMask |= 1 << UInt64(offset)
+            } else {
+                node.hasRequiredBeyond64 = true
+            }
+        }
+        node.keyCount = Int32(kept.count)
+        for (offset, position) in kept.enumerated() {
+            let member = members[position]
+            keys[firstKey + offset].node = compile(
+                CollectionOfOne(member.value), depth: depth + 1, path: path.map { $0 + [.key(member.key)] }, maps: maps)
+        }
     }
 
     /// The keys of the stub objects at one position in first-seen order, each with the values the objects give it
@@ -243,7 +288,9 @@ public struct JSONShape: Sendable, Equatable {
                     }
                     found = indexByName[Array(member.key.utf8)]
                 } else {
-                    found = names.firstIndex { $0.utf8.elementsEqual(member.key.utf8) }
+                    // Lengths first: most keys differ in length, and comparing UTF-8 views element by element is slow.
+                    let count = member.key.utf8.count
+                    found = names.firstIndex { $0.utf8.count == count && $0.utf8.elementsEqual(member.key.utf8) }
                 }
                 if let found {
                     guard !seenHere[found] else { continue }

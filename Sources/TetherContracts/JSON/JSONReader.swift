@@ -30,6 +30,10 @@ public struct JSONReader: Sendable {
     /// - Returns: The document.
     /// - Throws: `JSONParseError` with the line and column of the first problem.
     public func document(_ bytes: Data) throws(JSONParseError) -> JSONDocument {
+        guard bytes.count <= JSONPositions.maxBytes else {
+            throw JSONParseError(
+                reason: .tooLarge, detail: "\(bytes.count) bytes is more than the 4 GiB a manifest may have; split it")
+        }
         var positions: JSONPositions? = JSONPositions()
         let root = try read(bytes, positions: &positions)
         return JSONDocument(root: root, positions: positions ?? JSONPositions(), bytes: bytes)
@@ -74,7 +78,10 @@ extension JSONValue {
 }
 
 /// A document read by `JSONReader.document(_:)`: the value, and where in the bytes each part of it starts.
-public struct JSONDocument: Sendable {
+///
+/// A class: every `ManifestNode` of a manifest holds its document, and a struct of six buffers would be retained and
+/// released six times for each node copied (millions of times for a large manifest).
+public final class JSONDocument: Sendable {
     /// The root value.
     public let root: JSONValue
     let positions: JSONPositions
@@ -82,7 +89,7 @@ public struct JSONDocument: Sendable {
     /// The line and column at every `checkpointStride`-th byte, so that a place is found by scanning at most that
     /// many bytes (a manifest of thousands of targets, even on one line, asks for thousands of places).
     private let checkpoints: [(line: Int, column: Int)]
-    private static let checkpointStride = 1024
+    private static let checkpointStride = 256
 
     init(root: JSONValue, positions: JSONPositions, bytes: Data) {
         self.root = root
@@ -114,47 +121,59 @@ public struct JSONDocument: Sendable {
 
 /// Byte offsets of every value of a document, numbered in pre-order (a container before its contents), so that a
 /// walk over the value can find any part's place without a second tree.
+///
+/// One entry of four 32-bit numbers per value (16 bytes; four arrays of `Int` were 32): a manifest of 100,000 inline
+/// stubs has about 5 million values. `JSONReader.document` refuses input of 4 GiB or more, so every offset fits.
 struct JSONPositions: Sendable {
-    /// Where value `i` starts.
-    private(set) var valueOffsets: [Int] = []
-    /// Where the key of value `i` starts (its opening quote), or -1 when value `i` is not an object member.
-    private(set) var keyOffsets: [Int] = []
-    /// The number of the first value after value `i` and everything inside it.
-    private(set) var subtreeEnds: [Int] = []
-    /// Where value `i` ends: the offset just past its last byte (its closing quote, bracket or digit), so that
-    /// `valueOffsets[i] ..< valueEnds[i]` is its text (what `tether update` rewrites in place).
-    private(set) var valueEnds: [Int] = []
+    private struct Entry {
+        /// Where the value starts.
+        var value: UInt32
+        /// Where its key starts (its opening quote), or `noKey` when it is not an object member.
+        var key: UInt32
+        /// The number of the first value after this one and everything inside it.
+        var subtreeEnd: UInt32
+        /// The offset just past the value's last byte (its closing quote, bracket or digit), so that
+        /// `value ..< end` is its text (what `tether update` rewrites in place).
+        var end: UInt32
+    }
+
+    private static let noKey = UInt32.max
+    /// The largest input whose offsets fit in an entry.
+    static let maxBytes = Int(UInt32.max) - 1
+    private var entries: [Entry] = []
 
     /// Records a value that starts at `offset` (with its key at `keyOffset`, or -1); returns its number.
     mutating func begin(at offset: Int, keyOffset: Int) -> Int {
-        valueOffsets.append(offset)
-        keyOffsets.append(keyOffset)
-        subtreeEnds.append(valueOffsets.count)
-        valueEnds.append(offset)
-        return valueOffsets.count - 1
+        let start = UInt32(truncatingIfNeeded: offset)
+        entries.append(
+            Entry(
+                value: start, key: keyOffset < 0 ? Self.noKey : UInt32(truncatingIfNeeded: keyOffset),
+                subtreeEnd: UInt32(truncatingIfNeeded: entries.count + 1), end: start))
+        return entries.count - 1
     }
 
     /// Marks the end of the value numbered `index`, just before `offset`: for a container, everything recorded since
     /// belongs to it.
     mutating func end(_ index: Int, at offset: Int) {
-        subtreeEnds[index] = valueOffsets.count
-        valueEnds[index] = offset
+        entries[index].subtreeEnd = UInt32(truncatingIfNeeded: entries.count)
+        entries[index].end = UInt32(truncatingIfNeeded: offset)
     }
 
     /// The bytes of value `index`: from its first byte to just past its last.
-    func span(of index: Int) -> Range<Int> { valueOffsets[index]..<valueEnds[index] }
+    func span(of index: Int) -> Range<Int> { Int(entries[index].value)..<Int(entries[index].end) }
 
     /// How many values the document has.
-    var count: Int { valueOffsets.count }
+    var count: Int { entries.count }
 
     func offset(of index: Int, key: Bool) -> Int {
-        guard valueOffsets.indices.contains(index) else { return 0 }
-        return key && keyOffsets[index] >= 0 ? keyOffsets[index] : valueOffsets[index]
+        guard entries.indices.contains(index) else { return 0 }
+        let entry = entries[index]
+        return Int(key && entry.key != Self.noKey ? entry.key : entry.value)
     }
 
     /// The number of the value after value `index` at the same level (its next sibling, if there is one).
     func next(after index: Int) -> Int {
-        subtreeEnds.indices.contains(index) ? subtreeEnds[index] : index + 1
+        entries.indices.contains(index) ? Int(entries[index].subtreeEnd) : index + 1
     }
 }
 
@@ -188,6 +207,11 @@ private struct JSONScanner {
             throw JSONParseError(reason: .empty, detail: "not valid JSON: the input is empty")
         }
         var stack: [Frame] = []
+        // The buffers of closed containers, emptied with their capacity kept: a container's contents are gathered in
+        // one of them and copied out at its exact size when it closes. Growing each container's own array by
+        // doubling left it up to half empty, for the life of the value (a manifest's stubs live for the whole run).
+        var spareMembers: [[JSONMember]] = []
+        var spareElements: [[JSONValue]] = []
         var keyOffset = -1
         while true {
             // A value starts here.
@@ -212,6 +236,11 @@ private struct JSONScanner {
                             reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
                     }
                     var frame = Frame(isObject: isObject, position: position)
+                    if isObject {
+                        frame.members = spareMembers.popLast() ?? []
+                    } else {
+                        frame.elements = spareElements.popLast() ?? []
+                    }
                     if isObject {
                         keyOffset = index
                         frame.key = try key()
@@ -282,7 +311,15 @@ private struct JSONScanner {
                 }
                 index += 1
                 positions?.end(frame.position, at: index)
-                value = frame.isObject ? .object(frame.members) : .array(frame.elements)
+                if frame.isObject {
+                    value = .object(frame.members.withUnsafeBufferPointer { Array($0) })
+                    frame.members.removeAll(keepingCapacity: true)
+                    spareMembers.append(frame.members)
+                } else {
+                    value = .array(frame.elements.withUnsafeBufferPointer { Array($0) })
+                    frame.elements.removeAll(keepingCapacity: true)
+                    spareElements.append(frame.elements)
+                }
             }
         }
     }

@@ -62,10 +62,10 @@ struct ManifestNode {
 
     /// The members of an object, after checking that every key is one of `allowed` (a typo never silently
     /// disables a check) and that none repeats. Every unknown or repeated key is added to `errors`, and left out.
-    func members(allowed: [String], reporting errors: inout [ContractError]) throws(ContractError) -> [String:
-        ManifestNode]
+    func members(allowed: [String], reporting errors: inout [ContractError]) throws(ContractError)
+        -> ManifestMembers
     {
-        var result: [String: ManifestNode] = [:]
+        var result = ManifestMembers()
         for (key, node) in try memberNodes() {
             guard allowed.contains(key) else {
                 let suggestion = didYouMean(key, in: allowed)
@@ -77,13 +77,13 @@ struct ManifestNode {
                 errors.append(node.keyError("key appears twice"))
                 continue
             }
-            result[key] = node
+            result.append(key, node)
         }
         return result
     }
 
     /// As `members(allowed:reporting:)`, throwing the first unknown or repeated key.
-    func members(allowed: [String]) throws(ContractError) -> [String: ManifestNode] {
+    func members(allowed: [String]) throws(ContractError) -> ManifestMembers {
         var errors: [ContractError] = []
         let result = try members(allowed: allowed, reporting: &errors)
         if let first = errors.first { throw first }
@@ -139,4 +139,22 @@ struct ManifestNode {
         }
         return (name, node)
     }
+}
+
+/// The checked members of a manifest object, in document order, found by key with a linear search: a manifest's
+/// objects have a dozen keys at most, and a dictionary per object (hashing every key of every target) cost more
+/// than comparing them.
+struct ManifestMembers {
+    private var entries: [(key: String, node: ManifestNode)] = []
+
+    /// The member named `key`, or `nil`.
+    subscript(key: String) -> ManifestNode? { entries.first { $0.key == key }?.node }
+
+    /// How many members there are.
+    var count: Int { entries.count }
+
+    /// The first member, in document order.
+    var first: (key: String, value: ManifestNode)? { entries.first.map { ($0.key, $0.node) } }
+
+    mutating func append(_ key: String, _ node: ManifestNode) { entries.append((key, node)) }
 }

@@ -162,7 +162,26 @@ extension HTTPHeader {
     }
 
     /// Whether this header is called `name` (header names compare case-insensitively).
-    public func isNamed(_ name: String) -> Bool { self.name.caseInsensitiveCompare(name) == .orderedSame }
+    ///
+    /// Header names are ASCII (`isValidName`), so they are compared byte by byte with ASCII case folding; Foundation's
+    /// `caseInsensitiveCompare` (kept for names that are not ASCII) cost more than libcurl's parsing of the header
+    /// when run for every header of every response.
+    public func isNamed(_ name: String) -> Bool {
+        var ours = self.name.utf8.makeIterator()
+        var theirs = name.utf8.makeIterator()
+        while true {
+            switch (ours.next(), theirs.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                guard a < 0x80, b < 0x80 else { return self.name.caseInsensitiveCompare(name) == .orderedSame }
+                if a != b && a | 0x20 != b | 0x20 { return false }
+                if a != b && !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20) { return false }
+            default:
+                return self.name.utf8.contains { $0 >= 0x80 } || name.utf8.contains { $0 >= 0x80 }
+                    ? self.name.caseInsensitiveCompare(name) == .orderedSame : false
+            }
+        }
+    }
 
     /// Whether this header carries a credential (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`):
     /// its value is a secret whatever its length, and is never printed.

@@ -82,7 +82,7 @@ import Testing
         let text = "{\"é😀\": [1,\n  {\"ü\": \"x\"}, " + long + "0], \"b\": null}"
         for bytes in [Data(text.utf8), Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)] {
             let document = try JSONReader().document(bytes)
-            for index in 0..<document.positions.valueOffsets.count {
+            for index in 0..<document.positions.count {
                 for key in [false, true] {
                     let offset = document.positions.offset(of: index, key: key)
                     let scanned = JSONInputScan.lineAndColumn(ofByte: offset, in: bytes)

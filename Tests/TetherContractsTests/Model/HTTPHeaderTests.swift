@@ -22,6 +22,25 @@ import Testing
         #expect(HTTPHeader.isValidName(name) == isValid)
     }
 
+    /// Names compare as ASCII bytes with case folding of letters only; names that are not ASCII fall back to
+    /// Foundation's case-insensitive comparison.
+    @Test(arguments: [
+        ("Content-Type", "content-type", true),
+        ("X-TETHER-MOCK", "x-tether-mock", true),
+        ("Content-Type", "Content-Typf", false),
+        ("Content-Type", "Content-Type2", false),
+        ("Content-Type", "Content", false),
+        ("X-@", "x-`", false),
+        ("X-[", "x-{", false),
+        ("", "", true),
+        ("X-Tökén", "x-TÖKÉN", true),
+        ("X-Tökén", "x-token", false),
+    ])
+    func namesCompareCaseInsensitively(name: String, other: String, isSame: Bool) {
+        #expect(HTTPHeader(name, "").isNamed(other) == isSame)
+        #expect(HTTPHeader(other, "").isNamed(name) == isSame)
+    }
+
     @Test(arguments: [
         ("Bearer abc", true),
         ("", true),

@@ -220,13 +220,15 @@ final class VaryingServer: PythonServer, @unchecked Sendable {
         let folder = FixturePaths.realWorld.path
         let run = try await offPool {
             try TetherBinary.run([
-                "learn", folder + "/github.json", "--har", folder + "/github.har", "--har", folder + "/github-quirks.har",
+                "learn", folder + "/github.json", "--har", folder + "/github.har", "--har",
+                folder + "/github-quirks.har",
             ])
         }
         #expect(run.exitCode == 1, "\(run.stdout)\n\(run.stderr)")
         #expect(
             run.stdout.contains(
-                "LEARN GitHub.userRepositories  2 responses\n  + nullable $[*].language  null in 2 of 2 responses (4 of 22 values)\n"
+                "LEARN GitHub.userRepositories  2 responses\n"
+                    + "  + nullable $[*].language  null in 2 of 2 responses (4 of 22 values)\n"
             ), "\(run.stdout)")
         #expect(run.stdout.contains("drift  $.company: unexpected null (stub has string)"), "\(run.stdout)")
         #expect(run.stdout.contains("1 rule proposed for 1 of 10 targets;"), "\(run.stdout)")

@@ -30,6 +30,22 @@ import Testing
             ShapeCheck.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
     }
 
+    /// One stub object (no merge: `JSONShape.compileMembers`), narrow and wide: a repeated key counts once, typed by
+    /// its first occurrence, and stays required.
+    @Test(arguments: [1, 40])
+    func aKeyRepeatedInTheOnlyStubObjectCountsOnce(width: Int) {
+        let padding = (0..<width).map { JSONMember("k\($0)", .integer(1)) }
+        let stub = JSONValue.object(
+            padding + [JSONMember("a", .integer(1))] + padding + [JSONMember("a", .string("x"))])
+        let live = { (a: String?) in
+            let members = padding.map { "\"\($0.key)\": 1" } + (a.map { ["\"a\": \($0)"] } ?? [])
+            return Data(("{" + members.joined(separator: ", ") + "}").utf8)
+        }
+        #expect(ShapeCheck.findings(stub: stub, live: live("5")).filter(\.isDrift).isEmpty)
+        #expect(ShapeCheck.findings(stub: stub, live: live("\"x\"")).filter(\.isDrift).map(\.path) == ["$.a"])
+        #expect(ShapeCheck.findings(stub: stub, live: live(nil)).filter(\.isDrift).map(\.path) == ["$.a"])
+    }
+
     /// Caught by the structure fuzzer's self-check (input: `Fuzz/Corpus/structure/regression-canonically-equal-keys`):
     /// `"\u00e9"` and `"e\u0301"` are two JSON keys, but Swift's `String` equality merged them into one, so a stub
     /// did not hold against itself and a live object with only the second key drifted.
