@@ -152,9 +152,13 @@ public struct ManifestLoader: Sendable {
     }
 
     private func checkUnique(_ contracts: [Contract], errors: inout [ContractError]) {
-        var seen: [String: String] = [:]
+        struct Key: Hashable {  // two hashed strings: no joined string built per contract
+            let service: String
+            let name: String
+        }
+        var seen: [Key: String] = [:]
         for contract in contracts {
-            let key = "\(contract.service)\u{0}\(contract.name)"
+            let key = Key(service: contract.service, name: contract.name)
             if let first = seen[key] {
                 errors.append(
                     ContractError(
@@ -700,7 +704,8 @@ public struct ManifestLoader: Sendable {
     /// Expands `${NAME}` and `${NAME:-default}` from the environment; `$${` stays a literal `${`. Each expanded
     /// value of 6 or more characters becomes a secret for the reports.
     func expand(_ text: String, at node: ManifestNode, secrets: inout [String]) throws(ContractError) -> String {
-        guard text.contains("${") else { return text }
+        // Most values have no `$` at all: a byte test, before Foundation's `range(of:)` (4 % of a load).
+        guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return text }
         var result = ""
         var rest = Substring(text)
         while let start = rest.range(of: "${") {
