@@ -96,7 +96,8 @@ public struct ManifestLoader: Sendable {
                     file: paths.joined(separator: ", "),
                     "no contract manifest found (a manifest is a *.json file with a \"targets\" array)"))
         }
-        if errors.isEmpty { checkUnique(contracts, errors: &errors) }
+        // Within one manifest, `manifest(_:errors:)` has refused a repeated name already (one service per file).
+        if errors.isEmpty && manifestCount > 1 { checkUnique(contracts, errors: &errors) }
         let services = Set(contracts.map(\.service))
         for name in baseURLOverrides.byService.keys.sorted() where !services.contains(name) && errors.isEmpty {
             let hint = didYouMean(name, in: Array(services))
@@ -152,13 +153,9 @@ public struct ManifestLoader: Sendable {
     }
 
     private func checkUnique(_ contracts: [Contract], errors: inout [ContractError]) {
-        struct Key: Hashable {  // two hashed strings: no joined string built per contract
-            let service: String
-            let name: String
-        }
-        var seen: [Key: String] = [:]
+        var seen: [String: String] = [:]
         for contract in contracts {
-            let key = Key(service: contract.service, name: contract.name)
+            let key = "\(contract.service)\u{0}\(contract.name)"
             if let first = seen[key] {
                 errors.append(
                     ContractError(
