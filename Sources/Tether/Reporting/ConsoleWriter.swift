@@ -155,7 +155,8 @@ public enum ConsoleWriter {
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             head += "  " + indentingContinuations(reason)
         }
-        let requestLine = ReportText.requestLine(result, redactor: redactor)
+        // Built only for the lines that show it: a passed target in normal detail (nearly all) has none.
+        var requestLine: String { ReportText.requestLine(result, redactor: redactor) }
         var details: [String]
         switch result.outcome {
         case .drifted:

@@ -148,13 +148,12 @@ public enum JUnitWriter {
             try writer.attribute("file", ReportText.clean(place.file, redactor: redactor))
             try writer.attribute("line", String(place.line))
         }
-        let requestLine = ReportText.requestLine(result, redactor: redactor)
         switch result.outcome {
         case .passed:
             break
         case .drifted:
             var lines = ReportText.findingLines(result, redactor: redactor)
-            lines.append(requestLine)
+            lines.append(ReportText.requestLine(result, redactor: redactor))
             lines.append(ReportText.liveStatusLine(result))
             lines += ReportText.marks(result)
             if let liveURL = result.liveURL, liveURL != result.contract.request.url {
@@ -170,6 +169,7 @@ public enum JUnitWriter {
             try writer.startElement("error")
             try writer.attribute("message", ReportText.firstLine(reason))
             try writer.attribute("type", gateType(result, otherwise: "transport"))
+            let requestLine = ReportText.requestLine(result, redactor: redactor)
             try writer.text(([reason, requestLine] + ReportText.marks(result)).joined(separator: "\n"))
             try writer.endElement()
         case .skipped:
@@ -282,8 +282,10 @@ final class XMLTextWriter {
     }
 
     /// The one place a libxml2 status becomes an error: negative means failure.
-    private func check(_ status: Int32, _ call: String) throws(ReportError) {
-        if status < 0 { throw .xml(message: "\(call): \(Self.lastError())") }
+    /// `call` is an autoclosure: its text (`xmlTextWriterWriteAttribute name`) is built only on failure, not for
+    /// each of a report's tens of thousands of calls.
+    private func check(_ status: Int32, _ call: @autoclosure () -> String) throws(ReportError) {
+        if status < 0 { throw .xml(message: "\(call()): \(Self.lastError())") }
     }
 
     private static func lastError() -> String {

@@ -11,25 +11,41 @@ public struct ContractFilter: Sendable, Equatable {
     /// Whether a contract is selected: every contract when there are no patterns, else one pattern must match.
     public func matches(_ contract: Contract) -> Bool {
         guard !patterns.isEmpty else { return true }
-        let qualified = Array("\(contract.service).\(contract.name)")
-        let bare = Array(contract.name)
+        let qualified = "\(contract.service).\(contract.name)"
+        // ASCII without a carriage return (`\r\n` is one `Character`) has one character per byte: matched on its
+        // bytes, without building `Character` arrays for every contract (a tenth of loading 2,000 targets).
+        if Self.isOneBytePerCharacter(qualified), patterns.allSatisfy(Self.isOneBytePerCharacter) {
+            let (text, bare) = (Array(qualified.utf8), Array(contract.name.utf8))
+            return patterns.contains { pattern in
+                let glob = Array(pattern.utf8)
+                return Self.glob(glob, matches: text, any: UInt8(ascii: "*"), one: UInt8(ascii: "?"))
+                    || Self.glob(glob, matches: bare, any: UInt8(ascii: "*"), one: UInt8(ascii: "?"))
+            }
+        }
+        let (text, bare) = (Array(qualified), Array(contract.name))
         return patterns.contains { pattern in
             let glob = Array(pattern)
-            return Self.glob(glob, matches: qualified) || Self.glob(glob, matches: bare)
+            return Self.glob(glob, matches: text, any: "*", one: "?")
+                || Self.glob(glob, matches: bare, any: "*", one: "?")
         }
     }
 
-    /// Iterative glob matching with one backtrack point (linear for `*` patterns; no recursion).
-    static func glob(_ pattern: [Character], matches text: [Character]) -> Bool {
+    private static func isOneBytePerCharacter(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
+    }
+
+    /// Iterative glob matching with one backtrack point (linear for `*` patterns; no recursion), over characters
+    /// or, for ASCII, bytes: `any` is `*`, `one` is `?`.
+    static func glob<Unit: Equatable>(_ pattern: [Unit], matches text: [Unit], any: Unit, one: Unit) -> Bool {
         var p = 0
         var t = 0
         var star = -1
         var resume = 0
         while t < text.count {
-            if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
+            if p < pattern.count && (pattern[p] == one || pattern[p] == text[t]) {
                 p += 1
                 t += 1
-            } else if p < pattern.count && pattern[p] == "*" {
+            } else if p < pattern.count && pattern[p] == any {
                 star = p
                 resume = t
                 p += 1
@@ -41,7 +57,7 @@ public struct ContractFilter: Sendable, Equatable {
                 return false
             }
         }
-        while p < pattern.count && pattern[p] == "*" { p += 1 }
+        while p < pattern.count && pattern[p] == any { p += 1 }
         return p == pattern.count
     }
 }

@@ -124,6 +124,17 @@ public enum RequestBuilder {
     /// - Parameter url: An absolute URL, or a path with its query.
     /// - Returns: What comes before the `?`, and the query without it.
     package static func split(_ url: String) -> (head: String, query: String?) {
+        // An ASCII URL (every URL Tether builds from a manifest) is cut on its bytes: `#` and `?` are then whole
+        // characters, so the cut is the same, without the grapheme breaking of a `Character` search (which was a
+        // sixth of loading 2,000 targets). A URL with other characters keeps the `Character` search.
+        let bytes = url.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+            guard let mark = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) else {
+                return (end == bytes.endIndex ? url : String(url[..<end]), nil)
+            }
+            return (String(url[..<mark]), String(url[url.utf8.index(after: mark)..<end]))
+        }
         var rest = Substring(url)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         guard let mark = rest.firstIndex(of: "?") else { return (String(rest), nil) }

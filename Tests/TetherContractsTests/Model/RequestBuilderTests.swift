@@ -153,3 +153,22 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
         }
     }
 }
+
+@Suite struct URLSplitTests {
+    /// The byte cut of an ASCII URL and the `Character` cut of any other give what a `Character` search gives: a
+    /// `#` or `?` followed by a combining mark is no `#` or `?` character, so it cuts nothing.
+    @Test(arguments: [
+        ("https://h.test/a?b=1#c", "https://h.test/a", "b=1" as String?),
+        ("https://h.test/a#c?d", "https://h.test/a", nil),
+        ("https://h.test/a?", "https://h.test/a", ""),
+        ("https://h.test/a", "https://h.test/a", nil),
+        ("https://h.test/ü?x=é#f", "https://h.test/ü", "x=é"),
+        ("https://h.test/a?\u{301}b#c", "https://h.test/a?\u{301}b", nil),
+        ("https://h.test/a#\u{301}?b", "https://h.test/a#\u{301}", "b"),
+    ])
+    func cutsAtFragmentThenQuery(url: String, head: String, query: String?) {
+        let split = RequestBuilder.split(url)
+        #expect(split.head == head)
+        #expect(split.query == query)
+    }
+}

@@ -22,6 +22,13 @@ import Testing
         (["*a*b*c*"], "S", "xaybzc", true),
         (["*a*b*c*"], "S", "xaybz", false),
         (["Shop.*", "zen"], "GitHub", "zen", true),
+        // `?` is one character, not one byte: é (2 bytes), e + combining accent (one character), \r\n (one).
+        (["caf?"], "S", "café", true),
+        (["caf??"], "S", "café", false),
+        (["caf?"], "S", "cafe\u{301}", true),
+        (["a?b"], "S", "a\r\nb", true),
+        (["a??b"], "S", "a\r\nb", false),
+        (["a??b"], "S", "a\n\nb", true),
     ])
     func globsMatchQualifiedOrBareNames(patterns: [String], service: String, name: String, expected: Bool) {
         #expect(ContractFilter(patterns: patterns).matches(contract(service, name)) == expected)
