@@ -84,13 +84,13 @@ public enum RuleLearner {
         }
 
         mutating func visit(stubs: [JSONValue], live: [Occurrence], path: [JSONPathPattern.Step]) {
-            guard !Self.names(rules.ignore, path) else { return }
+            guard !rules.ignore.namesShapePosition(path) else { return }
             let typedStubs = stubs.filter { $0 != .null }
             // A stub that is only null shows no type to hold the live value to: nothing to learn below it.
             guard let first = typedStubs.first else { return }
             let typed = live.filter { $0.value != .null }
             let nulls = live.count - typed.count
-            if nulls > 0, !typed.isEmpty, typedStubs.count == stubs.count, !Self.names(rules.nullable, path) {
+            if nulls > 0, !typed.isEmpty, typedStubs.count == stubs.count, !rules.nullable.namesShapePosition(path) {
                 propose(
                     .nullable, path, "null in " + evidence(live.filter { $0.value == .null }, of: live, path: path))
             }
@@ -100,7 +100,7 @@ public enum RuleLearner {
                 let liveObjects = typed.compactMap { occurrence in
                     occurrence.value.members.map { (occurrence.response, $0) }
                 }
-                var isMap = Self.names(rules.maps, path)
+                var isMap = rules.maps.namesShapePosition(path)
                 if !isMap, let evidence = mapEvidence(stub: objects, live: liveObjects.map(\.1)) {
                     propose(.maps, path, evidence)
                     isMap = true
@@ -136,8 +136,8 @@ public enum RuleLearner {
                     }
                     // A key only some stub elements have is optional already (the elements' shapes merge).
                     let isOptional =
-                        stubValues.count < objects.count || Self.names(rules.optional, keyPath)
-                        || Self.names(rules.ignore, keyPath)
+                        stubValues.count < objects.count || rules.optional.namesShapePosition(keyPath)
+                        || rules.ignore.namesShapePosition(keyPath)
                     if !isOptional, !absent.isEmpty, !present.isEmpty {
                         let all = present + absent
                         propose(.optional, keyPath, "absent in " + evidence(absent, of: all, path: keyPath))
@@ -185,11 +185,6 @@ public enum RuleLearner {
             let objects = live.count == 1 ? "1 object" : "\(live.count) objects"
             return "keys look like ids and differ: \(distinct) different key \(distinct == 1 ? "set" : "sets") in "
                 + "\(objects) (the stub's: \(example)\(stubKeys.count > 2 ? ", …" : ""))"
-        }
-
-        /// Whether one of `patterns` names the position `path`.
-        static func names(_ patterns: [JSONPathPattern], _ path: [JSONPathPattern.Step]) -> Bool {
-            patterns.contains { $0.namesShapePosition(path) }
         }
     }
 }

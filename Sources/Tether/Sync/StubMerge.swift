@@ -35,17 +35,13 @@ public enum StubMerge {
         let isStrict: Bool
         let rules: ContractRules
 
-        func names(_ patterns: [JSONPathPattern], _ path: [JSONPathPattern.Step]) -> Bool {
-            patterns.contains { $0.namesShapePosition(path) }
-        }
-
         func merged(_ stub: JSONValue, _ live: JSONValue, at path: [JSONPathPattern.Step]) -> JSONValue {
-            if !rules.ignore.isEmpty, names(rules.ignore, path) { return stub }
+            if !rules.ignore.isEmpty, rules.ignore.namesShapePosition(path) { return stub }
             switch (stub, live) {
             case (.null, _): return stub
-            case (_, .null): return names(rules.nullable, path) ? stub : live
+            case (_, .null): return rules.nullable.namesShapePosition(path) ? stub : live
             case (.object(let stubMembers), .object(let liveMembers)):
-                if !rules.maps.isEmpty, names(rules.maps, path) {
+                if !rules.maps.isEmpty, rules.maps.namesShapePosition(path) {
                     return .object(
                         stubMembers.map { member in
                             JSONMember(
@@ -59,7 +55,9 @@ public enum StubMerge {
                     guard
                         let liveValue = liveMembers.first(where: { $0.key.utf8.elementsEqual(member.key.utf8) })?.value
                     else {
-                        if names(rules.optional, keyPath) || names(rules.ignore, keyPath) { members.append(member) }
+                        if rules.optional.namesShapePosition(keyPath) || rules.ignore.namesShapePosition(keyPath) {
+                            members.append(member)
+                        }
                         continue
                     }
                     members.append(JSONMember(member.key, merged(member.value, liveValue, at: keyPath)))

@@ -148,11 +148,6 @@ public struct JSONShape: Sendable, Equatable {
         change(&nodeRules[Int(nodes[Int(node)].rule)])
     }
 
-    /// Whether a `maps` pattern names the position `path` (a stub element or map value is the step `.any`).
-    private static func isMap(_ path: [JSONPathPattern.Step], _ maps: [JSONPathPattern]) -> Bool {
-        maps.contains { $0.namesShapePosition(path) }
-    }
-
     /// Compiles the merge of `values` (one stub position, or all elements of the stub arrays at one position) into a
     /// new node and returns its index. Recursion is bounded by `maxDepth`. `path` (only tracked when there are
     /// `maps` rules) is the position's index-free path, for finding the maps.
@@ -187,7 +182,7 @@ public struct JSONShape: Sendable, Equatable {
         if !elements.isEmpty {
             node.element = compile(elements, depth: depth + 1, path: path.map { $0 + [.any] }, maps: maps)
         }
-        if !objects.isEmpty, let path, Self.isMap(path, maps) {
+        if !objects.isEmpty, let path, maps.namesShapePosition(path) {
             // A dictionary: no keys of its own, every value of the merge of all the stub's values here.
             node.isMap = true
             let mapValues = objects.flatMap { $0.map(\.value) }

@@ -142,6 +142,15 @@ public struct JSONPathPattern: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension [JSONPathPattern] {
+    /// Whether one of these patterns names the position (`JSONPathPattern.namesShapePosition`): whether a rule list
+    /// (`ignore`, `optional`, `nullable`, `maps`) applies there.
+    /// - Parameter position: The keys and `.any` steps from the root.
+    public func namesShapePosition(_ position: [JSONPathPattern.Step]) -> Bool {
+        contains { $0.namesShapePosition(position) }
+    }
+}
+
 /// A JSON path pattern that could not be read.
 public struct JSONPathPatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
