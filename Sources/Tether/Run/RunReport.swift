@@ -14,15 +14,8 @@ public enum Outcome: Sendable, Equatable {
 
 /// One contract, its outcome, and everything the reports print about it.
 public struct ContractResult: Sendable, Equatable {
-    /// The contract checked.
-    public var contract: Contract {
-        get { stored.contract }
-        set { stored = ContractStorage(newValue) }
-    }
-    /// The contract behind one reference: a result is copied at every step from the transport to each sink and
-    /// report, and a `Contract` by value is some twenty references to retain and release at each copy (a sixth of a
-    /// 2,000-contract run).
-    private var stored: ContractStorage
+    /// The contract checked (one reference to copy: `Contract` keeps its fields behind one).
+    public var contract: Contract
     /// Passed, drifted, error or skipped.
     public var outcome: Outcome
     /// Drifts and notes, in the order found.
@@ -48,7 +41,7 @@ public struct ContractResult: Sendable, Equatable {
         liveURL: String? = nil, duration: Double = 0, attempts: Int = 1, knownDrifts: [Finding] = [],
         isPending: Bool = false
     ) {
-        self.stored = ContractStorage(contract)
+        self.contract = contract
         self.outcome = outcome
         self.findings = findings
         self.liveStatusCode = liveStatusCode
@@ -273,13 +266,4 @@ public struct FixedDrift: Sendable, Equatable {
         self.target = target
         self.drift = drift
     }
-}
-
-/// A `Contract` held by reference, compared by value (`ContractResult`).
-private final class ContractStorage: Sendable, Equatable {
-    let contract: Contract
-
-    init(_ contract: Contract) { self.contract = contract }
-
-    static func == (a: ContractStorage, b: ContractStorage) -> Bool { a === b || a.contract == b.contract }
 }
