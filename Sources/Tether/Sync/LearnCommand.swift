@@ -86,9 +86,8 @@ public struct LearnCommand {
         }
         guard !isStopped() else { return report }
         for (index, contract) in selected.enumerated() {
-            let request = RequestKey(
-                method: contract.request.method, path: HAREntry.target(of: contract.request.url).path,
-                query: HAREntry.target(of: contract.request.url).query)
+            let (path, query) = HAREntry.target(of: contract.request.url)
+            let request = RequestKey(method: contract.request.method, path: path, query: query)
             for (_, archive) in archives {
                 for entry in archive.entries where entry.hasResponse {
                     let recorded = RequestKey(method: entry.method, path: entry.path, query: entry.query)
@@ -241,7 +240,7 @@ public struct TargetLearning: Sendable {
                 "  (learn proposes only optional, nullable and maps; a drift above is a change of the API: "
                     + "see 'tether update --dry-run')")
         }
-        return ReportText.escapingControls(lines.joined(separator: "\n")).split(separator: "\n").map(String.init)
+        return lines.map(ReportText.escapingControls)
     }
 }
 
@@ -302,6 +301,8 @@ public struct LearnReport: Sendable {
     /// Adds every proposal to its target's `"rules"` in its manifest: one edit per target, one write per manifest.
     mutating func writeProposals(redactor: Redactor) {
         var byFile: [(file: String, changes: [JSONTextEdit.Change], names: [String])] = []
+        // Each manifest read once, however many of its targets have proposals.
+        var manifests: [String: Result<JSONValue, any Error>] = [:]
         for target in targets where !target.proposals.isEmpty {
             let name = "\(target.contract.service).\(target.contract.name)"
             guard let source = target.contract.stubSource, source.manifestLocation.hasSuffix(".sampleData") else {
@@ -309,10 +310,14 @@ public struct LearnReport: Sendable {
                 continue
             }
             let location = String(source.manifestLocation.dropLast(".sampleData".count))
+            let read =
+                manifests[source.manifest]
+                ?? Result { try JSONReader().value(Data(contentsOf: URL(fileURLWithPath: source.manifest))) }
+            manifests[source.manifest] = read
             let root: JSONValue
-            do {
-                root = try JSONReader().value(Data(contentsOf: URL(fileURLWithPath: source.manifest)))
-            } catch {
+            switch read {
+            case .success(let value): root = value
+            case .failure(let error):
                 problems.append("cannot update \(source.manifest): cannot read it: \(error)")
                 continue
             }
