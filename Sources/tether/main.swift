@@ -83,31 +83,18 @@ case .importHAR(let harPath, let service, let host, let folder):
         fail(error.description)
     }
 case .update(let arguments):
-    let (cancellation, received) = stopWritingNothing()
-    var options = arguments.verify.options
-    options.transport.cancellation = cancellation
-    let command = UpdateCommand(
-        inputs: arguments.verify.inputs(environment: environment), options: options,
-        isDryRun: arguments.isDryRun, isReplace: arguments.isReplace, redactJSON: arguments.redactJSON)
-    do {
-        let report = try command.run(write: emit, isStopped: { received.value != nil })
-        exit(received.value.map { 128 + $0 } ?? report.exitCode)
-    } catch {
-        fail(error)
+    runWritingNothingOnStop(arguments.verify) { inputs, options, isStopped throws(VerifyCommandError) in
+        try UpdateCommand(
+            inputs: inputs, options: options, isDryRun: arguments.isDryRun, isReplace: arguments.isReplace,
+            redactJSON: arguments.redactJSON
+        ).run(write: emit, isStopped: isStopped).exitCode
     }
 case .learn(let arguments):
-    let (cancellation, received) = stopWritingNothing()
-    var options = arguments.verify.options
-    options.transport.cancellation = cancellation
-    let command = LearnCommand(
-        inputs: arguments.verify.inputs(environment: environment), options: options,
-        samples: arguments.sampleCount, pause: arguments.pause, harFiles: arguments.harFiles,
-        isWriting: arguments.isWriting)
-    do {
-        let report = try command.run(write: emit, isStopped: { received.value != nil })
-        exit(received.value.map { 128 + $0 } ?? report.exitCode)
-    } catch {
-        fail(error)
+    runWritingNothingOnStop(arguments.verify) { inputs, options, isStopped throws(VerifyCommandError) in
+        try LearnCommand(
+            inputs: inputs, options: options, samples: arguments.sampleCount, pause: arguments.pause,
+            harFiles: arguments.harFiles, isWriting: arguments.isWriting
+        ).run(write: emit, isStopped: isStopped).exitCode
     }
 case .verify(let arguments):
     runVerify(arguments)
@@ -132,9 +119,14 @@ case .record(let arguments):
         arguments.verify, tap: ResponseTap.recording(to: arguments.out ?? "", redactingJSON: arguments.redactJSON))
 }
 
-/// For the commands that write files only once the run is over (`update`, `learn`): Ctrl-C and SIGTERM cancel the
-/// requests in flight, and the command then writes nothing.
-func stopWritingNothing() -> (Cancellation, ReceivedSignal) {
+/// The commands that write files only once their run is over (`update`, `learn`): Ctrl-C and SIGTERM cancel the
+/// requests in flight and the command then writes nothing; the exit code is 128 + the signal, else `run`'s.
+/// - Parameter run: Runs the command with the inputs, the options (with the run's `Cancellation`) and whether a
+///   signal came; returns its exit code.
+func runWritingNothingOnStop(
+    _ verify: VerifyArguments,
+    _ run: (RunInputs, VerifyOptions, _ isStopped: () -> Bool) throws(VerifyCommandError) -> Int32
+) -> Never {
     let cancellation = Cancellation()
     let received = ReceivedSignal()
     StopSignals.handle { signal in
@@ -142,7 +134,14 @@ func stopWritingNothing() -> (Cancellation, ReceivedSignal) {
         cancellation.cancel()
         FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
     }
-    return (cancellation, received)
+    var options = verify.options
+    options.transport.cancellation = cancellation
+    do {
+        let code = try run(verify.inputs(environment: environment), options, { received.value != nil })
+        exit(received.value.map { 128 + $0 } ?? code)
+    } catch {
+        fail(error)
+    }
 }
 
 /// Exits 2 (or the error's code) for an error before or around a run: every contract error first, in the
