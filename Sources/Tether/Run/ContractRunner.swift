@@ -12,17 +12,22 @@ public struct VerifyOptions: Sendable, Equatable {
     public var failsOnFlaky: Bool
     /// A checked target whose stub has no body contract drifts (`--exhaustive`; see `BodyCoverage`).
     public var isExhaustive: Bool
+    /// Each answer is checked before the transport goes on, instead of while it sends the next requests: for a
+    /// caller that may stop the run on what a result says (`--fail-fast`), so nothing is sent after that result.
+    public var checksInStep: Bool
 
     /// - Parameters: as the properties.
     public init(
         isStrict: Bool = false, transport: TransportOptions = TransportOptions(),
-        baseline: BaselineGate = BaselineGate(), failsOnFlaky: Bool = false, isExhaustive: Bool = false
+        baseline: BaselineGate = BaselineGate(), failsOnFlaky: Bool = false, isExhaustive: Bool = false,
+        checksInStep: Bool = false
     ) {
         self.isStrict = isStrict
         self.transport = transport
         self.baseline = baseline
         self.failsOnFlaky = failsOnFlaky
         self.isExhaustive = isExhaustive
+        self.checksInStep = checksInStep
     }
 }
 
@@ -74,7 +79,9 @@ public struct ContractRunner: Sendable {
         }
         for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
-        transport.send(sendable.map { contracts[$0].request }, options: options.transport) { position, response in
+        let requests = sendable.map { contracts[$0].request }
+        Self.send(requests, through: transport, options: options.transport, inStep: options.checksInStep) {
+            position, response in
             let index = sendable[position]
             if case .success(let live) = response { onResponse(index, live) }
             results[index] = options.baseline.mark(
@@ -90,6 +97,31 @@ public struct ContractRunner: Sendable {
             results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
             secrets: Array(Set(secrets)).sorted(), fixed: options.baseline.fixed(in: results),
             failsOnFlaky: options.failsOnFlaky)
+    }
+
+    /// Sends the requests on a thread of their own and hands each result to `handle` on this one, in completion
+    /// order: the transport keeps the network busy while the answers already in are checked and reported, on two
+    /// cores instead of one. A single request is sent here (there is nothing to overlap, and a thread costs time),
+    /// and so is every request `inStep` (`VerifyOptions.checksInStep`).
+    /// At most `jobs` results wait to be handled, so bodies do not pile up when the checks are the slower side.
+    private static func send(
+        _ requests: [HTTPRequest], through transport: any HTTPTransport, options: TransportOptions, inStep: Bool,
+        handle: (Int, Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        guard requests.count > 1, !inStep else {
+            transport.send(requests, options: options, onResult: handle)
+            return
+        }
+        let queue = HandOver<(Int, Result<HTTPResponse, TransportError>)>(capacity: max(1, options.jobs))
+        let sender = Thread {
+            transport.send(requests, options: options) { position, result in queue.put((position, result)) }
+            queue.close()
+        }
+        sender.name = "tether-transport"
+        sender.start()
+        while let batch = queue.take() {
+            for (position, result) in batch { handle(position, result) }
+        }
     }
 
     static func result(
@@ -137,4 +169,47 @@ public func localHostName() -> String {
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
     let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return name.isEmpty ? "localhost" : name
+}
+
+/// A bounded hand-over from one producing thread to one consuming thread: `put` waits while `capacity` items wait,
+/// `take` waits for items and returns all of them at once (one wake-up for a burst), or nil once closed and drained.
+final class HandOver<Item>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var isClosed = false
+    private let capacity: Int
+
+    /// - Parameter capacity: How many items may wait before `put` waits too.
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Adds an item, waiting while the hand-over is full.
+    func put(_ item: Item) {
+        condition.lock()
+        while items.count >= capacity { condition.wait() }
+        items.append(item)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more items will come.
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Every item waiting (waits for at least one), or nil when closed and nothing is left.
+    func take() -> [Item]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !isClosed { condition.wait() }
+        guard !items.isEmpty else { return nil }
+        let taken = items
+        items.removeAll(keepingCapacity: true)
+        condition.broadcast()
+        return taken
+    }
 }

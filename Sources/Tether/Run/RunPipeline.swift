@@ -44,6 +44,9 @@ public struct RunPipeline {
         let failFast = failFast
         // Only sinks that show live bodies (HTML) get responses; without one, a body is dropped once checked.
         let wanting = sinks.indices.filter { sinks[$0].wantsResponses }
+        var options = options
+        // The first drift must stop the sending: each answer is checked before the transport goes on.
+        if failFast != nil { options.checksInStep = true }
         var report = verifier.run(
             contracts, options: options,
             onResponse: { index, response in
