@@ -9,9 +9,25 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 }
 
 /// Writes `text` to standard output at once, past stdio's buffer: a CI log (a pipe) shows each result as it comes.
+/// One `write` of the string's own bytes (a `Data` copy and `FileHandle` per line cost 2 % of a 2,000-target run);
+/// a closed or full output stops the writing, as before.
 func emit(_ text: String) {
     guard !text.isEmpty else { return }
-    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    var text = text
+    text.withUTF8 { bytes in
+        guard let start = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDOUT_FILENO, start + offset, bytes.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
 }
 
 StopSignals.block()  // before any thread starts, so that every thread inherits it

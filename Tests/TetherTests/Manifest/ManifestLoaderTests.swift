@@ -344,3 +344,35 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
             })
     }
 }
+
+/// A manifest of many targets: the contracts in file order, each with its place, and every error in file order.
+@Suite struct ManyTargetsLoadTests {
+    private static func manifest(_ count: Int, broken: Set<Int> = [], repeated: [Int: Int] = [:]) -> String {
+        let targets = (0..<count).map { index -> String in
+            let name = repeated[index].map { "t\($0)" } ?? "t\(index)"
+            if broken.contains(index) { return #"{"name": "\#(name)", "pathh": "/\#(index)"}"# }
+            return #"{"name": "\#(name)", "path": "/items/\#(index)", "sampleData": {"json": {"id": \#(index)}}}"#
+        }
+        return #"{"service": "S", "baseURL": "http://127.0.0.1:9", "targets": [\#n"#
+            + targets.joined(separator: ",\n") + "\n]}"
+    }
+
+    @Test func manyTargetsLoadInFileOrder() throws {
+        let contracts = try load(Self.manifest(1_500))
+        #expect(contracts.map(\.name) == (0..<1_500).map { "t\($0)" })
+        #expect(contracts.map(\.request.url) == (0..<1_500).map { "http://127.0.0.1:9/items/\($0)" })
+        #expect(contracts.map(\.declaration?.line) == (0..<1_500).map { $0 + 2 })
+        #expect(contracts[1_499].sampleData == .json(.object([JSONMember("id", .integer(1_499))])))
+    }
+
+    @Test func errorsOfManyTargetsComeInFileOrder() throws {
+        let errors = try loadError(Self.manifest(1_500, broken: [3, 700, 1_499], repeated: [1_200: 5]))
+        #expect(
+            errors == """
+                api.json: targets[3].pathh: unknown key (did you mean 'path'?)
+                api.json: targets[700].pathh: unknown key (did you mean 'path'?)
+                api.json: targets[1200].name: target 't5' is declared twice in service 'S' (first at targets[5]); target names must be unique within a service
+                api.json: targets[1499].pathh: unknown key (did you mean 'path'?)
+                """)
+    }
+}
