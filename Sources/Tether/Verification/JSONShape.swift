@@ -103,6 +103,40 @@ public struct JSONShape: Sendable, Equatable {
         }
     }
 
+    /// Whether two strings have the same UTF-8 bytes. Not Swift's `==`, which takes canonically equivalent strings
+    /// (`"é"` and `"e\u{301}"`) for one; compared as contiguous bytes, which every string the readers make has
+    /// (iterating two `UTF8View`s was a fifth of compiling a stub). Lengths first: most keys differ in length.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
+        return (contiguous ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether `bytes` is already a key in `keys[firstKey...]`: lengths first, then the bytes in `keyBytes`, with no
+    /// string touched (comparing against the stub's members retained and released each one, per comparison).
+    private func hasKey(_ bytes: UnsafeBufferPointer<UInt8>, from firstKey: Int) -> Bool {
+        keyBytes.withUnsafeBufferPointer { all in
+            for key in keys[firstKey...] where Int(key.byteCount) == bytes.count {
+                if bytes.isEmpty || memcmp(all.baseAddress! + Int(key.byteOffset), bytes.baseAddress!, bytes.count) == 0
+                {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    /// Appends a string's UTF-8 bytes in one copy (appending a `UTF8View` went byte by byte).
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+
     /// Where a path leads in the compiled shape: each node, with the object node and key index it is reached by
     /// (-1 for an element). `[n]` leads to the element shape, as `[*]`; a map's values are reached by `[*]`.
     private func resolve(_ pattern: JSONPathPattern) -> [(parent: Int32, key: Int32, node: Int32)] {
@@ -115,7 +149,7 @@ public struct JSONShape: Sendable, Equatable {
                 case .key(let name):
                     guard node.kinds.contains(.object), !node.isMap else { continue }
                     for offset in 0..<node.keyCount
-                    where keyNames[Int(node.firstKey + offset)].utf8.elementsEqual(name.utf8) {
+                    where Self.sameBytes(keyNames[Int(node.firstKey + offset)], name) {
                         next.append((place.node, node.firstKey + offset, keys[Int(node.firstKey + offset)].node))
                     }
                 case .any, .index:
@@ -205,7 +239,7 @@ public struct JSONShape: Sendable, Equatable {
                         byteOffset: Int32(keyBytes.count), byteCount: Int32(name.utf8.count), node: -1,
                         isRequired: isRequired))
                 keyNames.append(name)
-                keyBytes.append(contentsOf: name.utf8)
+                Self.append(name, to: &keyBytes)
                 if isRequired {
                     if offset < 64 {
                         node.requiredMask |= 1 << UInt64(offset)
@@ -233,15 +267,16 @@ public struct JSONShape: Sendable, Equatable {
         node.firstKey = Int32(firstKey)
         var kept: [Int] = []  // indices into members: the first of each key
         kept.reserveCapacity(members.count)
-        var keptBytes: Set<[UInt8]> = []  // past 32 keys, a set finds a repeat (as in groupedMembers)
+        // Past 64 keys a set finds a repeat; below, comparing lengths, then bytes, is cheaper than hashing arrays.
+        var keptBytes: Set<[UInt8]> = []
         for (position, member) in members.enumerated() {
             let count = member.key.utf8.count
-            if kept.count > 32 {
+            if kept.count > 64 {
                 if keptBytes.isEmpty { keptBytes = Set(kept.map { Array(members[$0].key.utf8) }) }
                 guard keptBytes.insert(Array(member.key.utf8)).inserted else { continue }
-            } else if kept.contains(where: {
-                members[$0].key.utf8.count == count && members[$0].key.utf8.elementsEqual(member.key.utf8)
-            }) {
+            } else if member.key.utf8.withContiguousStorageIfAvailable({ hasKey($0, from: firstKey) })
+                ?? kept.contains(where: { Self.sameBytes(members[$0].key, member.key) })
+            {
                 continue
             }
             let offset = kept.count
@@ -249,7 +284,7 @@ public struct JSONShape: Sendable, Equatable {
             keys.append(
                 Key(byteOffset: Int32(keyBytes.count), byteCount: Int32(count), node: -1, isRequired: true))
             keyNames.append(member.key)
-            keyBytes.append(contentsOf: member.key.utf8)
+            Self.append(member.key, to: &keyBytes)
             if offset < 64 {
                 node.requiredMask |= 1 << UInt64(offset)
             } else {
@@ -284,8 +319,7 @@ public struct JSONShape: Sendable, Equatable {
                     found = indexByName[Array(member.key.utf8)]
                 } else {
                     // Lengths first: most keys differ in length, and comparing UTF-8 views element by element is slow.
-                    let count = member.key.utf8.count
-                    found = names.firstIndex { $0.utf8.count == count && $0.utf8.elementsEqual(member.key.utf8) }
+                    found = names.firstIndex { Self.sameBytes($0, member.key) }
                 }
                 if let found {
                     guard !seenHere[found] else { continue }

@@ -14,20 +14,47 @@ package enum JSONInputScan {
         ofByte offset: Int, in input: Data, from start: (offset: Int, line: Int, column: Int)
     ) -> (line: Int, column: Int) {
         input.withUnsafeBytes { raw in
-            var (line, column) = (start.line, start.column)
-            let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            let first = max(start.offset, bom)
-            for index in first..<max(first, min(offset, raw.count)) {
-                let byte = raw[index]
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-            return (line, column)
+            var place = (line: start.line, column: start.column)
+            let first = max(start.offset, byteOrderMarkLength(raw))
+            count(raw, from: first, to: max(first, min(offset, raw.count)), into: &place)
+            return place
         }
+    }
+
+    /// 3 when `raw` starts with a UTF-8 byte order mark, else 0.
+    package static func byteOrderMarkLength(_ raw: UnsafeRawBufferPointer) -> Int {
+        raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
+    }
+
+    /// Moves `place` over the bytes `raw[start ..< end]`: a line feed starts a line, every byte that does not
+    /// continue a UTF-8 sequence (10xxxxxx) is a character.
+    package static func count(
+        _ raw: UnsafeRawBufferPointer, from start: Int, to end: Int, into place: inout (line: Int, column: Int)
+    ) {
+        var (line, column) = place
+        func step(_ byte: UInt8) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        var index = start
+        // Eight bytes at a time: without a line feed among them, the characters are the bytes that are not
+        // continuations (large manifests are counted whole, once, for their checkpoints).
+        while index + 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let feeds = word ^ 0x0A0A_0A0A_0A0A_0A0A
+            if (feeds &- 0x0101_0101_0101_0101) & ~feeds & 0x8080_8080_8080_8080 == 0 {
+                column += 8 - (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            } else {
+                for offset in index..<index + 8 { step(raw[offset]) }
+            }
+            index += 8
+        }
+        for offset in index..<end { step(raw[offset]) }
+        place = (line, column)
     }
 
     /// The offset of the first byte that does not belong to a valid UTF-8 sequence, or `nil` if all is valid.

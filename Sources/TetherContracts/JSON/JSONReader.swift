@@ -97,13 +97,16 @@ public final class JSONDocument: Sendable {
         self.bytes = bytes
         var checkpoints: [(line: Int, column: Int)] = [(1, 1)]
         checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
-        var offset = 0
-        while offset + Self.checkpointStride <= bytes.count {
-            let (line, column) = checkpoints[checkpoints.count - 1]
-            checkpoints.append(
-                JSONInputScan.lineAndColumn(
-                    ofByte: offset + Self.checkpointStride, in: bytes, from: (offset, line, column)))
-            offset += Self.checkpointStride
+        bytes.withUnsafeBytes { raw in  // one pass: each checkpoint counts on from the one before
+            let bom = JSONInputScan.byteOrderMarkLength(raw)
+            var place = (line: 1, column: 1)
+            var offset = 0
+            while offset + Self.checkpointStride <= raw.count {
+                let end = offset + Self.checkpointStride
+                JSONInputScan.count(raw, from: max(offset, bom), to: max(max(offset, bom), end), into: &place)
+                checkpoints.append(place)
+                offset = end
+            }
         }
         self.checkpoints = checkpoints
     }
