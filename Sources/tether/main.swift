@@ -15,7 +15,7 @@ func emit(_ text: String) {
 }
 
 StopSignals.block()  // before any thread starts, so that every thread inherits it
-let environment = ProcessEnvironment.current()
+let environment = ProcessInfo.processInfo.environment
 let command: Command
 do {
     command = try parseCommand(Array(CommandLine.arguments.dropFirst()), environment: environment)
