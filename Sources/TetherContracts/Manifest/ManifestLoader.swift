@@ -150,7 +150,8 @@ public struct ManifestLoader: Sendable {
     /// unreadable folder skipped, a folder named `x.json` both listed and searched.
     ///
     /// On Glibc the walk is `opendir`/`readdir` itself: Foundation's enumerator makes a `URL` per entry and strips the
-    /// base path from each with `replacingOccurrences`, ~0.6 ms of a one-contract run. Elsewhere it is Foundation's.
+    /// base path from each with `replacingOccurrences` (1.1 M of the 30 M instructions of a one-contract run, ~0.2 ms).
+    /// Elsewhere it is Foundation's.
     static func jsonFiles(in folder: String) throws(ContractError) -> [String] {
         #if canImport(Glibc)
             // The enumerator walks `URL(fileURLWithPath:)`'s path (`.` components and a trailing `/` gone), without
