@@ -245,17 +245,68 @@ enum ReportText {
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` in UTC, without zone (the Ant JUnit schema allows none).
+    ///
+    /// Computed from the whole seconds of the date with integer arithmetic (days to a proleptic Gregorian date,
+    /// Howard Hinnant's `civil_from_days`): setting up a `Calendar` and its `TimeZone` was 2.1 M of the 30 M
+    /// instructions of a one-contract run (~0.5 ms), more than the rest of the JUnit report. Before 1601 Foundation's Gregorian calendar switches to the Julian one
+    /// (and to eras), so those dates still go through `Calendar`, as does a date that is not finite.
     static func timestamp(_ date: Date) -> String {
+        // From 2001 as `Date` holds it (and `Calendar` reads it): adding 1970's offset first would round a date a
+        // nanosecond before a whole second up to that second.
+        let interval = date.timeIntervalSinceReferenceDate.rounded(.down)
+        guard interval >= gregorianFrom, interval < gregorianUntil else { return calendarTimestamp(date) }
+        let seconds = Int64(interval) + 978_307_200
+        let (days, secondOfDay) = (seconds.floorDivided(by: 86_400), seconds.floorModulo(86_400))
+        // civil_from_days: March-based years of 400-year eras, so a leap day ends its year.
+        let shifted = days + 719_468
+        let era = shifted.floorDivided(by: 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return timestampText(
+            year: Int(year), month: Int(month), day: Int(day), hour: Int(secondOfDay / 3600),
+            minute: Int(secondOfDay % 3600 / 60), second: Int(secondOfDay % 60))
+    }
+
+    /// 1601-01-01T00:00:00Z and 10000-01-01T00:00:00Z in seconds since 2001: where `timestamp` computes the date
+    /// itself (a four-digit Gregorian year).
+    private static let (gregorianFrom, gregorianUntil): (Double, Double) = (-12_622_780_800, 252_423_993_600)
+
+    /// `timestamp` through Foundation's Gregorian calendar in UTC, for the dates outside the computed range.
+    static func calendarTimestamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
-        }
-        let year = String(parts.year ?? 1970)
-        let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
-        return "\(paddedYear)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):"
-            + two(parts.second)
+        return timestampText(
+            year: parts.year ?? 1970, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0,
+            minute: parts.minute ?? 0, second: parts.second ?? 0)
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss`, the year padded to four digits.
+    private static func timestampText(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+        -> String
+    {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(year)
+        let paddedYear = String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
+        return "\(paddedYear)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):" + two(second)
+    }
+}
+
+extension Int64 {
+    /// `self / divisor` rounded towards minus infinity (`divisor` > 0).
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return self % divisor < 0 ? quotient - 1 : quotient
+    }
+
+    /// `self` modulo `divisor`, in `0..<divisor` (`divisor` > 0).
+    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
     }
 }

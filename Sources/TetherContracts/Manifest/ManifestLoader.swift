@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where to send each service's requests instead of its manifest's `baseURL` (`--base-url`).
 public struct BaseURLOverrides: Sendable, Equatable {
     /// One URL for every service (`--base-url URL`).
@@ -53,7 +57,7 @@ public struct ManifestLoader: Sendable {
             let files: [String]
             if isFolder.boolValue {
                 do {
-                    files = try jsonFiles(in: path)
+                    files = try Self.jsonFiles(in: path)
                 } catch {
                     errors.append(error)
                     continue
@@ -141,16 +145,61 @@ public struct ManifestLoader: Sendable {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    private func jsonFiles(in folder: String) throws(ContractError) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
-            throw ContractError(file: folder, "cannot read the folder")
-        }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".json") { files.append((folder as NSString).appendingPathComponent(relative)) }
-        }
-        return files.sorted()
+    /// Every `*.json` path under `folder`, sorted, as `FileManager.enumerator(atPath:)` finds them: hidden files and
+    /// folders included, symbolic links listed but never followed into (nor a `folder` that is one itself), an
+    /// unreadable folder skipped, a folder named `x.json` both listed and searched.
+    ///
+    /// On Glibc the walk is `opendir`/`readdir` itself: Foundation's enumerator makes a `URL` per entry and strips the
+    /// base path from each with `replacingOccurrences` (1.1 M of the 30 M instructions of a one-contract run, ~0.2 ms).
+    /// Elsewhere it is Foundation's.
+    static func jsonFiles(in folder: String) throws(ContractError) -> [String] {
+        #if canImport(Glibc)
+            // The enumerator walks `URL(fileURLWithPath:)`'s path (`.` components and a trailing `/` gone), without
+            // following a symbolic link even at the top: lstat that path, not `folder`.
+            let root = URL(fileURLWithPath: folder).path
+            var info = stat()
+            guard lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+            var relatives: [String] = []
+            collectJSONFiles(in: root, relative: "", into: &relatives)
+            return relatives.map { (folder as NSString).appendingPathComponent($0) }.sorted()
+        #else
+            guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
+                throw ContractError(file: folder, "cannot read the folder")
+            }
+            var files: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                if relative.hasSuffix(".json") { files.append((folder as NSString).appendingPathComponent(relative)) }
+            }
+            return files.sorted()
+        #endif
     }
+
+    #if canImport(Glibc)
+        /// Adds to `relatives` the `*.json` entries of the folder at `path` (which is `relative` below the root) and of
+        /// its subfolders, recursively; symbolic links are entries, never folders.
+        private static func collectJSONFiles(in path: String, relative: String, into relatives: inout [String]) {
+            guard let folder = opendir(path) else { return }
+            defer { closedir(folder) }
+            while let entry = readdir(folder) {
+                let (name, type) = withUnsafePointer(to: &entry.pointee.d_name) { name in
+                    (
+                        name.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) },
+                        entry.pointee.d_type
+                    )
+                }
+                guard name != ".", name != ".." else { continue }
+                let entryPath = path + "/" + name
+                let entryRelative = relative.isEmpty ? name : relative + "/" + name
+                if name.hasSuffix(".json") { relatives.append(entryRelative) }
+                var isFolder = Int32(type) == DT_DIR
+                if Int32(type) == DT_UNKNOWN {  // some file systems do not fill d_type
+                    var info = stat()
+                    isFolder = lstat(entryPath, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                }
+                if isFolder { collectJSONFiles(in: entryPath, relative: entryRelative, into: &relatives) }
+            }
+        }
+    #endif
 
     private func checkUnique(_ contracts: [Contract], errors: inout [ContractError]) {
         var seen: [String: String] = [:]
