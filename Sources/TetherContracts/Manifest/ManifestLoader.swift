@@ -146,24 +146,27 @@ public struct ManifestLoader: Sendable {
     }
 
     /// Every `*.json` path under `folder`, sorted, as `FileManager.enumerator(atPath:)` finds them: hidden files and
-    /// folders included, symbolic links listed but never followed into (nor a `folder` that is one itself), an
-    /// unreadable folder skipped, a folder named `x.json` both listed and searched.
+    /// folders included, symbolic links inside listed but never followed into (no cycles), an unreadable folder
+    /// skipped, a folder named `x.json` both listed and searched. A `folder` that is itself a symbolic link is followed
+    /// (`tether verify contracts-link/`, as `find -H` does); its paths keep the spelling it was given.
     ///
     /// On Glibc the walk is `opendir`/`readdir` itself: Foundation's enumerator makes a `URL` per entry and strips the
     /// base path from each with `replacingOccurrences` (1.1 M of the 30 M instructions of a one-contract run, ~0.2 ms).
     /// Elsewhere it is Foundation's.
     static func jsonFiles(in folder: String) throws(ContractError) -> [String] {
         #if canImport(Glibc)
-            // The enumerator walks `URL(fileURLWithPath:)`'s path (`.` components and a trailing `/` gone), without
-            // following a symbolic link even at the top: lstat that path, not `folder`.
+            // The walk starts at `URL(fileURLWithPath:)`'s path (`.` components and a trailing `/` gone), followed if
+            // it is a symbolic link (stat, not lstat); below it, links are never entered.
             let root = URL(fileURLWithPath: folder).path
             var info = stat()
-            guard lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+            guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
             var relatives: [String] = []
             collectJSONFiles(in: root, relative: "", into: &relatives)
             return relatives.map { (folder as NSString).appendingPathComponent($0) }.sorted()
         #else
-            guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
+            // The enumerator does not follow a link at the top: it walks where the link leads.
+            let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+            guard let enumerator = FileManager.default.enumerator(atPath: root) else {
                 throw ContractError(file: folder, "cannot read the folder")
             }
             var files: [String] = []

@@ -60,21 +60,44 @@ import Testing
         #expect(names == names.sorted())
     }
 
-    /// The same folder spelled every way a user may type it, including through a symbolic link (which the enumerator
-    /// does not enter at the top either: such a folder has no manifests, as before).
+    /// The same folder spelled every way a user may type it. A folder given through a symbolic link is followed
+    /// (the enumerator would list nothing there): it lists what the folder it leads to lists, under the given spelling.
     @Test func everySpellingOfTheFolderListsAsTheEnumeratorListsIt() throws {
         let tree = try AwkwardTree()
         let base = (tree.path as NSString).lastPathComponent
         let parent = (tree.path as NSString).deletingLastPathComponent
         let spellings = [
             tree.path, tree.path + "/", tree.path + "//", tree.path + "/.", tree.path + "/sub/..", tree.path + "/sub",
-            tree.path + "/linkdir", tree.path + "/linkdir/", tree.path + "/linkdir/.", tree.path + "/absolute",
-            tree.path + "/sub.json", parent + "/./" + base,
+            tree.path + "/linkdir/.", tree.path + "/sub.json", parent + "/./" + base,
         ]
         for spelling in spellings {
             #expect(try ManifestLoader.jsonFiles(in: spelling) == Self.enumerated(spelling), "\(spelling)")
         }
-        #expect(try ManifestLoader.jsonFiles(in: tree.path + "/linkdir").isEmpty)
+        let sub = try ManifestLoader.jsonFiles(in: tree.path + "/sub")
+        #expect(!sub.isEmpty)
+        for link in [tree.path + "/linkdir", tree.path + "/linkdir/"] {
+            let listed = try ManifestLoader.jsonFiles(in: link)
+            #expect(
+                listed
+                    == sub.map { (link as NSString).appendingPathComponent(String($0.dropFirst(tree.path.count + 5))) })
+        }
+        let outside = try ManifestLoader.jsonFiles(in: tree.path + "/absolute")
+        #expect(
+            outside
+                == Self.enumerated(tree.path + "/outside").map {
+                    $0.replacingOccurrences(of: "/outside", with: "/absolute")
+                })
+    }
+
+    /// A contracts folder reached through a symbolic link loads its manifests.
+    @Test func aLinkedContractsFolderLoads() throws {
+        let folder = try ContractFolder([
+            "real/api.json": #"{"service": "S", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "a"}]}"#
+        ])
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link"), withDestinationPath: "real")
+        let contracts = try ManifestLoader().load(paths: [folder.file("link")])
+        #expect(contracts.map(\.name) == ["a"])
+        #expect(contracts.first?.source == folder.file("link") + "/api.json")
     }
 
     /// The paths keep the folder as it was given (`dir/../tree/a.json`): error messages name the file that way.
