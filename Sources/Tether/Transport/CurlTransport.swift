@@ -50,6 +50,9 @@ public struct TransportOptions: Sendable, Equatable {
 }
 
 /// Sends requests and returns, for each, the response or why there is none. The one door to the network.
+///
+/// `ContractRunner` calls `send` from a thread of its own when a run has more than one request (and checks each
+/// result on the caller's thread), so an implementation must be safe to call from any thread.
 public protocol HTTPTransport: Sendable {
     /// Sends every request (in parallel, as the options allow) and returns one result per request, in the same order.
     func send(_ requests: [HTTPRequest], options: TransportOptions) -> [Result<HTTPResponse, TransportError>]
