@@ -177,6 +177,20 @@ extern "C" int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t
     return int(simdjson::SUCCESS);
 }
 
+// What a structural character means to the element scan: 1 opens a container, 2 closes one, 3 is a ',', 0 is
+// anything else (a quote, a ':', the start of a scalar).
+static constexpr struct StructuralKinds {
+    uint8_t table[256];
+    constexpr StructuralKinds() : table() {
+        table[uint8_t('{')] = 1;
+        table[uint8_t('[')] = 1;
+        table[uint8_t('}')] = 2;
+        table[uint8_t(']')] = 2;
+        table[uint8_t(',')] = 3;
+    }
+    constexpr uint8_t operator[](uint8_t c) const { return table[c]; }
+} structural_kind;
+
 extern "C" int tj_elements_next(tj_parser *parser) {
     const uint8_t *bytes = parser->outer_bytes;
     if (parser->is_closed) { return -1; }
@@ -198,16 +212,18 @@ extern "C" int tj_elements_next(tj_parser *parser) {
         // (its own parse below checks that they match, and everything else about it).
         const uint32_t first = i;
         if (base[at[first]] == ',' || base[at[first]] == ']') { return int(simdjson::TAPE_ERROR); }  // ",," or ",]"
+        // One table look per structural: most of them (quotes, colons, scalars, inner commas) need no branch.
         size_t depth = 0;
         for (; i < count; i++) {
-            const uint8_t c = base[at[i]];
-            if (c == '{' || c == '[') {
+            const uint8_t kind = structural_kind[base[at[i]]];
+            if (kind == 0) { continue; }
+            if (kind == 1) {
                 depth++;
-            } else if (c == '}' || c == ']') {
+            } else if (kind == 2) {
                 if (depth == 0) { break; }
                 depth--;
-            } else if (c == ',' && depth == 0) {
-                break;
+            } else if (depth == 0) {
+                break;  // a ',' at the array's own level
             }
         }
         if (i == count) {
