@@ -103,7 +103,7 @@ public final class JSONDocument: Sendable {
             var offset = 0
             while offset + Self.checkpointStride <= raw.count {
                 let end = offset + Self.checkpointStride
-                JSONInputScan.count(raw, from: max(offset, bom), to: max(max(offset, bom), end), into: &place)
+                JSONInputScan.count(raw, from: max(offset, bom), to: end, into: &place)  // end > the 3-byte mark
                 checkpoints.append(place)
                 offset = end
             }
