@@ -117,7 +117,7 @@ case .verify(let arguments):
 case .mergeReports(let paths, let out):
     do {
         let merged = try ReportMerge.merge(paths)
-        try ReportFile.write(merged.data, to: out)
+        try ReportFile.write(merged.data, to: out, durability: .report)
         let counts = merged.counts
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
         emit(

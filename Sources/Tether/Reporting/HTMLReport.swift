@@ -422,7 +422,8 @@ public struct HTMLReportFile: ReportSink {
 
     /// Writes the page; returns `HTML report: PATH`.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        try ReportFile.write(Data(HTMLReport.html(for: report, liveBodies: bodies).utf8), to: path)
+        try ReportFile.write(
+            Data(HTMLReport.html(for: report, liveBodies: bodies).utf8), to: path, durability: .report)
         bodies = [:]
         return "HTML report: \(path)"
     }

@@ -46,7 +46,7 @@ public enum JUnitWriter {
     ///   - isFileAttributes: see `xml(for:isFileAttributes:)`.
     /// - Throws: `ReportError.write` naming `path` and the system's reason, or `ReportError.xml`.
     public static func write(_ report: RunReport, to path: String, isFileAttributes: Bool = false) throws(ReportError) {
-        try ReportFile.write(xml(for: report, isFileAttributes: isFileAttributes), to: path)
+        try ReportFile.write(xml(for: report, isFileAttributes: isFileAttributes), to: path, durability: .report)
     }
 
     /// Checks that `write(_:to:)` will be able to write `path`, before a run sends anything (its folders are made).

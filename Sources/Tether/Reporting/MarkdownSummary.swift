@@ -42,7 +42,7 @@ public struct MarkdownSummary: ReportSink {
     /// Writes the summary, and appends it to the step summary.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
         let text = Self.markdown(for: report, isOnGitHubActions: isOnGitHubActions)
-        if let path { try ReportFile.write(Data(text.utf8), to: path) }
+        if let path { try ReportFile.write(Data(text.utf8), to: path, durability: .report) }
         if let stepSummaryPath { try Self.append(text, to: stepSummaryPath) }
         return path.map { "Markdown summary: \($0)" }
     }
