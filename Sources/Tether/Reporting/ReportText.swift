@@ -36,6 +36,12 @@ enum ReportText {
     /// `String` holds no lone surrogate (invalid UTF-8 was already decoded to U+FFFD), so nothing else can slip through.
     /// Idempotent: the escape is plain ASCII.
     static func escapingControls(_ text: String) -> String {
+        // Printable ASCII, tab, line feed and carriage return need nothing: most names, URLs and numbers are only that,
+        // and bytes are quicker to test than scalars (a report escapes every attribute and text it writes).
+        let isPlain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x9 || $0 == 0xA || $0 == 0xD }
+        }
+        if isPlain == true { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -129,4 +129,28 @@ import Testing
         #expect(once == "a\\u{0}b\tc\nd\r\\u{7F}")
         #expect(ReportText.escapingControls(once) == once)
     }
+
+    /// The printable-ASCII shortcut gives what the scalar walk gives, on strings mixing plain ASCII, every control,
+    /// DEL, C1 controls, non-ASCII text and U+FFFE/U+FFFF.
+    @Test func escapingAgreesWithTheScalarWalkOnRandomText() {
+        let pool: [Unicode.Scalar] =
+            (0...0x7F).compactMap(Unicode.Scalar.init) + (0x80...0xA0).compactMap(Unicode.Scalar.init)
+            + ["é", "€", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "😀"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<2_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            // Half the strings are printable ASCII only, so the shortcut is taken often.
+            let choices = round % 2 == 0 ? Array(pool[0x20..<0x7F]) : pool
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<length { scalars.append(choices.randomElement(using: &generator)!) }
+            let text = String(scalars)
+            var expected = ""
+            for scalar in text.unicodeScalars {
+                expected +=
+                    ReportText.needsEscape(scalar)
+                    ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+            }
+            #expect(ReportText.escapingControls(text) == expected, "\(Array(text.unicodeScalars))")
+        }
+    }
 }
