@@ -134,9 +134,11 @@ static simdjson::error_code index_window(tj_parser *parser, size_t start, size_t
             const void *brace = attempt < 16 ? std::memchr(bytes + end, '{', len - end) : nullptr;
             end = brace ? size_t(static_cast<const uint8_t *>(brace) - bytes) : len;
         }
-        if (outer.capacity() < end - start) {
+        // The window's index also drives each element's stage 2 (tj_elements_next): its depth limit is an element's.
+        if (outer.capacity() < end - start || outer.max_depth() != parser->max_depth - 1) {
             size_t capacity = end - start < parser->window_bytes ? parser->window_bytes : end - start;
-            simdjson::error_code error = outer.allocate(capacity, 2);
+            if (capacity < outer.capacity()) { capacity = outer.capacity(); }
+            simdjson::error_code error = outer.allocate(capacity, parser->max_depth - 1);
             if (error) { return error; }
         }
         simdjson::error_code error = outer.implementation->stage1(bytes + start, end - start, simdjson::stage1_mode::regular);
@@ -247,10 +249,26 @@ extern "C" int tj_elements_next(tj_parser *parser) {
             }
             parser->is_closed = true;
         }
-        // The bytes from the element's first structural to its ',' or ']': the document's own bytes, padded by the
-        // rest of the document and its padding.
+        const size_t element_len = at[i] - at[first];
+        if (base[at[first]] == '{' || base[at[first]] == '[') {
+            // An object or array: simdjson's stage 2 builds its tape straight from the window's index (stage 1 does
+            // not run again over its bytes), as simdjson's own document streams do, one document after another.
+            // The scan above found where it ends, so stage 2 stays inside the index; it must end exactly there.
+            simdjson::dom::document &doc = parser->inner.doc;
+            if (doc.capacity() < element_len) {
+                simdjson::error_code error = doc.allocate(element_len);
+                if (error) { return int(error); }
+            }
+            simdjson::internal::dom_parser_implementation &stage2 = *parser->outer.implementation;
+            stage2.next_structural_index = first;
+            simdjson::error_code error = stage2.stage2_next(doc);
+            if (!error && stage2.next_structural_index != i) { error = simdjson::TAPE_ERROR; }
+            return int(error);
+        }
+        // A scalar: parsed as a document of its own (the bytes from its first structural to the ',' or ']': the
+        // document's own bytes, padded by the rest of the document and its padding).
         simdjson::dom::element element;
-        simdjson::error_code error = parser->inner.parse(base + at[first], at[i] - at[first], false).get(element);
+        simdjson::error_code error = parser->inner.parse(base + at[first], element_len, false).get(element);
         return int(error);
     }
 }
