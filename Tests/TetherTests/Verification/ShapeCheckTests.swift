@@ -139,4 +139,23 @@ func structureFindings(stub: String, live: String, strict: Bool = false) throws 
             ])
         #expect(shape.findings(live: live) == shape.findings(live: live))
     }
+
+    /// Key bytes are compared in overlapping words: for every length up to 40, equal bytes in two buffers are equal
+    /// and one differing byte anywhere is seen, whatever follows the compared bytes.
+    @Test func keyBytesCompareAsTheByteLoopDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...40 {
+            let a = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0, 0, 0, 0, 0, 0, 0, 0]
+            var b = a.map { $0 }  // its own buffer
+            for offset in count..<b.count { b[offset] = 0xFF }  // past the compared bytes: never read
+            for position in -1..<count {
+                var c = b
+                if position >= 0 { c[position] ^= UInt8.random(in: 1...255, using: &generator) }
+                let equal = a.withUnsafeBufferPointer { x in
+                    c.withUnsafeBufferPointer { y in bytesEqual(x.baseAddress!, y.baseAddress!, count) }
+                }
+                #expect(equal == (position < 0), "length \(count), byte \(position)")
+            }
+        }
+    }
 }
