@@ -14,20 +14,7 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 func emit(_ text: String) {
     guard !text.isEmpty else { return }
     var text = text
-    text.withUTF8 { bytes in
-        guard let start = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(STDOUT_FILENO, start + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
-    }
+    _ = text.withUTF8 { ReportFile.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
 }
 
 StopSignals.block()  // before any thread starts, so that every thread inherits it

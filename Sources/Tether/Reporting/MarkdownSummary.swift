@@ -133,15 +133,9 @@ public struct MarkdownSummary: ReportSink {
             throw .write(path: path, reason: "cannot open to append: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        let data = Array(text.utf8)
-        var offset = 0
-        while offset < data.count {
-            let written = data[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .write(path: path, reason: "cannot append: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        var text = text
+        guard text.withUTF8({ ReportFile.writeAll(descriptor, UnsafeRawBufferPointer($0)) }) else {
+            throw .write(path: path, reason: "cannot append: \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -49,18 +49,8 @@ package enum ReportFile {
         if let permissions, fchmod(descriptor, permissions) != 0 {
             failure = "cannot set the permissions of temporary file '\(temporary)': \(systemReason())"
         }
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 0
-            guard failure == nil else { return }
-            while offset < bytes.count, let base = bytes.baseAddress {
-                let written = posixWrite(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = "cannot write temporary file '\(temporary)': \(systemReason())"
-                    return
-                }
-                offset += written
-            }
+        if failure == nil, !data.withUnsafeBytes({ Self.writeAll(descriptor, $0) }) {
+            failure = "cannot write temporary file '\(temporary)': \(systemReason())"
         }
         if failure == nil, durability == .flushed, fsync(descriptor) != 0 {
             failure = "cannot flush temporary file '\(temporary)': \(systemReason())"
@@ -116,13 +106,28 @@ package enum ReportFile {
         }
     }
 
-    /// write(2), named apart from `write(_:to:)`.
-    private static func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-            Glibc.write(descriptor, bytes, count)
-        #else
-            Darwin.write(descriptor, bytes, count)
-        #endif
+    /// Writes every byte of `bytes` to `descriptor` with write(2), again after a signal interrupts it (EINTR): the one
+    /// loop of the files, the step summary and the console. False when a write fails (`errno` says why) or writes
+    /// nothing (`errno` is then EIO).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            #else
+                let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
+            #endif
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                if written == 0 { errno = EIO }
+                return false
+            }
+        }
+        return true
     }
 
     /// The text of the current `errno`.
