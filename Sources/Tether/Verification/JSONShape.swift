@@ -121,7 +121,7 @@ public struct JSONShape: Sendable, Equatable {
     private func hasKey(_ bytes: UnsafeBufferPointer<UInt8>, from firstKey: Int) -> Bool {
         keyBytes.withUnsafeBufferPointer { all in
             for key in keys[firstKey...] where Int(key.byteCount) == bytes.count {
-                if bytes.isEmpty || memcmp(all.baseAddress! + Int(key.byteOffset), bytes.baseAddress!, bytes.count) == 0
+                if bytes.isEmpty || bytesEqual(all.baseAddress! + Int(key.byteOffset), bytes.baseAddress!, bytes.count)
                 {
                     return true
                 }

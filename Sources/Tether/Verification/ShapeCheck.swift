@@ -793,6 +793,7 @@ enum BigIntegers {
 }
 
 /// Whether `count` bytes at `a` and `b` are equal: keys are short, so eight at a time inline beats a call to memcmp.
+/// The one comparison of key bytes, for the walk over a live body and for a stub's repeated keys (`JSONShape`).
 @inline(__always) func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     let rawA = UnsafeRawPointer(a)
     let rawB = UnsafeRawPointer(b)
