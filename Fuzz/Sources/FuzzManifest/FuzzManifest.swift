@@ -40,8 +40,13 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let loader = ManifestLoader(environment: environment)
     for paths in [[manifestPath], [folder]] {
         do {
-            for contract in try loader.load(paths: paths) where contract.source.isEmpty {
-                violated("every contract names its source", "\(contract)")
+            for contract in try loader.load(paths: paths) {
+                if contract.source.isEmpty { violated("every contract names its source", "\(contract)") }
+                // An inline stub is kept as text the loader has read: reading it again must give a value (the
+                // stub's `value` traps otherwise), and the stub equals itself made from that value.
+                if case .json(let stub) = contract.sampleData, contract.sampleData != .json(stub.value) {
+                    violated("a stub kept as text reads back as its value", "\(contract)")
+                }
             }
         } catch {
             if error.description.isEmpty { violated("a contract error has a message") }

@@ -106,7 +106,7 @@ public struct StubRoutes: Sendable {
             } else {
                 switch contract.sampleData {
                 case .none: body = Data()
-                case .json(let value): body = value.serialized()
+                case .json(let stub): body = stub.value.serialized()
                 case .text(let data): body = data
                 }
             }

@@ -148,7 +148,7 @@ public enum HTMLReport {
     private static func stubBody(_ body: StubBody, marks: Marks, redactor: Redactor) -> String {
         switch body {
         case .none: return "<p class=\"empty\">no body (Data())</p>\n"
-        case .json(let value): return Tree(marks: marks, side: "stub", redactor: redactor).html(value)
+        case .json(let stub): return Tree(marks: marks, side: "stub", redactor: redactor).html(stub.value)
         case .text(let data): return excerpt(data, redactor: redactor)
         }
     }

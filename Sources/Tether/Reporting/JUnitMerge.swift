@@ -59,7 +59,10 @@ public enum JUnitMerge {
                 try suite.write(id: id, to: writer)
             }
             try writer.endElement()
-            xml = try writer.finish()
+            try writer.finish()
+            var bytes = Data()
+            try writer.drain(ifAtLeast: 0) { bytes.append(contentsOf: $0) }
+            xml = bytes
         } catch {
             throw JUnitReadError(path: paths.last ?? "", line: nil, message: "cannot write the merged report: \(error)")
         }

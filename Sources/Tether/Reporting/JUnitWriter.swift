@@ -26,6 +26,17 @@ public enum JUnitWriter {
     /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
     /// - Throws: `ReportError.xml` with libxml2's text if the writer fails.
     public static func xml(for report: RunReport, isFileAttributes: Bool = false) throws(ReportError) -> Data {
+        var data = Data()
+        try write(report, isFileAttributes: isFileAttributes) { bytes in data.append(contentsOf: bytes) }
+        return data
+    }
+
+    /// Writes the document in pieces to `output` (a piece whenever a megabyte is written, and the rest at the end),
+    /// so that a report of 100,000 targets is never held whole in memory.
+    private static func write(
+        _ report: RunReport, isFileAttributes: Bool,
+        to output: (UnsafeRawBufferPointer) throws(ReportError) -> Void
+    ) throws(ReportError) {
         let redactor = Redactor(report: report)
         let writer = try XMLTextWriter()
         try writer.startDocument()
@@ -33,10 +44,14 @@ public enum JUnitWriter {
         for (index, suite) in report.suites.enumerated() {
             try writeSuite(
                 suite.service, suite.results, id: index, report: report, redactor: redactor,
-                isFileAttributes: isFileAttributes, to: writer)
+                isFileAttributes: isFileAttributes, to: writer
+            ) { () throws(ReportError) in
+                try writer.drain(ifAtLeast: 1 << 20, into: output)
+            }
         }
         try writer.endElement()
-        return try writer.finish()
+        try writer.finish()
+        try writer.drain(ifAtLeast: 0, into: output)
     }
 
     /// Writes the report to `path` atomically (a temporary file beside it, then a rename), creating parent folders.
@@ -46,7 +61,9 @@ public enum JUnitWriter {
     ///   - isFileAttributes: see `xml(for:isFileAttributes:)`.
     /// - Throws: `ReportError.write` naming `path` and the system's reason, or `ReportError.xml`.
     public static func write(_ report: RunReport, to path: String, isFileAttributes: Bool = false) throws(ReportError) {
-        try ReportFile.write(xml(for: report, isFileAttributes: isFileAttributes), to: path, durability: .report)
+        try ReportFile.write(to: path, durability: .report) { (output) throws(ReportError) in
+            try write(report, isFileAttributes: isFileAttributes, to: output)
+        }
     }
 
     /// Checks that `write(_:to:)` will be able to write `path`, before a run sends anything (its folders are made).
@@ -67,7 +84,7 @@ public enum JUnitWriter {
 
     private static func writeSuite(
         _ service: String, _ results: [ContractResult], id: Int, report: RunReport, redactor: Redactor,
-        isFileAttributes: Bool, to writer: XMLTextWriter
+        isFileAttributes: Bool, to writer: XMLTextWriter, afterEachCase: () throws(ReportError) -> Void
     ) throws(ReportError) {
         let name = nonBlank(service, or: "unnamed")
         try writer.startElement("testsuite")
@@ -118,21 +135,29 @@ public enum JUnitWriter {
 
         for result in results {
             try writeCase(result, redactor: redactor, isFileAttributes: isFileAttributes, to: writer)
+            try afterEachCase()
         }
 
-        var out = [ReportText.totalsLine(results)]
+        // Line by line, not one joined string: a run of 100,000 targets has ~150,000 note lines, and the string,
+        // its escaped copy and libxml2's encoded copy were ~25 MB at once.
+        try writer.startElement("system-out")
+        try writer.text(ReportText.totalsLine(results))
         for result in results {
             let marks = ReportText.marks(result)
             if !marks.isEmpty {
-                out.append(ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
+                try writer.text("\n" + ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
             }
         }
-        out += fixed.map { "fixed since the baseline: " + ReportText.fixedLine($0, redactor: redactor) }
-        for result in results where result.outcome != .drifted {
-            let target = ReportText.qualifiedName(result.contract)
-            out += ReportText.noteLines(result, redactor: redactor).map { "\(target): \($0)" }
+        for fixed in fixed {
+            try writer.text("\nfixed since the baseline: " + ReportText.fixedLine(fixed, redactor: redactor))
         }
-        try writer.textElement("system-out", out.joined(separator: "\n"))
+        for result in results where result.outcome != .drifted {
+            let lines = ReportText.noteLines(result, redactor: redactor)
+            if lines.isEmpty { continue }
+            let target = ReportText.qualifiedName(result.contract)
+            for line in lines { try writer.text("\n\(target): \(line)") }
+        }
+        try writer.fullEndElement()
         try writer.textElement("system-err", "")
         try writer.endElement()
     }
@@ -266,6 +291,11 @@ final class XMLTextWriter {
     func textElement(_ name: String, _ content: String) throws(ReportError) {
         try startElement(name)
         if !content.isEmpty { try text(content) }
+        try fullEndElement()
+    }
+
+    /// Closes the element with an end tag even when it is empty (`<a></a>`, not `<a/>`).
+    func fullEndElement() throws(ReportError) {
         try check(xmlTextWriterFullEndElement(writer), "xmlTextWriterFullEndElement")
     }
 
@@ -273,12 +303,21 @@ final class XMLTextWriter {
         try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
     }
 
-    /// Closes every open element, flushes, and returns the document's bytes.
-    func finish() throws(ReportError) -> Data {
+    /// Closes every open element (what is left to write is then in the buffer: see `drain`).
+    func finish() throws(ReportError) {
         try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
+    }
+
+    /// Hands what is written so far to `output` and empties the buffer, when it holds at least `bytes` bytes
+    /// (flushing the writer first: libxml2 keeps up to 4 KB of its own).
+    func drain(ifAtLeast bytes: Int, into output: (UnsafeRawBufferPointer) throws(ReportError) -> Void)
+        throws(ReportError)
+    {
+        guard Int(xmlBufferLength(buffer)) >= bytes || bytes == 0 else { return }
         try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
-        guard let content = xmlBufferContent(buffer) else { return Data() }
-        return Data(bytes: content, count: Int(xmlBufferLength(buffer)))
+        guard let content = xmlBufferContent(buffer), xmlBufferLength(buffer) > 0 else { return }
+        try output(UnsafeRawBufferPointer(start: content, count: Int(xmlBufferLength(buffer))))
+        xmlBufferEmpty(buffer)
     }
 
     /// The one place a libxml2 status becomes an error: negative means failure.

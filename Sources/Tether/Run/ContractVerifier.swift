@@ -229,8 +229,8 @@ public struct ContractVerifier {
         // A service-wide rule whose path no stub has is a typo that would check nothing.
         let stubs = plan.map { planned in
             switch planned {
-            case .sent(_, let contract): contract.sampleData
-            case .made(let result): result.contract.sampleData
+            case .sent(_, let contract): contract.sampleData.jsonValue
+            case .made(let result): result.contract.sampleData.jsonValue
             }
         }
         for (rule, path) in converter.rules.pathRules

@@ -191,7 +191,7 @@ public struct TargetLearning: Sendable {
                     ?? "no answer with status \(statuses.map(String.init).joined(separator: " or ")) and a JSON body")
             return
         }
-        proposals = RuleLearner.proposals(stub: stub, rules: contract.rules, samples: bodies.map(\.value))
+        proposals = RuleLearner.proposals(stub: stub.value, rules: contract.rules, samples: bodies.map(\.value))
         var rules = contract.rules
         for proposal in proposals {
             switch proposal.rule {

@@ -197,7 +197,7 @@ struct UpdatePlan {
                 continue
             }
             if !stubs.contains(where: { Self.isSame($0.source, source) }) {
-                stubs.append((source, stub, contract.rules, contract.rules.isStrict ?? isStrict))
+                stubs.append((source, stub.value, contract.rules, contract.rules.isStrict ?? isStrict))
             }
         }
         // Each stub's new value must hold against the live body of every selected target that uses it.

@@ -211,7 +211,8 @@ public enum ContractCheck {
                     .note, "body",
                     "not checked: the stub has no body (sampleData is empty), so only the status was checked")
             ]
-        case .json(let value):
+        case .json(let stub):
+            let value = stub.value
             guard let parser else {
                 return ShapeCheck.findings(stub: value, live: live, strict: isStrict, rules: rules)
             }

@@ -212,7 +212,7 @@ public struct ContractManifest: Sendable, Equatable {
         var (data, fileExtension): (Data, String)
         switch contract.sampleData {
         case .none: return nil
-        case .json(let value): (data, fileExtension) = (value.serialized(pretty: true), "json")
+        case .json(let stub): (data, fileExtension) = (stub.value.serialized(pretty: true), "json")
         case .text(let bytes): (data, fileExtension) = (bytes, "txt")
         }
         if let recorded { (data, fileExtension) = (recorded.data, fileName(recorded.fileExtension)) }

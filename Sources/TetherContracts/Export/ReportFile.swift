@@ -31,6 +31,23 @@ package enum ReportFile {
     package static func write(
         _ data: Data, to path: String, permissions: mode_t? = nil, durability: Durability = .flushed
     ) throws(ReportError) {
+        try write(to: path, permissions: permissions, durability: durability) { (write) throws(ReportError) in
+            // `withUnsafeBytes` rethrows untyped errors: the typed one is carried out by hand.
+            var failure: ReportError?
+            data.withUnsafeBytes { bytes in
+                do throws(ReportError) { try write(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// As `write(_:to:permissions:durability:)`, with the contents written in pieces by `contents` through the
+    /// function it is given (a large report need not be held whole in memory). When `contents` throws, nothing is
+    /// renamed, no temporary file is left behind, and its error is thrown.
+    package static func write(
+        to path: String, permissions: mode_t? = nil, durability: Durability = .flushed,
+        contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
+    ) throws(ReportError) {
         let fileName = (path as NSString).lastPathComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
@@ -49,8 +66,19 @@ package enum ReportFile {
         if let permissions, fchmod(descriptor, permissions) != 0 {
             failure = "cannot set the permissions of temporary file '\(temporary)': \(systemReason())"
         }
-        if failure == nil, !data.withUnsafeBytes({ Self.writeAll(descriptor, $0) }) {
-            failure = "cannot write temporary file '\(temporary)': \(systemReason())"
+        if failure == nil {
+            do {
+                try contents { (bytes) throws(ReportError) in
+                    guard Self.writeAll(descriptor, bytes) else {
+                        throw .write(
+                            path: path, reason: "cannot write temporary file '\(temporary)': \(systemReason())")
+                    }
+                }
+            } catch {
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
         }
         if failure == nil, durability == .flushed, fsync(descriptor) != 0 {
             failure = "cannot flush temporary file '\(temporary)': \(systemReason())"

@@ -22,7 +22,8 @@ public struct JSONReader: Sendable {
     /// - Throws: `JSONParseError` with the line and column of the first problem.
     public func value(_ bytes: Data) throws(JSONParseError) -> JSONValue {
         var positions: JSONPositions?
-        return try read(bytes, positions: &positions)
+        var deferredValues: [Int] = []
+        return try read(bytes, positions: &positions, deferredValues: &deferredValues)
     }
 
     /// Reads one JSON document and where each of its values and keys starts, for messages that point into the file.
@@ -30,20 +31,35 @@ public struct JSONReader: Sendable {
     /// - Returns: The document.
     /// - Throws: `JSONParseError` with the line and column of the first problem.
     public func document(_ bytes: Data) throws(JSONParseError) -> JSONDocument {
+        try document(bytes, deferring: [])
+    }
+
+    /// As `document(_:)`, with every value at `deferred` (a path of keys and `.any`, `targets[*].sampleData.json`)
+    /// checked as strictly as the rest but not built: the tree holds `null` there, the document its text
+    /// (`JSONDocument.deferredText(of:)`), and nothing inside it is numbered. A manifest's stubs are most of its
+    /// values and are read again only when a response is checked against them.
+    func document(_ bytes: Data, deferring deferred: [JSONPathPattern.Step]) throws(JSONParseError) -> JSONDocument {
         guard bytes.count <= JSONPositions.maxBytes else {
             throw JSONParseError(
                 reason: .tooLarge, detail: "\(bytes.count) bytes is more than the 4 GiB a manifest may have; split it")
         }
         var positions: JSONPositions? = JSONPositions()
-        let root = try read(bytes, positions: &positions)
-        return JSONDocument(root: root, positions: positions ?? JSONPositions(), bytes: bytes)
+        var deferredValues: [Int] = []
+        let root = try read(bytes, positions: &positions, deferring: deferred, deferredValues: &deferredValues)
+        return JSONDocument(
+            root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: deferredValues)
     }
 
-    private func read(_ bytes: Data, positions: inout JSONPositions?) throws(JSONParseError) -> JSONValue {
+    private func read(
+        _ bytes: Data, positions: inout JSONPositions?, deferring deferred: [JSONPathPattern.Step] = [],
+        deferredValues: inout [Int]
+    ) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
-            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, deferred: deferred)
             do throws(JSONParseError) {
-                return .success(try scanner.document(positions: &positions))
+                let root = try scanner.document(positions: &positions)
+                deferredValues = scanner.deferredValues
+                return .success(root)
             } catch {
                 return .failure(error)
             }
@@ -91,10 +107,14 @@ public final class JSONDocument: Sendable {
     private let checkpoints: [(line: Int, column: Int)]
     private static let checkpointStride = 256
 
-    init(root: JSONValue, positions: JSONPositions, bytes: Data) {
+    /// The numbers of the values read but not built (`JSONReader.document(_:deferring:)`), ascending.
+    private let deferredValues: [Int]
+
+    init(root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = []) {
         self.root = root
         self.positions = positions
         self.bytes = bytes
+        self.deferredValues = deferredValues
         var checkpoints: [(line: Int, column: Int)] = [(1, 1)]
         checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
         bytes.withUnsafeBytes { raw in  // one pass: each checkpoint counts on from the one before
@@ -109,6 +129,20 @@ public final class JSONDocument: Sendable {
             }
         }
         self.checkpoints = checkpoints
+    }
+
+    /// The text of value `index` when it was deferred (its tree holds `null`): a slice that shares the document's
+    /// bytes, which `JSONReader` reads without error. `nil` for a value that was built.
+    func deferredText(of index: Int) -> Data? {
+        var low = 0
+        var high = deferredValues.count
+        while low < high {
+            let middle = (low + high) / 2
+            if deferredValues[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        guard low < deferredValues.count, deferredValues[low] == index else { return nil }
+        let span = positions.span(of: index)
+        return bytes[(bytes.startIndex + span.lowerBound)..<(bytes.startIndex + span.upperBound)]
     }
 
     /// The 1-based line and column (in characters) of the value numbered `index` in pre-order (the root is 0), or of
@@ -184,11 +218,16 @@ struct JSONPositions: Sendable {
 private struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    /// Where values are checked but not built (`JSONReader.document(_:deferring:)`); empty for none.
+    let deferred: [JSONPathPattern.Step]
+    /// The numbers (positions) of the values deferred so far, ascending.
+    var deferredValues: [Int] = []
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.deferred = deferred
     }
 
     private struct Frame {
@@ -223,49 +262,55 @@ private struct JSONScanner {
             let position = positions?.begin(at: start, keyOffset: keyOffset) ?? 0
             keyOffset = -1
             var value: JSONValue
-            switch bytes[index] {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = bytes[index] == UInt8(ascii: "{")
-                index += 1
-                skipWhitespace()
-                let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                if index < bytes.count && bytes[index] == close {
-                    index += 1
-                    value = isObject ? .object([]) : .array([])
-                } else {
-                    // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
-                    guard stack.count < maxDepth else {
-                        throw JSONParseError(
-                            reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
-                    }
-                    var frame = Frame(isObject: isObject, position: position)
-                    if isObject {
-                        frame.members = spareMembers.popLast() ?? []
-                    } else {
-                        frame.elements = spareElements.popLast() ?? []
-                    }
-                    if isObject {
-                        keyOffset = index
-                        frame.key = try key()
-                    }
-                    stack.append(frame)
-                    continue
-                }
-            case UInt8(ascii: "\""):
-                value = .string(try string())
-            case UInt8(ascii: "t"):
-                try literal("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try literal("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try literal("null")
+            if stack.count == deferred.count && !deferred.isEmpty && Self.isDeferred(stack, deferred) {
+                try skipValue(depth: stack.count)
                 value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = try number()
-            default:
-                throw invalid("expected a value, got \(describeByte())")
+                deferredValues.append(position)
+            } else {
+                switch bytes[index] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = bytes[index] == UInt8(ascii: "{")
+                    index += 1
+                    skipWhitespace()
+                    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                    if index < bytes.count && bytes[index] == close {
+                        index += 1
+                        value = isObject ? .object([]) : .array([])
+                    } else {
+                        // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
+                        guard stack.count < maxDepth else {
+                            throw JSONParseError(
+                                reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
+                        }
+                        var frame = Frame(isObject: isObject, position: position)
+                        if isObject {
+                            frame.members = spareMembers.popLast() ?? []
+                        } else {
+                            frame.elements = spareElements.popLast() ?? []
+                        }
+                        if isObject {
+                            keyOffset = index
+                            frame.key = try key()
+                        }
+                        stack.append(frame)
+                        continue
+                    }
+                case UInt8(ascii: "\""):
+                    value = .string(try string())
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    value = .bool(true)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    value = .bool(false)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    value = .null
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = try number()
+                default:
+                    throw invalid("expected a value, got \(describeByte())")
+                }
             }
             positions?.end(position, at: index)
             // The value is complete: add it to its container, and close every container that ends here.
@@ -282,24 +327,7 @@ private struct JSONScanner {
                 } else {
                     frame.elements.append(value)
                 }
-                skipWhitespace()
-                let close = frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                guard index < bytes.count else {
-                    throw invalid(
-                        "the input ends inside \(frame.isObject ? "an object" : "an array") (missing '\(Character(Unicode.Scalar(close)))')"
-                    )
-                }
-                if bytes[index] == UInt8(ascii: ",") {
-                    let comma = index
-                    index += 1
-                    skipWhitespace()
-                    if index < bytes.count && bytes[index] == close {
-                        throw JSONParseError(
-                            reason: .invalid,
-                            detail:
-                                "not valid JSON: a comma before '\(Character(Unicode.Scalar(close)))' (remove the trailing comma)",
-                            byteOffset: comma)
-                    }
+                if try afterMember(isObject: frame.isObject) {
                     if frame.isObject {
                         keyOffset = index
                         frame.key = try key()
@@ -307,12 +335,6 @@ private struct JSONScanner {
                     stack.append(frame)
                     break
                 }
-                guard bytes[index] == close else {
-                    let what =
-                        frame.isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
-                    throw invalid("expected \(what), got \(describeByte())")
-                }
-                index += 1
                 positions?.end(frame.position, at: index)
                 if frame.isObject {
                     value = .object(frame.members.withUnsafeBufferPointer { Array($0) })
@@ -327,17 +349,107 @@ private struct JSONScanner {
         }
     }
 
-    /// An object key and the colon after it; leaves the index at the member's value.
-    private mutating func key() throws(JSONParseError) -> String {
+    /// After a container's member or element: a `,` (true: the index is at the next member's key or element) or the
+    /// container's close (false: the index is past it). Every other byte is an error, as is a comma before the close.
+    private mutating func afterMember(isObject: Bool) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        guard index < bytes.count else {
+            throw invalid(
+                "the input ends inside \(isObject ? "an object" : "an array") (missing '\(Character(Unicode.Scalar(close)))')"
+            )
+        }
+        if bytes[index] == UInt8(ascii: ",") {
+            let comma = index
+            index += 1
+            skipWhitespace()
+            if index < bytes.count && bytes[index] == close {
+                throw JSONParseError(
+                    reason: .invalid,
+                    detail:
+                        "not valid JSON: a comma before '\(Character(Unicode.Scalar(close)))' (remove the trailing comma)",
+                    byteOffset: comma)
+            }
+            return true
+        }
+        guard bytes[index] == close else {
+            let what = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+            throw invalid("expected \(what), got \(describeByte())")
+        }
+        index += 1
+        return false
+    }
+
+    /// Whether the value about to be read, inside the open containers `stack`, is at the path `deferred` (as long as
+    /// the stack).
+    private static func isDeferred(_ stack: [Frame], _ deferred: [JSONPathPattern.Step]) -> Bool {
+        for (frame, step) in zip(stack, deferred) {
+            switch step {
+            case .any: continue
+            case .key(let name): guard frame.isObject, frame.key.utf8.elementsEqual(name.utf8) else { return false }
+            case .index(let position): guard !frame.isObject, frame.elements.count == position else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Checks one value, as the document's loop would read it (the same errors at the same bytes), without building
+    /// it; `depth` containers are open around it. Leaves the index just past the value.
+    private mutating func skipValue(depth: Int) throws(JSONParseError) {
+        var open: [Bool] = []  // whether each open container is an object
+        while true {
+            guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }
+            let start = index
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[index] == UInt8(ascii: "{")
+                index += 1
+                skipWhitespace()
+                if index < bytes.count && bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                } else {
+                    guard depth + open.count < maxDepth else {
+                        throw JSONParseError(
+                            reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
+                    }
+                    if isObject { _ = try key(building: false) }
+                    open.append(isObject)
+                    continue
+                }
+            case UInt8(ascii: "\""): _ = try string(building: false)
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+            default: throw invalid("expected a value, got \(describeByte())")
+            }
+            while true {
+                guard let isObject = open.last else { return }
+                if try afterMember(isObject: isObject) {
+                    if isObject { _ = try key(building: false) }
+                    break
+                }
+                open.removeLast()
+            }
+        }
+    }
+
+    /// An object key and the colon after it; leaves the index at the member's value. Without `building`, the key is
+    /// checked and the empty string returned.
+    private mutating func key(building: Bool = true) throws(JSONParseError) -> String {
         guard index < bytes.count else { throw invalid("expected a key in double quotes, got the end of the input") }
         guard bytes[index] == UInt8(ascii: "\"") else {
             throw invalid("expected a key in double quotes, got \(describeByte())")
         }
-        let key = try string()
+        let keyStart = index
+        let key = try string(building: building)
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            var reread = self
+            reread.index = keyStart
+            let quoted = building ? key : try reread.string()
             throw invalid(
-                "expected ':' after the key \(String(decoding: JSONValue.string(key).serialized(), as: UTF8.self)), got \(describeByte())"
+                "expected ':' after the key \(String(decoding: JSONValue.string(quoted).serialized(), as: UTF8.self)), got \(describeByte())"
             )
         }
         index += 1
@@ -368,7 +480,8 @@ private struct JSONScanner {
     }
 
     /// A string; the index is at its opening quote, and ends past its closing one. The bytes are valid UTF-8.
-    private mutating func string() throws(JSONParseError) -> String {
+    /// Without `building`, the string is checked and the empty string returned.
+    private mutating func string(building: Bool = true) throws(JSONParseError) -> String {
         let open = index
         index += 1
         var runStart = index
@@ -384,6 +497,7 @@ private struct JSONScanner {
             if byte == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 index += 1
+                if !building { return "" }
                 if !hasEscapes { return String(decoding: run, as: UTF8.self) }
                 scalars.append(contentsOf: run)
                 return String(decoding: scalars, as: UTF8.self)
@@ -400,7 +514,7 @@ private struct JSONScanner {
                 continue
             }
             hasEscapes = true
-            scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            if building { scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
             let escape = index
             index += 1
             guard index < bytes.count else {
@@ -436,7 +550,7 @@ private struct JSONScanner {
                 guard let scalar = Unicode.Scalar(code) else {
                     throw badEscape(at: escape, "\\u\(hex(code, width: 4)) is not a character")
                 }
-                scalars.append(contentsOf: String(Character(scalar)).utf8)
+                if building { scalars.append(contentsOf: String(Character(scalar)).utf8) }
             default:
                 throw badEscape(at: escape, "\\\(describeCharacter(bytes[index]))")
             }

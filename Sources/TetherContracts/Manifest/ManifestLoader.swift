@@ -76,7 +76,7 @@ public struct ManifestLoader: Sendable {
                 if isFolder.boolValue && !Self.mentionsTargets(data) { continue }
                 let document: JSONDocument
                 do {
-                    document = try JSONReader().document(data)
+                    document = try JSONReader().document(data, deferring: Self.inlineStubs)
                 } catch {
                     errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
                     continue
@@ -114,6 +114,9 @@ public struct ManifestLoader: Sendable {
         guard errors.isEmpty else { throw ContractErrors(Self.inFileOrder(errors)) }
         return contracts
     }
+
+    /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`).
+    private static let inlineStubs: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
 
     /// Whether `data` holds the bytes `"targets"`. A byte loop, not `Data.range(of:)`: that copies the whole file
     /// into an `NSData` first on Linux (120 MB for a manifest of 100,000 targets), where the key is found in its
@@ -313,8 +316,9 @@ public struct ManifestLoader: Sendable {
         }
         if let serviceRules, errors.count == errorCount {
             // A service default applies where its path is; one that no stub has is a typo that checks nothing.
+            let documents = serviceRules.rules.hasPathRules ? stubs.map(\.jsonValue) : []
             for (rule, path) in serviceRules.rules.pathRules
-            where !stubs.contains(where: { !ContractRules.stubValues(at: path, in: $0).isEmpty }) {
+            where !documents.contains(where: { !ContractRules.stubValues(at: path, in: $0).isEmpty }) {
                 errors.append(
                     serviceRules.node(rule, path).error(
                         "rules.\(rule): path '\(path)' matches nothing in any stub of service '\(service ?? "")': "
@@ -677,7 +681,7 @@ public struct ManifestLoader: Sendable {
         }
         switch kind {
         case "json":
-            return .json(value.value)
+            return .json(value.deferredText.map(JSONStub.init(checkedText:)) ?? JSONStub(value.value))
         case "text":
             let text = try value.string()
             return text.isEmpty ? .none : .text(Data(text.utf8))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value inside a manifest together with where it is, so every error can name the file, the JSON location, and
 /// the line and column in the file's bytes.
 struct ManifestNode {
@@ -21,6 +23,9 @@ struct ManifestNode {
         self.document = document
         self.index = index
     }
+
+    /// The value's text when the reader deferred it (see `JSONReader.document(_:deferring:)`): `value` is `null` then.
+    var deferredText: Data? { document.deferredText(of: index) }
 
     /// An error at this value (its first character).
     func error(_ message: String) -> ContractError {

@@ -39,9 +39,69 @@ public enum StubBody: Sendable, Equatable {
     /// Absent or empty (Moya's `Data()` default): only the status can be checked.
     case none
     /// A JSON document: the live body must have its structure.
-    case json(JSONValue)
+    case json(JSONStub)
     /// Bytes that are not JSON (text or base64 stubs).
     case text(Data)
+
+    /// A JSON stub made from a value.
+    public static func json(_ value: JSONValue) -> StubBody { .json(JSONStub(value)) }
+
+    /// The JSON document, or `nil` for a stub that is not JSON.
+    public var jsonValue: JSONValue? {
+        guard case .json(let stub) = self else { return nil }
+        return stub.value
+    }
+}
+
+/// A stub's JSON document.
+///
+/// Made from a value (Swift targets, HAR imports), it holds the value. Read from a manifest, it holds the stub's
+/// text instead, a slice sharing the manifest's bytes that the loader has already read and checked, and parses it
+/// each time `value` is asked for (a response check, `tether serve`, an export), keeping nothing: 100,000 inline
+/// stubs as trees took about 250 MB beside a 120 MB manifest, as text no more than the manifest itself.
+public struct JSONStub: Sendable, Equatable {
+    private enum Storage: Sendable {
+        case value(JSONValue)
+        case text(Data)
+    }
+
+    private let storage: Storage
+
+    /// A stub holding `value`.
+    public init(_ value: JSONValue) {
+        storage = .value(value)
+    }
+
+    /// A stub holding `text`, one JSON document that `JSONReader()` reads without error (the caller has read it).
+    init(checkedText text: Data) {
+        storage = .text(text)
+    }
+
+    /// The document's text, when the stub keeps it (read from a manifest); `nil` when it holds a value.
+    public var text: Data? {
+        guard case .text(let text) = storage else { return nil }
+        return text
+    }
+
+    /// The document (parsed again from the text, each time, for a stub read from a manifest).
+    public var value: JSONValue {
+        switch storage {
+        case .value(let value):
+            return value
+        case .text(let text):
+            do {
+                return try JSONReader().value(text)
+            } catch {
+                preconditionFailure("a stub's text was read without error by the manifest loader, now: \(error)")
+            }
+        }
+    }
+
+    /// Whether the two documents are equal: the same text, or equal values.
+    public static func == (lhs: JSONStub, rhs: JSONStub) -> Bool {
+        if case .text(let left) = lhs.storage, case .text(let right) = rhs.storage, left == right { return true }
+        return lhs.value == rhs.value
+    }
 }
 
 /// What a target's stub answers (`sampleResponse`, Moya's `EndpointSampleResponse`).

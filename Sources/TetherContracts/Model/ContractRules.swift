@@ -155,7 +155,8 @@ public struct ContractRules: Sendable, Equatable {
     /// - Returns: These rules without the paths that `stub` does not have.
     public func applicable(to stub: StubBody) -> ContractRules {
         guard hasPathRules else { return self }
-        let has = { (path: JSONPathPattern) in !Self.stubValues(at: path, in: stub).isEmpty }
+        let root = stub.jsonValue
+        let has = { (path: JSONPathPattern) in !Self.stubValues(at: path, in: root).isEmpty }
         var rules = self
         rules.ignore = ignore.filter(has)
         rules.optional = optional.filter(has)
@@ -181,8 +182,10 @@ public struct ContractRules: Sendable, Equatable {
     /// - Parameter stub: The target's stub body.
     /// - Returns: One problem per rule path, in rule order.
     public func problems(stub: StubBody) -> [Problem] {
+        guard hasPathRules else { return [] }
+        let root = stub.jsonValue
         var problems: [Problem] = []
-        for (rule, path) in pathRules where Self.stubValues(at: path, in: stub).isEmpty {
+        for (rule, path) in pathRules where Self.stubValues(at: path, in: root).isEmpty {
             problems.append(
                 Problem(
                     rule: rule, path: path,
@@ -202,7 +205,7 @@ public struct ContractRules: Sendable, Equatable {
         }
         let nullablePaths = nullable.map(\.steps)
         for rule in formats {
-            for value in Self.stubValues(at: rule.path, in: stub) {
+            for value in Self.stubValues(at: rule.path, in: root) {
                 if value == .null, nullablePaths.contains(rule.path.steps) { continue }
                 if let problem = Self.formatProblem(rule.format, value) {
                     problems.append(
@@ -215,7 +218,7 @@ public struct ContractRules: Sendable, Equatable {
             }
         }
         for rule in values {
-            for value in Self.stubValues(at: rule.path, in: stub) where !rule.values.contains(value) {
+            for value in Self.stubValues(at: rule.path, in: root) where !rule.values.contains(value) {
                 if value == .null, nullablePaths.contains(rule.path.steps) { continue }
                 problems.append(
                     Problem(
@@ -229,9 +232,10 @@ public struct ContractRules: Sendable, Equatable {
         return problems
     }
 
-    /// The stub's values that `path` names (`[*]` every element or member, `[n]` element n).
-    package static func stubValues(at path: JSONPathPattern, in stub: StubBody) -> [JSONValue] {
-        guard case .json(let root) = stub else { return [] }
+    /// The values that `path` names in a stub's document (`[*]` every element or member, `[n]` element n); none
+    /// for a stub that is not JSON (`nil`).
+    package static func stubValues(at path: JSONPathPattern, in root: JSONValue?) -> [JSONValue] {
+        guard let root else { return [] }
         var current = [root]
         for step in path.steps {
             var next: [JSONValue] = []

@@ -97,4 +97,111 @@ import Testing
         let error = readError("{\"café\": ,}")
         #expect(error?.column == 10)
     }
+
+    // MARK: - Deferred values (a manifest's inline stubs)
+
+    private static let stubPath: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
+
+    /// The error of reading `bytes` with and without deferring the stubs (nil for none), to compare.
+    private func bothErrors(_ bytes: Data, maxDepth: Int = 1024) -> (built: JSONParseError?, deferred: JSONParseError?)
+    {
+        let reader = JSONReader(maxDepth: maxDepth)
+        var built: JSONParseError?
+        var deferred: JSONParseError?
+        do { _ = try reader.document(bytes) } catch { built = error }
+        do { _ = try reader.document(bytes, deferring: Self.stubPath) } catch { deferred = error }
+        return (built, deferred)
+    }
+
+    private func manifest(stub: String) -> Data {
+        Data(
+            "{\"service\": \"A\", \"targets\": [\n  {\"name\": \"a\", \"sampleData\": {\"json\": \(stub)}},\n  {\"name\": \"b\"}\n]}"
+                .utf8)
+    }
+
+    @Test(arguments: [
+        "[1, 2,]", "{\n  \"a\": 1,\n}", "{\"a\": 1 \"b\": 2}", "{a: 1}", "{\"a\" 1}", "{\"ab\\u0041\" 1}", "[tru]",
+        "[1.]",
+        "[-]", "[1x]", "[\"a\tb\"]", "[\"\\x\"]", "[\"\\ud800\"]", "[\"\\ud800\\u0041\"]", "[\"\\u12\"]", "[\"abc]",
+        "{\"é\": [1, 2", "[NaN]", "[1e400]", "[123456789012345678901234567890]",
+        "{\"a\": [{\"b\": [[]]}, {}], \"c\": \"\\u00e9\"}",
+        "", "{", "[", "{\"a\"", "{\"a\":", "[1 2]", "{\"a\": 1,", "\"", "nul", "[[[[[[[[1]]]]]]]]", "[[[[[[[[]]]]]]]]",
+    ])
+    func aDeferredValueFailsExactlyAsABuiltOne(stub: String) {
+        for maxDepth in [1024, 8, 6] {
+            let (built, deferred) = bothErrors(manifest(stub: stub), maxDepth: maxDepth)
+            #expect(deferred?.detail == built?.detail, "\(stub) at depth \(maxDepth)")
+            #expect(deferred?.reason == built?.reason)
+            #expect(deferred?.line == built?.line)
+            #expect(deferred?.column == built?.column)
+        }
+    }
+
+    @Test func aDeferredValueKeepsItsTextAndLeavesNullInTheTree() throws {
+        let stub = "{\"id\": 1, \"tags\": [\"a\", {\"b\": null}], \"name\": \"\\u00e9t\\u00e9\", \"x\": -1.5e3}"
+        let bytes = manifest(stub: stub)
+        let built = try JSONReader().document(bytes)
+        let deferred = try JSONReader().document(bytes, deferring: Self.stubPath)
+        let target = deferred.root["targets"]?.firstElement
+        #expect(target?["sampleData"]?["json"] == .null)
+        // Pre-order: 0 root, 1 service, 2 targets, 3 target a, 4 its name, 5 sampleData, 6 json (deferred), 7 target b.
+        let text = try #require(deferred.deferredText(of: 6))
+        #expect(String(decoding: text, as: UTF8.self) == stub)
+        #expect(try JSONReader().value(text) == built.root["targets"]?.firstElement?["sampleData"]?["json"])
+        #expect(deferred.deferredText(of: 5) == nil)
+        #expect(deferred.deferredText(of: 7) == nil)
+        // Nothing inside is numbered: the next target is value 7, where it is in the file.
+        #expect(deferred.positions.next(after: 6) == 7)
+        #expect(deferred.positions.count == 9)
+        #expect(deferred.lineAndColumn(ofValue: 7) == (3, 3))
+        #expect(deferred.lineAndColumn(ofValue: 8, key: true) == (3, 4))
+    }
+
+    @Test func onlyThePathIsDeferred() throws {
+        // A `json` key elsewhere, a `sampleData` outside `targets`, `targets` nested deeper: all built.
+        let text =
+            #"{"json": [1], "sampleData": {"json": [2]}, "x": {"targets": [{"sampleData": {"json": [3]}}]}, "targets": [{"sampleData": {"json": [4], "text": "t"}}, 5]}"#
+        let document = try JSONReader().document(Data(text.utf8), deferring: Self.stubPath)
+        #expect(document.root["json"] == .array([.integer(1)]))
+        #expect(document.root["sampleData"]?["json"] == .array([.integer(2)]))
+        #expect(document.root["x"]?["targets"]?.firstElement?["sampleData"]?["json"] == .array([.integer(3)]))
+        let target = document.root["targets"]?.firstElement
+        #expect(target?["sampleData"]?["json"] == .null)
+        #expect(target?["sampleData"]?["text"] == .string("t"))
+    }
+
+    @Test func randomlyBrokenManifestsFailTheSameWayDeferredOrBuilt() {
+        // Valid manifests with one to three bytes inserted, deleted or replaced: every error (or none) is the same.
+        var generator = SystemRandomNumberGenerator()  // a failure quotes its inputs
+        let base = Array(
+            manifest(
+                stub:
+                    "{\"id\": 12, \"a\": [true, false, null, {\"b\": \"c\\n\\ud83d\\ude00\"}], \"d\": -0.5e-2, \"e\": {}}"
+            ))
+        let alphabet = Array("{}[],:\"\\ abn0-.eu1".utf8) + [0x09, 0xC3, 0xA9]
+        var differing: [String] = []
+        for _ in 0..<3000 {
+            var bytes = base
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                case 1: bytes.remove(at: at)
+                default: bytes[at] = alphabet.randomElement(using: &generator)!
+                }
+            }
+            let (built, deferred) = bothErrors(Data(bytes), maxDepth: 5)
+            if built?.detail != deferred?.detail || built?.line != deferred?.line || built?.column != deferred?.column {
+                differing.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(3))")
+    }
+}
+
+extension JSONValue {
+    fileprivate var firstElement: JSONValue? {
+        guard case .array(let elements) = self else { return nil }
+        return elements.first
+    }
 }

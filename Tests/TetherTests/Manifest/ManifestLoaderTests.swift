@@ -121,6 +121,26 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         }
     }
 
+    @Test func inlineStubsAreKeptAsTextAndReadAsTheValuesTheyWrite() throws {
+        // The loader keeps an inline stub's text (see `JSONStub`); what it reads back is what the text says.
+        let contracts = try load(
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"json": {"id": 1, "tags": ["x", null], "n": "\u00e9"}}}, {"name": "b", "sampleData": {"json":{ "id" :1,"tags":["x",null],"n":"é"}}}, {"name": "c", "sampleData": {"json": {"id": 2}}}, {"name": "d", "sampleData": {"json": null}}]}"#
+        )
+        let expected = JSONValue.object([
+            JSONMember("id", .integer(1)), JSONMember("tags", .array([.string("x"), .null])),
+            JSONMember("n", .string("é")),
+        ])
+        guard case .json(let stub) = contracts[0].sampleData else {
+            Issue.record("not a JSON stub: \(contracts[0].sampleData)")
+            return
+        }
+        #expect(stub.value == expected)
+        #expect(contracts[0].sampleData == .json(expected))
+        #expect(contracts[0].sampleData == contracts[1].sampleData)  // other spacing and escapes, the same document
+        #expect(contracts[0].sampleData != contracts[2].sampleData)
+        #expect(contracts[3].sampleData == .json(.null))
+    }
+
     @Test func sampleFilesThatAreNotJSONBecomeTextStubs() throws {
         let contracts = try load(
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleData": {"file": "zen.txt"}}, {"name": "b", "sampleData": {"file": "obj.txt"}}, {"name": "c", "sampleData": {"file": "empty.txt"}}, {"name": "d", "sampleData": {"base64": "aGk="}}, {"name": "e", "sampleData": {"text": ""}}]}"#,

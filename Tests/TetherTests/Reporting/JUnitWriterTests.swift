@@ -269,6 +269,38 @@ import Testing
         #expect(left == ["junit.xml"])
     }
 
+    @Test func aReportOfManyMegabytesIsWrittenInPiecesAndReadsBackWhole() throws {
+        // Past a megabyte the document goes out in pieces (to the file, or gathered by `xml(for:)`): every piece
+        // must arrive once, in order, whatever the boundaries cut through.
+        let count = 25_000
+        let results = (0..<count).map { index in
+            ContractResult(
+                contract: ReportFixtures.contract("Many", "target\(index)", url: "http://127.0.0.1:8080/r/\(index)"),
+                outcome: .passed, findings: [Finding(.note, "$.extra\(index)", "key not in the stub <&> \(index)")],
+                liveStatusCode: 200, duration: 0.001)
+        }
+        let report = RunReport(
+            results: results, startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("junit.xml").path
+        try JUnitWriter.write(report, to: path)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.count > 3 << 20)
+        #expect(written == (try JUnitWriter.xml(for: report)))
+        #expect(JUnitWriter.wellFormednessError(written) == nil)
+        let document = try XMLDocument(data: written, options: [])
+        let names = try strings(document, "//testcase/@name")
+        #expect(names.count == count)
+        let outOfOrder = zip(names, 0...).first { $0.0 != "target\($0.1)" }  // the first, not 25,000 names
+        #expect(outOfOrder == nil)
+        let out = try #require(try strings(document, "//testsuite/system-out").first)
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == count + 1)
+        #expect(
+            lines.last == "Many.target\(count - 1): note: $.extra\(count - 1): key not in the stub <&> \(count - 1)")
+    }
+
     @Test func unwritablePathGivesReportErrorNamingIt() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

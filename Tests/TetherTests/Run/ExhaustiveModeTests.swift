@@ -24,6 +24,20 @@ private func contract(_ body: StubBody, method: String = "GET", name: String = "
         #expect(BodyCoverage(covered: isCovered ? 1 : 0, total: 1) == BodyCoverage([contract(body)]))
     }
 
+    @Test(arguments: [
+        ("{}", false), ("[]", false), (" [ 1 ]", false), ("[{}]", false), ("\"ok\"", false),
+        (#"["{\"a\": 1}"]"#, false),
+        ("{\"id\": 1}", true), ("\n[ {\n \"id\": 1}]", true), ("[{}, {\"id\": 1}]", true), ("[[{\"id\": 1}]]", true),
+        ("[1, {\"id\": 1}]", true),
+    ])
+    func aStubKeptAsTextIsCoveredAsItsValueIs(text: String, isCovered: Bool) throws {
+        // As a manifest's loader keeps an inline stub: the text is looked at first, the value where that says nothing.
+        let stub = JSONStub(checkedText: Data(text.utf8))
+        #expect(try JSONReader().value(Data(text.utf8)) == stub.value)
+        #expect((BodyCoverage.gap(in: contract(.json(stub))) == nil) == isCovered, "\(text)")
+        #expect((BodyCoverage.gap(in: contract(.json(stub.value))) == nil) == isCovered)
+    }
+
     @Test func headAndNetworkErrorTargets() {
         #expect(BodyCoverage.gap(in: contract(.none, method: "HEAD")) == nil)
         var offline = contract(.none)
