@@ -202,6 +202,7 @@ public struct CurlTransport: HTTPTransport {
                     retrying.append((ContinuousClock.now + .nanoseconds(Int64(wait * 1e9)), index))
                 } else {
                     onResult(index, result.withAttempts(attempt))
+                    attempts[index] = nil  // done with: 100,000 entries were 4 MB
                 }
             }
             let opened = gate.open { index in running[index]?.hasConnected ?? true }

@@ -259,9 +259,9 @@ public struct ManifestLoader: Sendable {
             guard !service.isEmpty else { throw serviceNode.error("must not be empty") }
             return service
         }
-        let targets = attempt(&errors) { () throws(ContractError) -> [ManifestNode] in
+        let targets = attempt(&errors) { () throws(ContractError) -> (node: ManifestNode, count: Int) in
             guard let targetsNode = keys["targets"] else { throw node.error("missing key \"targets\"") }
-            return try targetsNode.array()
+            return (targetsNode, try targetsNode.elementCount())
         }
         let serviceHeaders =
             attempt(&errors) { () throws(ContractError) in try keys["headers"].map(headerEntries) ?? [] } ?? []
@@ -292,31 +292,31 @@ public struct ManifestLoader: Sendable {
 
         let folder = (node.file as NSString).deletingLastPathComponent
         var contracts: [Contract] = []
-        var firstLocation: [String: String] = [:]  // target name → where it was first declared in this file
-        var stubs: [StubBody] = []
-        for targetNode in targets ?? [] {
+        contracts.reserveCapacity(targets?.count ?? 0)
+        var firstOffset: [String: Int] = [:]  // target name → the element of `targets` that first declared it
+        firstOffset.reserveCapacity(targets?.count ?? 0)
+        targets?.node.forEachElement { offset, targetNode in
             var secrets = serviceSecrets
             let contract = target(
                 targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
                 serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate,
                 serviceRules: serviceRules?.rules ?? ContractRules(), folder: folder, secrets: &secrets,
                 errors: &errors)
-            guard let contract else { continue }
-            stubs.append(contract.sampleData)
-            if let first = firstLocation[contract.name] {
+            guard let contract else { return }
+            if let first = firstOffset[contract.name], let targetsNode = targets?.node {
                 let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
                 errors.append(
                     (nameNode ?? targetNode).error(
-                        "target '\(contract.name)' is declared twice in service '\(contract.service)' (first at \(first)); target names must be unique within a service"
+                        "target '\(contract.name)' is declared twice in service '\(contract.service)' (first at \(targetsNode.elementLocation(first))); target names must be unique within a service"
                     ))
-                continue
+                return
             }
-            firstLocation[contract.name] = targetNode.location
+            firstOffset[contract.name] = offset
             contracts.append(contract)
         }
         if let serviceRules, errors.count == errorCount {
             // A service default applies where its path is; one that no stub has is a typo that checks nothing.
-            let documents = serviceRules.rules.hasPathRules ? stubs.map(\.jsonValue) : []
+            let documents = serviceRules.rules.hasPathRules ? contracts.map(\.sampleData.jsonValue) : []
             for (rule, path) in serviceRules.rules.pathRules
             where !documents.contains(where: { !ContractRules.stubValues(at: path, in: $0).isEmpty }) {
                 errors.append(

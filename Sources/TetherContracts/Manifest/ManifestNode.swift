@@ -114,19 +114,35 @@ struct ManifestNode {
     }
 
     func array() throws(ContractError) -> [ManifestNode] {
-        guard case .array(let elements) = value else { throw error("expected an array, got \(value.typeName)") }
         var nodes: [ManifestNode] = []
-        nodes.reserveCapacity(elements.count)
+        nodes.reserveCapacity(try elementCount())
+        forEachElement { _, node in nodes.append(node) }
+        return nodes
+    }
+
+    /// How many elements the array has; an error when the value is not an array.
+    func elementCount() throws(ContractError) -> Int {
+        guard case .array(let elements) = value else { throw error("expected an array, got \(value.typeName)") }
+        return elements.count
+    }
+
+    /// The array's elements with their offsets, each node made as it is visited (all of a manifest's 100,000
+    /// targets at once were 7 MB); nothing for a value that is not an array (`elementCount()` says so).
+    func forEachElement(_ body: (Int, ManifestNode) -> Void) {
+        guard case .array(let elements) = value else { return }
         var childIndex = index + 1
         for (offset, element) in elements.enumerated() {
-            nodes.append(
+            body(
+                offset,
                 ManifestNode(
-                    value: element, file: file, location: "\(location)[\(offset)]", document: document,
+                    value: element, file: file, location: elementLocation(offset), document: document,
                     index: childIndex))
             childIndex = document.positions.next(after: childIndex)
         }
-        return nodes
     }
+
+    /// The location of element `offset` of this array: `targets[3]`.
+    func elementLocation(_ offset: Int) -> String { "\(location)[\(offset)]" }
 
     /// An object that must have exactly one of `cases` as its key (`{"networkResponse": {...}}`), or a bare string
     /// naming a case that takes no value (`"requestPlain"`).
