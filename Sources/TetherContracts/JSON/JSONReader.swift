@@ -419,11 +419,11 @@ private struct JSONScanner {
                         throw JSONParseError(
                             reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
                     }
-                    if isObject { _ = try key(building: false) }
+                    if isObject { try skipKey() }
                     open.append(isObject)
                     continue
                 }
-            case UInt8(ascii: "\""): _ = try string(building: false)
+            case UInt8(ascii: "\""): try skipString()
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
             case UInt8(ascii: "n"): try literal("null")
@@ -433,12 +433,48 @@ private struct JSONScanner {
             while true {
                 guard let isObject = open.last else { return }
                 if try afterMember(isObject: isObject) {
-                    if isObject { _ = try key(building: false) }
+                    if isObject { try skipKey() }
                     break
                 }
                 open.removeLast()
             }
         }
+    }
+
+    /// A string checked, not built: a byte loop to the closing quote, or, at the first escape or control character,
+    /// `string(building:)` from the opening quote (the same checks and errors). A stub's strings seldom escape.
+    private mutating func skipString() throws(JSONParseError) {
+        let open = index
+        var at = index + 1
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") {
+                index = at + 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            at += 1
+        }
+        index = open
+        _ = try string(building: false)
+    }
+
+    /// A key and its colon, checked, not built (see `skipString`); the index ends at the member's value.
+    private mutating func skipKey() throws(JSONParseError) {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            _ = try key(building: false)  // the error
+            return
+        }
+        let keyStart = index
+        try skipString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            index = keyStart
+            _ = try key(building: false)  // the error, quoting the key
+            return
+        }
+        index += 1
+        skipWhitespace()
     }
 
     /// An object key and the colon after it; leaves the index at the member's value. Without `building`, the key is
