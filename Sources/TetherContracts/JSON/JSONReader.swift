@@ -131,7 +131,8 @@ public final class JSONDocument: Sendable {
                 let end = offset + Self.checkpointStride
                 JSONInputScan.count(raw, from: max(offset, bom), to: end, into: &place)  // end > the 3-byte mark
                 checkpoints.append(
-                    Checkpoint(line: UInt32(truncatingIfNeeded: place.line), column: UInt32(truncatingIfNeeded: place.column)))
+                    Checkpoint(
+                        line: UInt32(truncatingIfNeeded: place.line), column: UInt32(truncatingIfNeeded: place.column)))
                 offset = end
             }
         }
