@@ -212,15 +212,17 @@ public enum ContractCheck {
                     "not checked: the stub has no body (sampleData is empty), so only the status was checked")
             ]
         case .json(let stub):
-            // A stub kept as text (a manifest's) is read by the run's simdjson parser: the same value as
-            // `JSONReader` gives (`JSONEngineParityTests`), in a third of the instructions.
-            var parsed: JSONValue?
-            if let parser, let text = stub.text { parsed = try? parser.parse(text) }
-            let value = parsed ?? stub.value
             guard let parser else {
-                return ShapeCheck.findings(stub: value, live: live, strict: isStrict, rules: rules)
+                return ShapeCheck.findings(stub: stub.value, live: live, strict: isStrict, rules: rules)
             }
-            return JSONShape(stub: value, rules: rules).findings(live: live, strict: isStrict, parser: parser)
+            // A stub kept as text (a manifest's) is read by the run's simdjson parser and its shape compiled from
+            // the tape: the values simdjson reads are `JSONReader`'s (`JSONEngineParityTests`), and the shape is the
+            // one the value gives (`JSONShapeTests`), without building the value.
+            let shape =
+                stub.text.flatMap { text in
+                    try? parser.withDocument(text) { tape in JSONShape(stubTape: tape, rules: rules) }
+                } ?? JSONShape(stub: stub.value, rules: rules)
+            return shape.findings(live: live, strict: isStrict, parser: parser)
         case .text:
             if live.isEmpty {
                 return [

@@ -83,6 +83,16 @@ public struct JSONShape: Sendable, Equatable {
     ///   - stub: The stub body, as parsed from `sampleData`.
     ///   - rules: The contract's rules.
     public init(stub: JSONValue, rules: ContractRules) {
+        self.init(source: stub, rules: rules)
+    }
+
+    /// Compiles a stub's structure straight from a parsed document's tape (a stub kept as text, read by simdjson):
+    /// the same shape as from the document's `JSONValue`, without building one.
+    init(stubTape tape: JSONTape, rules: ContractRules) {
+        self.init(source: TapeValue(tape: tape, index: JSONTape.rootIndex), rules: rules)
+    }
+
+    private init(source stub: some ShapeSource, rules: ContractRules) {
         self.rules = rules
         _ = compile(CollectionOfOne(stub), depth: 0, path: rules.maps.isEmpty ? nil : [], maps: rules.maps)
         guard rules.hasPathRules else { return }
@@ -188,29 +198,29 @@ public struct JSONShape: Sendable, Equatable {
     ///
     /// Generic over the collection so that the common case, one stub object whose members each hold one value, is
     /// compiled without an array per member (`CollectionOfOne`) and without grouping the members of several objects.
-    private mutating func compile(
-        _ values: some Collection<JSONValue>, depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
+    private mutating func compile<Value: ShapeSource>(
+        _ values: some Collection<Value>, depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
     ) -> Int32 {
         let index = Int32(nodes.count)
         nodes.append(Node())
         guard depth < JSONShape.maxDepth else { return index }
         var node = Node()
-        var elements: [JSONValue] = []
-        var objects: [[JSONMember]] = []
+        var elements: [Value] = []
+        var objects: [[ShapeMember<Value>]] = []
         for value in values {
-            switch value {
+            switch value.shapeKind {
             case .null: node.isNullable = true
-            case .bool: node.kinds.insert(.boolean)
-            case .integer, .unsignedInteger: node.kinds.insert(.integer)
+            case .boolean: node.kinds.insert(.boolean)
+            case .integer: node.kinds.insert(.integer)
             // A stub fraction accepts a live integer (a `Double` property decodes from both).
-            case .double: node.kinds.formUnion([.fraction, .integer])
+            case .fraction: node.kinds.formUnion([.fraction, .integer])
             case .string: node.kinds.insert(.string)
-            case .array(let items):
+            case .array:
                 node.kinds.insert(.array)
-                elements.append(contentsOf: items)
-            case .object(let members):
+                value.appendElements(to: &elements)
+            case .object:
                 node.kinds.insert(.object)
-                objects.append(members)
+                objects.append(value.members)
             }
         }
         if !elements.isEmpty {
@@ -259,8 +269,8 @@ public struct JSONShape: Sendable, Equatable {
 
     /// The keys of one stub object (the only one at its position) in order, each required, with its value (the first
     /// one where the object repeats a key): what `groupedMembers` gives for one object, without its arrays.
-    private mutating func compileMembers(
-        of members: [JSONMember], into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?,
+    private mutating func compileMembers<Value: ShapeSource>(
+        of members: [ShapeMember<Value>], into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?,
         maps: [JSONPathPattern]
     ) {
         let firstKey = keys.count
@@ -304,9 +314,11 @@ public struct JSONShape: Sendable, Equatable {
     /// dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
     /// Keys are compared by their UTF-8 bytes, as the walk compares live keys and as JSON tells keys apart: Swift's
     /// `String` equality would take `"é"` and `"e\u0301"` for one key, and the second would then never be checked.
-    private static func groupedMembers(_ objects: [[JSONMember]]) -> (names: [String], values: [[JSONValue]]) {
+    private static func groupedMembers<Value: ShapeSource>(_ objects: [[ShapeMember<Value>]]) -> (
+        names: [String], values: [[Value]]
+    ) {
         var names: [String] = []
-        var values: [[JSONValue]] = []
+        var values: [[Value]] = []
         var indexByName: [[UInt8]: Int] = [:]
         for members in objects {
             var seenHere = [Bool](repeating: false, count: names.count)
@@ -350,5 +362,87 @@ public struct JSONShape: Sendable, Equatable {
         if node.kinds.contains(.boolean) { names.append("boolean") }
         if names.isEmpty { return "null" }
         return names.joined(separator: " or ")
+    }
+}
+
+// MARK: - What a shape compiles from
+
+/// A stub value as the shape compiler reads it: a `JSONValue`, or a place in a parsed document's tape.
+private protocol ShapeSource {
+    var shapeKind: ShapeSourceKind { get }
+    /// An array's elements, appended in order.
+    func appendElements(to elements: inout [Self])
+    /// An object's members, in document order (repeated keys included).
+    var members: [ShapeMember<Self>] { get }
+}
+
+private enum ShapeSourceKind { case null, boolean, integer, fraction, string, array, object }
+
+private struct ShapeMember<Value> {
+    var key: String
+    var value: Value
+}
+
+extension JSONValue: ShapeSource {
+    fileprivate var shapeKind: ShapeSourceKind {
+        switch self {
+        case .null: .null
+        case .bool: .boolean
+        case .integer, .unsignedInteger: .integer
+        case .double: .fraction
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    fileprivate func appendElements(to elements: inout [JSONValue]) {
+        if case .array(let items) = self { elements.append(contentsOf: items) }
+    }
+
+    fileprivate var members: [ShapeMember<JSONValue>] {
+        guard case .object(let members) = self else { return [] }
+        return members.map { ShapeMember(key: $0.key, value: $0.value) }
+    }
+}
+
+/// A value in simdjson's tape, valid while its parser is untouched.
+private struct TapeValue: ShapeSource {
+    let tape: JSONTape
+    let index: Int
+
+    var shapeKind: ShapeSourceKind {
+        switch tape.tag(index) {
+        case JSONTape.objectStart: .object
+        case JSONTape.arrayStart: .array
+        case JSONTape.string: .string
+        case JSONTape.int64, JSONTape.uint64: .integer
+        case JSONTape.double: .fraction
+        case JSONTape.true, JSONTape.false: .boolean
+        default: .null
+        }
+    }
+
+    func appendElements(to elements: inout [TapeValue]) {
+        guard tape.tag(index) == JSONTape.arrayStart else { return }
+        let end = tape.containerEnd(index) - 1  // the closing `]`
+        var at = index + 1
+        while at < end {
+            elements.append(TapeValue(tape: tape, index: at))
+            at = tape.next(at)
+        }
+    }
+
+    var members: [ShapeMember<TapeValue>] {
+        guard tape.tag(index) == JSONTape.objectStart else { return [] }
+        var members: [ShapeMember<TapeValue>] = []
+        members.reserveCapacity(tape.containerCount(index))
+        let end = tape.containerEnd(index) - 1  // the closing `}`
+        var at = index + 1
+        while at < end {
+            members.append(ShapeMember(key: tape.string(at), value: TapeValue(tape: tape, index: at + 1)))
+            at = tape.next(at + 1)
+        }
+        return members
     }
 }
