@@ -133,9 +133,10 @@ func runWritingNothingOnStop(
     let cancellation = Cancellation()
     let received = ReceivedSignal()
     StopSignals.handle { signal in
+        // Said first: once cancelled, the run may end and exit before a later write.
+        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
         received.record(signal)
         cancellation.cancel()
-        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): stopping; nothing is written\n".utf8))
     }
     var options = verify.options
     options.transport.cancellation = cancellation
@@ -164,12 +165,13 @@ func runVerify(_ arguments: VerifyArguments, tap: @escaping ([Contract]) -> Resp
     let cancellation = Cancellation()
     let received = ReceivedSignal()
     StopSignals.handle { signal in
-        received.record(signal)
-        cancellation.cancel()
+        // Said first: once cancelled, the run may end and exit before a later write (the message was lost so).
         FileHandle.standardError.write(
             Data(
                 "tether: \(StopSignals.name(signal)): stopping; the report holds what finished (again to quit at once)\n"
                     .utf8))
+        received.record(signal)
+        cancellation.cancel()
     }
     var options = arguments.options
     options.transport.cancellation = cancellation

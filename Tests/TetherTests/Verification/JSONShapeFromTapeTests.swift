@@ -42,9 +42,7 @@ import Testing
 
     @Test func theRealWorldBodiesCompileToTheSameShapeEitherWay() throws {
         let parser = try JSONParser()
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/fixtures/realworld")
+        let folder = FixturePaths.realWorld
         var bodies = 0
         for name in ["github.har", "github-quirks.har"] {
             let har = try JSONReader().value(Data(contentsOf: folder.appendingPathComponent(name)))
