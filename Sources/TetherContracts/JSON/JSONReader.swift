@@ -463,7 +463,7 @@ private struct JSONScanner {
     /// A key and its colon, checked, not built (see `skipString`); the index ends at the member's value.
     private mutating func skipKey() throws(JSONParseError) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-            _ = try key(building: false)  // the error
+            _ = try key()  // the error
             return
         }
         let keyStart = index
@@ -471,29 +471,24 @@ private struct JSONScanner {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             index = keyStart
-            _ = try key(building: false)  // the error, quoting the key
+            _ = try key()  // the error, quoting the key
             return
         }
         index += 1
         skipWhitespace()
     }
 
-    /// An object key and the colon after it; leaves the index at the member's value. Without `building`, the key is
-    /// checked and the empty string returned.
-    private mutating func key(building: Bool = true) throws(JSONParseError) -> String {
+    /// An object key and the colon after it; leaves the index at the member's value.
+    private mutating func key() throws(JSONParseError) -> String {
         guard index < bytes.count else { throw invalid("expected a key in double quotes, got the end of the input") }
         guard bytes[index] == UInt8(ascii: "\"") else {
             throw invalid("expected a key in double quotes, got \(describeByte())")
         }
-        let keyStart = index
-        let key = try string(building: building)
+        let key = try string()
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-            var reread = self
-            reread.index = keyStart
-            let quoted = building ? key : try reread.string()
             throw invalid(
-                "expected ':' after the key \(String(decoding: JSONValue.string(quoted).serialized(), as: UTF8.self)), got \(describeByte())"
+                "expected ':' after the key \(String(decoding: JSONValue.string(key).serialized(), as: UTF8.self)), got \(describeByte())"
             )
         }
         index += 1
