@@ -422,9 +422,13 @@ public struct ManifestLoader: Sendable {
         else { return nil }
         // The target's own paths must all be in its stub; the service's apply where they are. Then the stub must
         // satisfy the merged rules (a stub that breaks its own formats or values is a contract error).
-        let rules = (targetRules?.rules ?? ContractRules()).merged(over: serviceRules.applicable(to: sampleData))
-        var ruleProblems = (targetRules?.rules ?? ContractRules()).problems(stub: sampleData)
-        if ruleProblems.isEmpty { ruleProblems = rules.problems(stub: sampleData) }
+        // Each of these reads the stub's document: a stub kept as text is parsed once for all of them, and only
+        // when a rule has a path to look for (the contract keeps the text).
+        let hasPathRules = serviceRules.hasPathRules || targetRules?.rules.hasPathRules == true
+        let stub = hasPathRules ? sampleData.jsonValue.map(StubBody.json) ?? sampleData : sampleData
+        let rules = (targetRules?.rules ?? ContractRules()).merged(over: serviceRules.applicable(to: stub))
+        var ruleProblems = (targetRules?.rules ?? ContractRules()).problems(stub: stub)
+        if ruleProblems.isEmpty { ruleProblems = rules.problems(stub: stub) }
         for problem in ruleProblems {
             let at = targetRules?.node(problem.rule, problem.path) ?? keys["rules"] ?? node
             errors.append(at.error("target '\(name)': " + problem.message))
