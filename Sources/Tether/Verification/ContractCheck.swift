@@ -217,7 +217,7 @@ public enum ContractCheck {
             }
             // A stub kept as text (a manifest's) is read by the run's simdjson parser and its shape compiled from
             // the tape: the values simdjson reads are `JSONReader`'s (`JSONEngineParityTests`), and the shape is the
-            // one the value gives (`JSONShapeTests`), without building the value.
+            // one the value gives (`JSONShapeFromTapeTests`), without building the value.
             let shape =
                 stub.text.flatMap { text in
                     try? parser.withDocument(text) { tape in JSONShape(stubTape: tape, rules: rules) }
