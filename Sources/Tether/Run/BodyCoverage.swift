@@ -69,10 +69,20 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
     /// array (`{"id"`, `[{"id"`): then `hasKey` holds, and the text need not be parsed (most stubs). A false answer
     /// says nothing.
     private static func opensWithAKey(_ text: Data) -> Bool {
-        var bytes = text.drop { Self.isSpace($0) }
-        if bytes.first == UInt8(ascii: "[") { bytes = bytes.dropFirst().drop { Self.isSpace($0) } }
-        guard bytes.first == UInt8(ascii: "{") else { return false }
-        return bytes.dropFirst().drop { Self.isSpace($0) }.first == UInt8(ascii: "\"")
+        // On the bytes in place: `Data`'s slicing and subscripts cost 1,600 instructions a stub, twice per target.
+        text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var at = 0
+            func skipSpaces() { while at < bytes.count && isSpace(bytes[at]) { at += 1 } }
+            skipSpaces()
+            if at < bytes.count && bytes[at] == UInt8(ascii: "[") {
+                at += 1
+                skipSpaces()
+            }
+            guard at < bytes.count && bytes[at] == UInt8(ascii: "{") else { return false }
+            at += 1
+            skipSpaces()
+            return at < bytes.count && bytes[at] == UInt8(ascii: "\"")
+        }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }

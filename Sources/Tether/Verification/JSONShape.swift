@@ -49,7 +49,7 @@ public struct JSONShape: Sendable, Equatable {
         var values: [JSONValue]?
     }
 
-    /// A stub key; plain data (its name is in `keyNames`) so that reading one in the walk copies no reference.
+    /// A stub key; plain data (its name is in `keyBytes`) so that reading one in the walk copies no reference.
     struct Key: Sendable, Equatable {
         /// The key's UTF-8 bytes: `keyBytes[byteOffset ..< byteOffset + byteCount]`.
         var byteOffset: Int32
@@ -61,7 +61,6 @@ public struct JSONShape: Sendable, Equatable {
     /// Node 0 is the root.
     var nodes: [Node] = []
     var keys: [Key] = []
-    var keyNames: [String] = []
     var keyBytes: [UInt8] = []
     var nodeRules: [NodeRule] = []
     /// The rules compiled in, for the walk's strictness hints.
@@ -94,6 +93,9 @@ public struct JSONShape: Sendable, Equatable {
 
     private init(source stub: some ShapeSource, rules: ContractRules) {
         self.rules = rules
+        // At most one node per value and one key per two: reserved once, not grown node by node.
+        nodes.reserveCapacity(stub.valueCountBound)
+        keys.reserveCapacity(stub.valueCountBound / 2)
         _ = compile(CollectionOfOne(stub), depth: 0, path: rules.maps.isEmpty ? nil : [], maps: rules.maps)
         guard rules.hasPathRules else { return }
         for pattern in rules.ignore + rules.optional {
@@ -113,19 +115,6 @@ public struct JSONShape: Sendable, Equatable {
         }
     }
 
-    /// Whether two strings have the same UTF-8 bytes. Not Swift's `==`, which takes canonically equivalent strings
-    /// (`"é"` and `"e\u{301}"`) for one; compared as contiguous bytes, which every string the readers make has
-    /// (iterating two `UTF8View`s was a fifth of compiling a stub). Lengths first: most keys differ in length.
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
-            }
-        }
-        return (contiguous ?? nil) ?? a.utf8.elementsEqual(b.utf8)
-    }
-
     /// Whether `bytes` is already a key in `keys[firstKey...]`: lengths first, then the bytes in `keyBytes`, with no
     /// string touched (comparing against the stub's members retained and released each one, per comparison).
     private func hasKey(_ bytes: UnsafeBufferPointer<UInt8>, from firstKey: Int) -> Bool {
@@ -140,11 +129,30 @@ public struct JSONShape: Sendable, Equatable {
         }
     }
 
-    /// Appends a string's UTF-8 bytes in one copy (appending a `UTF8View` went byte by byte).
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
+    /// The name of key `key`, made from its bytes: only messages and rule paths need one.
+    func keyName(_ key: Int) -> String {
+        let key = keys[key]
+        return String(decoding: keyBytes[Int(key.byteOffset)..<Int(key.byteOffset + key.byteCount)], as: UTF8.self)
+    }
+
+    /// Whether key `key`'s bytes are `name`'s UTF-8 bytes.
+    private func keyIs(_ key: Int, _ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { name in
+            let key = keys[key]
+            return Int(key.byteCount) == name.count
+                && (name.isEmpty
+                    || keyBytes.withUnsafeBufferPointer {
+                        bytesEqual($0.baseAddress! + Int(key.byteOffset), name.baseAddress!, name.count)
+                    })
         }
+    }
+
+    /// Appends a key to `keys` and its bytes to `keyBytes`, its node not compiled yet.
+    private mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>, isRequired: Bool) {
+        keys.append(
+            Key(byteOffset: Int32(keyBytes.count), byteCount: Int32(bytes.count), node: -1, isRequired: isRequired))
+        keyBytes.append(contentsOf: bytes)
     }
 
     /// Where a path leads in the compiled shape: each node, with the object node and key index it is reached by
@@ -158,8 +166,7 @@ public struct JSONShape: Sendable, Equatable {
                 switch step {
                 case .key(let name):
                     guard node.kinds.contains(.object), !node.isMap else { continue }
-                    for offset in 0..<node.keyCount
-                    where Self.sameBytes(keyNames[Int(node.firstKey + offset)], name) {
+                    for offset in 0..<node.keyCount where keyIs(Int(node.firstKey + offset), name) {
                         next.append((place.node, node.firstKey + offset, keys[Int(node.firstKey + offset)].node))
                     }
                 case .any, .index:
@@ -206,7 +213,7 @@ public struct JSONShape: Sendable, Equatable {
         guard depth < JSONShape.maxDepth else { return index }
         var node = Node()
         var elements: [Value] = []
-        var objects: [[ShapeMember<Value>]] = []
+        var objects: [Value] = []
         for value in values {
             switch value.shapeKind {
             case .null: node.isNullable = true
@@ -220,7 +227,7 @@ public struct JSONShape: Sendable, Equatable {
                 value.appendElements(to: &elements)
             case .object:
                 node.kinds.insert(.object)
-                objects.append(value.members)
+                objects.append(value)
             }
         }
         if !elements.isEmpty {
@@ -229,7 +236,8 @@ public struct JSONShape: Sendable, Equatable {
         if !objects.isEmpty, let path, maps.namesShapePosition(path) {
             // A dictionary: no keys of its own, every value of the merge of all the stub's values here.
             node.isMap = true
-            let mapValues = objects.flatMap { $0.map(\.value) }
+            var mapValues: [Value] = []
+            for object in objects { object.forEachMember { _, value in mapValues.append(value) } }
             if !mapValues.isEmpty {
                 node.element = compile(mapValues, depth: depth + 1, path: path + [.any], maps: maps)
             }
@@ -244,12 +252,7 @@ public struct JSONShape: Sendable, Equatable {
             node.keyCount = Int32(names.count)
             for (offset, name) in names.enumerated() {
                 let isRequired = valuesByName[offset].count == objects.count
-                keys.append(
-                    Key(
-                        byteOffset: Int32(keyBytes.count), byteCount: Int32(name.utf8.count), node: -1,
-                        isRequired: isRequired))
-                keyNames.append(name)
-                Self.append(name, to: &keyBytes)
+                name.withUnsafeBufferPointer { appendKey($0, isRequired: isRequired) }
                 if isRequired {
                     if offset < 64 {
                         node.requiredMask |= 1 << UInt64(offset)
@@ -260,7 +263,8 @@ public struct JSONShape: Sendable, Equatable {
             }
             for offset in names.indices {
                 keys[firstKey + offset].node = compile(
-                    valuesByName[offset], depth: depth + 1, path: path.map { $0 + [.key(names[offset])] }, maps: maps)
+                    valuesByName[offset], depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] },
+                    maps: maps)
             }
         }
         nodes[Int(index)] = node
@@ -268,33 +272,32 @@ public struct JSONShape: Sendable, Equatable {
     }
 
     /// The keys of one stub object (the only one at its position) in order, each required, with its value (the first
-    /// one where the object repeats a key): what `groupedMembers` gives for one object, without its arrays.
+    /// one where the object repeats a key): what `groupedMembers` gives for one object, without its arrays. Keys are
+    /// read as bytes (from the tape, no `String` made) and kept in `keyBytes`.
     private mutating func compileMembers<Value: ShapeSource>(
-        of members: [ShapeMember<Value>], into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?,
-        maps: [JSONPathPattern]
+        of object: Value, into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
     ) {
         let firstKey = keys.count
         node.firstKey = Int32(firstKey)
-        var kept: [Int] = []  // indices into members: the first of each key
-        kept.reserveCapacity(members.count)
+        var kept: [Value] = []  // the value of the first of each key
+        kept.reserveCapacity(object.memberCount)
         // Past 64 keys a set finds a repeat; below, comparing lengths, then bytes, is cheaper than hashing arrays.
         var keptBytes: Set<[UInt8]> = []
-        for (position, member) in members.enumerated() {
-            let count = member.key.utf8.count
+        object.forEachMember { key, value in
             if kept.count > 64 {
-                if keptBytes.isEmpty { keptBytes = Set(kept.map { Array(members[$0].key.utf8) }) }
-                guard keptBytes.insert(Array(member.key.utf8)).inserted else { continue }
-            } else if member.key.utf8.withContiguousStorageIfAvailable({ hasKey($0, from: firstKey) })
-                ?? kept.contains(where: { Self.sameBytes(members[$0].key, member.key) })
-            {
-                continue
+                if keptBytes.isEmpty {
+                    keptBytes = Set(
+                        keys[firstKey...].map {
+                            Array(keyBytes[Int($0.byteOffset)..<Int($0.byteOffset + $0.byteCount)])
+                        })
+                }
+                guard keptBytes.insert(Array(key)).inserted else { return }
+            } else if hasKey(key, from: firstKey) {
+                return
             }
             let offset = kept.count
-            kept.append(position)
-            keys.append(
-                Key(byteOffset: Int32(keyBytes.count), byteCount: Int32(count), node: -1, isRequired: true))
-            keyNames.append(member.key)
-            Self.append(member.key, to: &keyBytes)
+            kept.append(value)
+            appendKey(key, isRequired: true)
             if offset < 64 {
                 node.requiredMask |= 1 << UInt64(offset)
             } else {
@@ -302,46 +305,45 @@ public struct JSONShape: Sendable, Equatable {
             }
         }
         node.keyCount = Int32(kept.count)
-        for (offset, position) in kept.enumerated() {
-            let member = members[position]
+        for (offset, value) in kept.enumerated() {
             keys[firstKey + offset].node = compile(
-                CollectionOfOne(member.value), depth: depth + 1, path: path.map { $0 + [.key(member.key)] }, maps: maps)
+                CollectionOfOne(value), depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] },
+                maps: maps)
         }
     }
 
-    /// The keys of the stub objects at one position in first-seen order, each with the values the objects give it
-    /// (the first one where an object repeats a key). Stub objects are small, so a linear search finds a key; a
-    /// dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
+    /// The keys of the stub objects at one position in first-seen order (as bytes), each with the values the objects
+    /// give it (the first one where an object repeats a key). Stub objects are small, so a linear search finds a key;
+    /// a dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
     /// Keys are compared by their UTF-8 bytes, as the walk compares live keys and as JSON tells keys apart: Swift's
     /// `String` equality would take `"é"` and `"e\u0301"` for one key, and the second would then never be checked.
-    private static func groupedMembers<Value: ShapeSource>(_ objects: [[ShapeMember<Value>]]) -> (
-        names: [String], values: [[Value]]
-    ) {
-        var names: [String] = []
+    private static func groupedMembers<Value: ShapeSource>(_ objects: [Value]) -> (names: [[UInt8]], values: [[Value]])
+    {
+        var names: [[UInt8]] = []
         var values: [[Value]] = []
         var indexByName: [[UInt8]: Int] = [:]
-        for members in objects {
+        for object in objects {
             var seenHere = [Bool](repeating: false, count: names.count)
-            for member in members {
+            object.forEachMember { key, value in
                 let found: Int?
                 if names.count > 32 {
                     if indexByName.isEmpty {
-                        for (offset, name) in names.enumerated() { indexByName[Array(name.utf8)] = offset }
+                        for (offset, name) in names.enumerated() { indexByName[name] = offset }
                     }
-                    found = indexByName[Array(member.key.utf8)]
+                    found = indexByName[Array(key)]
                 } else {
-                    // Lengths first: most keys differ in length, and comparing UTF-8 views element by element is slow.
-                    found = names.firstIndex { Self.sameBytes($0, member.key) }
+                    // Lengths first: most keys differ in length.
+                    found = names.firstIndex { $0.count == key.count && $0.elementsEqual(key) }
                 }
                 if let found {
-                    guard !seenHere[found] else { continue }
+                    guard !seenHere[found] else { return }
                     seenHere[found] = true
-                    values[found].append(member.value)
+                    values[found].append(value)
                 } else {
                     seenHere.append(true)
-                    if !indexByName.isEmpty { indexByName[Array(member.key.utf8)] = names.count }
-                    names.append(member.key)
-                    values.append([member.value])
+                    if !indexByName.isEmpty { indexByName[Array(key)] = names.count }
+                    names.append(Array(key))
+                    values.append([value])
                 }
             }
         }
@@ -372,16 +374,16 @@ private protocol ShapeSource {
     var shapeKind: ShapeSourceKind { get }
     /// An array's elements, appended in order.
     func appendElements(to elements: inout [Self])
-    /// An object's members, in document order (repeated keys included).
-    var members: [ShapeMember<Self>] { get }
+    /// An object's members in document order (repeated keys included): each key's UTF-8 bytes (valid during the
+    /// call) and value.
+    func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Self) -> Void)
+    /// How many members an object has (0 for any other value).
+    var memberCount: Int { get }
+    /// At least as many as the values in this one, nested ones included (0 when not known cheaply).
+    var valueCountBound: Int { get }
 }
 
 private enum ShapeSourceKind { case null, boolean, integer, fraction, string, array, object }
-
-private struct ShapeMember<Value> {
-    var key: String
-    var value: Value
-}
 
 extension JSONValue: ShapeSource {
     fileprivate var shapeKind: ShapeSourceKind {
@@ -400,10 +402,20 @@ extension JSONValue: ShapeSource {
         if case .array(let items) = self { elements.append(contentsOf: items) }
     }
 
-    fileprivate var members: [ShapeMember<JSONValue>] {
-        guard case .object(let members) = self else { return [] }
-        return members.map { ShapeMember(key: $0.key, value: $0.value) }
+    fileprivate func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, JSONValue) -> Void) {
+        guard case .object(let members) = self else { return }
+        for member in members {
+            var key = member.key
+            key.withUTF8 { body($0, member.value) }
+        }
     }
+
+    fileprivate var memberCount: Int {
+        guard case .object(let members) = self else { return 0 }
+        return members.count
+    }
+
+    fileprivate var valueCountBound: Int { 0 }
 }
 
 /// A value in simdjson's tape, valid while its parser is untouched.
@@ -433,16 +445,18 @@ private struct TapeValue: ShapeSource {
         }
     }
 
-    var members: [ShapeMember<TapeValue>] {
-        guard tape.tag(index) == JSONTape.objectStart else { return [] }
-        var members: [ShapeMember<TapeValue>] = []
-        members.reserveCapacity(tape.containerCount(index))
+    func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, TapeValue) -> Void) {
+        guard tape.tag(index) == JSONTape.objectStart else { return }
         let end = tape.containerEnd(index) - 1  // the closing `}`
         var at = index + 1
         while at < end {
-            members.append(ShapeMember(key: tape.string(at), value: TapeValue(tape: tape, index: at + 1)))
+            body(tape.stringBytes(at), TapeValue(tape: tape, index: at + 1))
             at = tape.next(at + 1)
         }
-        return members
     }
+
+    var memberCount: Int { tape.tag(index) == JSONTape.objectStart ? tape.containerCount(index) : 0 }
+
+    /// Every value takes at least one word of the tape.
+    var valueCountBound: Int { tape.next(index) - index }
 }

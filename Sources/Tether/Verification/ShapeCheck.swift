@@ -562,7 +562,7 @@ private struct ShapeWalk {
         // Called while the object is still open: its path is the stack minus the member component, plus the key.
         let expected = shape.expectedDescription(nodes[Int(keys[key].node)])
         append(
-            .drift, depth: openCount - 1, last: shape.keyNames[key], "missing key (stub has \(expected))",
+            .drift, depth: openCount - 1, last: shape.keyName(key), "missing key (stub has \(expected))",
             hint: "make the property optional, or fix the stub", expected: expected, actual: "absent")
     }
 

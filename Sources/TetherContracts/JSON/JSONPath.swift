@@ -4,7 +4,9 @@ package enum JSONPath {
     /// Appends `.key` for identifier-like keys, else `["key"]` with the key JSON-escaped.
     package static func appendKey(_ key: String, to path: inout String) {
         if isIdentifier(key) {
-            path += "." + key
+            path.reserveCapacity(path.utf8.count + 1 + key.utf8.count)
+            path.append(".")
+            path.append(key)
         } else {
             path += "[" + String(decoding: JSONValue.string(key).serialized(), as: UTF8.self) + "]"
         }

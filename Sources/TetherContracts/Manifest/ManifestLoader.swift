@@ -562,7 +562,8 @@ public struct ManifestLoader: Sendable {
         guard case .object(let members) = node.value, let (kind, value) = members.first.map({ ($0.key, $0.value) })
         else { return nil }
         let (line, column) = node.document.lineAndColumn(ofValue: node.index)
-        var location = node.location
+        let manifestLocation = node.location
+        var location = manifestLocation
         JSONPath.appendKey(kind, to: &location)
         var file = node.file
         if kind == "file", case .string(let relative) = value {
@@ -570,7 +571,7 @@ public struct ManifestLoader: Sendable {
             location = ""
         }
         return StubSource(
-            file: file, location: location, manifest: node.file, manifestLocation: node.location, line: line,
+            file: file, location: location, manifest: node.file, manifestLocation: manifestLocation, line: line,
             column: column)
     }
 

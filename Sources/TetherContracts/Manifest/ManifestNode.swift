@@ -5,23 +5,39 @@ import Foundation
 struct ManifestNode {
     let value: JSONValue
     let file: String
-    /// `targets[2].sampleData`; empty at the root.
-    let location: String
     /// The document the value was read from, and the value's number in it (see `JSONPositions`).
     let document: JSONDocument
     let index: Int
+    /// Where the value is: the parent's location, and the key the value has in it (`nil` for an array element or
+    /// the root, whose location is `parentLocation` itself). Spelled only when asked for (an error, a stub's
+    /// source): most values are read and never named.
+    private let parentLocation: String
+    private let key: String?
 
     /// The root of a manifest read from `file`.
     init(root document: JSONDocument, file: String) {
-        self.init(value: document.root, file: file, location: "", document: document, index: 0)
+        self.init(value: document.root, file: file, parentLocation: "", key: nil, document: document, index: 0)
     }
 
-    private init(value: JSONValue, file: String, location: String, document: JSONDocument, index: Int) {
+    private init(
+        value: JSONValue, file: String, parentLocation: String, key: String?, document: JSONDocument, index: Int
+    ) {
         self.value = value
         self.file = file
-        self.location = location
+        self.parentLocation = parentLocation
+        self.key = key
         self.document = document
         self.index = index
+    }
+
+    /// `targets[2].sampleData`; empty at the root.
+    var location: String {
+        guard let key else { return parentLocation }
+        var path = parentLocation
+        JSONPath.appendKey(key, to: &path)
+        // `service`, not `.service`, at the root
+        if parentLocation.isEmpty && path.hasPrefix(".") { path.removeFirst() }
+        return path
     }
 
     /// The value's text when the reader deferred it (see `JSONReader.document(_:deferring:)`): `value` is `null` then.
@@ -45,21 +61,18 @@ struct ManifestNode {
         return SourcePlace(file: file, line: line, column: column)
     }
 
-    private func child(_ key: String, _ value: JSONValue, index: Int) -> ManifestNode {
-        var path = location
-        JSONPath.appendKey(key, to: &path)
-        if location.isEmpty && path.hasPrefix(".") { path.removeFirst() }  // `service`, not `.service`, at the root
-        return ManifestNode(value: value, file: file, location: path, document: document, index: index)
-    }
-
     /// The members of an object with their nodes, in document order.
     private func memberNodes() throws(ContractError) -> [(String, ManifestNode)] {
         guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
         var nodes: [(String, ManifestNode)] = []
         nodes.reserveCapacity(members.count)
+        let location = location
         var childIndex = index + 1
         for member in members {
-            nodes.append((member.key, child(member.key, member.value, index: childIndex)))
+            let node = ManifestNode(
+                value: member.value, file: file, parentLocation: location, key: member.key, document: document,
+                index: childIndex)
+            nodes.append((member.key, node))
             childIndex = document.positions.next(after: childIndex)
         }
         return nodes
@@ -130,19 +143,22 @@ struct ManifestNode {
     /// targets at once were 7 MB); nothing for a value that is not an array (`elementCount()` says so).
     func forEachElement(_ body: (Int, ManifestNode) -> Void) {
         guard case .array(let elements) = value else { return }
+        let location = location
         var childIndex = index + 1
         for (offset, element) in elements.enumerated() {
             body(
                 offset,
                 ManifestNode(
-                    value: element, file: file, location: elementLocation(offset), document: document,
-                    index: childIndex))
+                    value: element, file: file, parentLocation: Self.elementLocation(offset, in: location), key: nil,
+                    document: document, index: childIndex))
             childIndex = document.positions.next(after: childIndex)
         }
     }
 
     /// The location of element `offset` of this array: `targets[3]`.
-    func elementLocation(_ offset: Int) -> String { "\(location)[\(offset)]" }
+    func elementLocation(_ offset: Int) -> String { Self.elementLocation(offset, in: location) }
+
+    private static func elementLocation(_ offset: Int, in location: String) -> String { "\(location)[\(offset)]" }
 
     /// An object that must have exactly one of `cases` as its key (`{"networkResponse": {...}}`), or a bare string
     /// naming a case that takes no value (`"requestPlain"`).
