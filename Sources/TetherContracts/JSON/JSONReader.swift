@@ -394,11 +394,21 @@ private struct JSONScanner {
         for (frame, step) in zip(stack, deferred) {
             switch step {
             case .any: continue
-            case .key(let name): guard frame.isObject, frame.key.utf8.elementsEqual(name.utf8) else { return false }
+            case .key(let name): guard frame.isObject, sameBytes(frame.key, name) else { return false }
             case .index(let position): guard !frame.isObject, frame.elements.count == position else { return false }
             }
         }
         return true
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (Swift's `==` takes canonically equivalent ones for one):
+    /// lengths first, then the bytes in place (comparing `UTF8View`s element by element was most of this check).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     /// Checks one value, as the document's loop would read it (the same errors at the same bytes), without building

@@ -562,16 +562,16 @@ public struct ManifestLoader: Sendable {
         guard case .object(let members) = node.value, let (kind, value) = members.first.map({ ($0.key, $0.value) })
         else { return nil }
         let (line, column) = node.document.lineAndColumn(ofValue: node.index)
-        let manifestLocation = node.location
-        var location = manifestLocation
-        JSONPath.appendKey(kind, to: &location)
-        var file = node.file
         if kind == "file", case .string(let relative) = value {
-            file = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
-            location = ""
+            let file = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            return StubSource(
+                file: file, manifest: node.file, manifestLocation: node.location, suffix: nil, line: line,
+                column: column)
         }
+        var suffix = ""
+        JSONPath.appendKey(kind, to: &suffix)
         return StubSource(
-            file: file, location: location, manifest: node.file, manifestLocation: manifestLocation, line: line,
+            file: node.file, manifest: node.file, manifestLocation: node.location, suffix: suffix, line: line,
             column: column)
     }
 

@@ -61,21 +61,19 @@ struct ManifestNode {
         return SourcePlace(file: file, line: line, column: column)
     }
 
-    /// The members of an object with their nodes, in document order.
-    private func memberNodes() throws(ContractError) -> [(String, ManifestNode)] {
+    /// Each member of an object with its node, in document order; an error when the value is not an object.
+    private func forEachMember(_ body: (String, ManifestNode) -> Void) throws(ContractError) {
         guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
-        var nodes: [(String, ManifestNode)] = []
-        nodes.reserveCapacity(members.count)
         let location = location
         var childIndex = index + 1
         for member in members {
-            let node = ManifestNode(
-                value: member.value, file: file, parentLocation: location, key: member.key, document: document,
-                index: childIndex)
-            nodes.append((member.key, node))
+            body(
+                member.key,
+                ManifestNode(
+                    value: member.value, file: file, parentLocation: location, key: member.key, document: document,
+                    index: childIndex))
             childIndex = document.positions.next(after: childIndex)
         }
-        return nodes
     }
 
     /// The members of an object, after checking that every key is one of `allowed` (a typo never silently
@@ -84,16 +82,17 @@ struct ManifestNode {
         -> ManifestMembers
     {
         var result = ManifestMembers()
-        for (key, node) in try memberNodes() {
+        if case .object(let members) = value { result.reserveCapacity(members.count) }
+        try forEachMember { key, node in
             guard allowed.contains(key) else {
                 let suggestion = didYouMean(key, in: allowed)
                 let hint = suggestion.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : suggestion
                 errors.append(node.keyError("unknown key\(hint)"))
-                continue
+                return
             }
             guard result[key] == nil else {
                 errors.append(node.keyError("key appears twice"))
-                continue
+                return
             }
             result.append(key, node)
         }
@@ -110,7 +109,10 @@ struct ManifestNode {
 
     /// An object whose keys are free (headers, query, parameters), in document order.
     func freeMembers() throws(ContractError) -> [(String, ManifestNode)] {
-        try memberNodes()
+        var nodes: [(String, ManifestNode)] = []
+        if case .object(let members) = value { nodes.reserveCapacity(members.count) }
+        try forEachMember { nodes.append(($0, $1)) }
+        return nodes
     }
 
     func string() throws(ContractError) -> String {
@@ -184,8 +186,12 @@ struct ManifestNode {
 struct ManifestMembers {
     private var entries: [(key: String, node: ManifestNode)] = []
 
-    /// The member named `key`, or `nil`.
-    subscript(key: String) -> ManifestNode? { entries.first { $0.key == key }?.node }
+    /// The member named `key`, or `nil`. Lengths first: a manifest's keys are ASCII names, which differ in length
+    /// far more often than not (and ASCII strings are equal only byte for byte).
+    subscript(key: String) -> ManifestNode? {
+        let count = key.utf8.count
+        return entries.first { $0.key.utf8.count == count && $0.key == key }?.node
+    }
 
     /// How many members there are.
     var count: Int { entries.count }
@@ -194,4 +200,6 @@ struct ManifestMembers {
     var first: (key: String, value: ManifestNode)? { entries.first.map { ($0.key, $0.node) } }
 
     mutating func append(_ key: String, _ node: ManifestNode) { entries.append((key, node)) }
+
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 }

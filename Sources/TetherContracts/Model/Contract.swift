@@ -160,6 +160,17 @@ public struct StubSource: Sendable, Equatable {
         self.line = line
         self.column = column
     }
+
+    /// A source whose `location` is `manifestLocation` followed by `suffix` (`.json`), or empty when `suffix` is
+    /// `nil` (a sample file's): the manifest loader's, which knows the parts.
+    init(file: String, manifest: String, manifestLocation: String, suffix: String?, line: Int, column: Int) {
+        self.file = file
+        self.manifest = manifest
+        self.storedManifestLocation = manifestLocation
+        (locationAfterManifestLocation, otherLocation) = (suffix, "")
+        self.line = line
+        self.column = column
+    }
 }
 
 /// A place in a source file: where a target is declared, for annotations and `file:line:column:` diagnostics.

@@ -111,11 +111,19 @@ public enum RequestBuilder {
     static func joined(baseURL: String, encodedPath: some StringProtocol) -> String {
         let (head, query) = split(baseURL)
         var url = head
+        // Built in place, with the last and first bytes looked at before the characters (for every target loaded).
+        url.reserveCapacity(head.utf8.count + 1 + encodedPath.utf8.count + (query.map { 1 + $0.utf8.count } ?? 0))
         if !encodedPath.isEmpty {
-            if url.hasSuffix("/") { url.removeLast() }
-            url += encodedPath.hasPrefix("/") ? String(encodedPath) : "/" + encodedPath
+            if url.utf8.last == UInt8(ascii: "/") && url.hasSuffix("/") { url.removeLast() }
+            // A percent-encoded path is ASCII: its first byte is its first character.
+            if encodedPath.utf8.first != UInt8(ascii: "/") { url.append("/") }
+            url.append(contentsOf: encodedPath)
         }
-        return query.map { url + "?" + $0 } ?? url
+        if let query {
+            url.append("?")
+            url.append(query)
+        }
+        return url
     }
 
     /// A URL without its fragment, cut before its query: `https://h.test/a?b=1#c` is (`https://h.test/a`, `b=1`).
@@ -127,13 +135,19 @@ public enum RequestBuilder {
         // An ASCII URL (every URL Tether builds from a manifest) is cut on its bytes: `#` and `?` are then whole
         // characters, so the cut is the same, without the grapheme breaking of a `Character` search (which was a
         // sixth of loading 2,000 targets). A URL with other characters keeps the `Character` search.
-        let bytes = url.utf8
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-            guard let mark = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) else {
-                return (end == bytes.endIndex ? url : String(url[..<end]), nil)
-            }
-            return (String(url[..<mark]), String(url[url.utf8.index(after: mark)..<end]))
+        // The bytes are searched in place (iterating the `UTF8View` three times was most of building a request).
+        var contiguous = url
+        let cut = contiguous.withUTF8 { bytes -> (end: Int, mark: Int?)? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+            return (end, bytes[..<end].firstIndex(of: UInt8(ascii: "?")))
+        }
+        if let (end, mark) = cut {
+            let bytes = url.utf8
+            let endIndex = bytes.index(bytes.startIndex, offsetBy: end)
+            guard let mark else { return (end == bytes.count ? url : String(url[..<endIndex]), nil) }
+            let markIndex = bytes.index(bytes.startIndex, offsetBy: mark)
+            return (String(url[..<markIndex]), String(url[bytes.index(after: markIndex)..<endIndex]))
         }
         var rest = Substring(url)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
