@@ -292,27 +292,17 @@ public struct ManifestLoader: Sendable {
 
         let folder = (node.file as NSString).deletingLastPathComponent
         var contracts: [Contract] = []
-        contracts.reserveCapacity(targets?.count ?? 0)
-        var firstOffset: [String: Int] = [:]  // target name → the element of `targets` that first declared it
-        firstOffset.reserveCapacity(targets?.count ?? 0)
-        targets?.node.forEachElement { offset, targetNode in
-            var secrets = serviceSecrets
-            let contract = target(
-                targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
-                serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate,
-                serviceRules: serviceRules?.rules ?? ContractRules(), folder: folder, secrets: &secrets,
-                errors: &errors)
-            guard let contract else { return }
-            if let first = firstOffset[contract.name], let targetsNode = targets?.node {
-                let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
-                errors.append(
-                    (nameNode ?? targetNode).error(
-                        "target '\(contract.name)' is declared twice in service '\(contract.service)' (first at \(targetsNode.elementLocation(first))); target names must be unique within a service"
-                    ))
-                return
+        if let targets {
+            let serviceSecrets = serviceSecrets
+            contracts = buildTargets(targets.node, count: targets.count, service: service ?? "", errors: &errors) {
+                targetNode, errors in
+                var secrets = serviceSecrets
+                return target(
+                    targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
+                    serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate,
+                    serviceRules: serviceRules?.rules ?? ContractRules(), folder: folder, secrets: &secrets,
+                    errors: &errors)
             }
-            firstOffset[contract.name] = offset
-            contracts.append(contract)
         }
         if let serviceRules, errors.count == errorCount {
             // A service default applies where its path is; one that no stub has is a typo that checks nothing.
@@ -327,6 +317,87 @@ public struct ManifestLoader: Sendable {
         }
         return errors.count == errorCount ? contracts : []
     }
+
+    /// Each element of `targets` built by `build` (nil when it has errors, which it adds to the errors it is given):
+    /// the contracts in element order when none has errors, else none, and every error, a repeated target name
+    /// among them (a name is taken by the first target that builds).
+    ///
+    /// A long array is split between the machine's cores: building targets is most of loading a manifest, and
+    /// loading is the one part of a run before the first request. Each part writes its contracts straight into
+    /// the result's storage (a copy of 100,000 contracts would be megabytes at the moment memory peaks).
+    private func buildTargets(
+        _ targets: ManifestNode, count: Int, service: String, errors: inout [ContractError],
+        _ build: @Sendable (ManifestNode, inout [ContractError]) -> Contract?
+    ) -> [Contract] {
+        let parts = count >= Self.targetsPerPart * 2 ? min(ProcessInfo.processInfo.activeProcessorCount * 2, 64) : 1
+        let partLength = (count + parts - 1) / parts
+        let outcome = PartOutcomes(parts)
+        var repeats: [(offset: Int, first: Int, name: String)] = []
+        let contracts = [Contract](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            let slots = UncheckedSendable(buffer)
+            @Sendable func buildPart(_ part: Int) {
+                let range = min(count, part * partLength)..<min(count, (part + 1) * partLength)
+                var result = PartOutcomes.Result()
+                // The part's contracts are stored up to its first failed target; the names of those after it are
+                // kept for the repeated-name check.
+                targets.forEachElement(in: range) { offset, targetNode in
+                    guard let contract = build(targetNode, &result.errors) else { return }
+                    if result.built == offset - range.lowerBound {
+                        (slots.value.baseAddress! + offset).initialize(to: contract)
+                        result.built += 1
+                    } else {
+                        result.laterNames.append((offset, contract.name))
+                    }
+                }
+                result.complete = result.built == range.count
+                outcome.set(part, result)
+            }
+            if parts == 1 {
+                buildPart(0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: parts, execute: buildPart)
+            }
+            let results = outcome.results
+            var firstOffset: [String: Int] = [:]  // target name → the element of `targets` that first declared it
+            firstOffset.reserveCapacity(count)
+            func note(_ offset: Int, _ name: String) {
+                if let first = firstOffset[name] {
+                    repeats.append((offset, first, name))
+                } else {
+                    firstOffset[name] = offset
+                }
+            }
+            for (part, result) in results.enumerated() {
+                let start = min(count, part * partLength)
+                for offset in start..<start + result.built { note(offset, buffer[offset].name) }
+                for (offset, name) in result.laterNames { note(offset, name) }
+            }
+            if results.allSatisfy(\.complete) && repeats.isEmpty {
+                initializedCount = count
+            } else {
+                for (part, result) in results.enumerated() {
+                    (buffer.baseAddress! + min(count, part * partLength)).deinitialize(count: result.built)
+                }
+                initializedCount = 0
+            }
+        }
+        errors += outcome.results.flatMap(\.errors)
+        if !repeats.isEmpty {
+            var byOffset = Dictionary(repeats.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
+            targets.forEachElement { offset, targetNode in
+                guard let repeated = byOffset.removeValue(forKey: offset) else { return }
+                let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
+                errors.append(
+                    (nameNode ?? targetNode).error(
+                        "target '\(repeated.name)' is declared twice in service '\(service)' (first at \(targets.elementLocation(repeated.first))); target names must be unique within a service"
+                    ))
+            }
+        }
+        return contracts
+    }
+
+    /// Below this many targets per part, a manifest is built on one thread.
+    private static let targetsPerPart = 256
 
     /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(
@@ -814,4 +885,30 @@ public struct ManifestLoader: Sendable {
         default: return node.value
         }
     }
+}
+
+/// What each part of `buildTargets` did: how many contracts it stored, whether all, the names of the targets built
+/// after its first failure, and its errors.
+private final class PartOutcomes: @unchecked Sendable {
+    struct Result {
+        var built = 0
+        var complete = true
+        var laterNames: [(Int, String)] = []
+        var errors: [ContractError] = []
+    }
+
+    private let lock = NSLock()
+    private var stored: [Result]
+
+    init(_ parts: Int) { stored = Array(repeating: Result(), count: parts) }
+
+    func set(_ part: Int, _ result: Result) { lock.withLock { stored[part] = result } }
+
+    var results: [Result] { lock.withLock { stored } }
+}
+
+/// A value handed to the parts of `buildTargets`, which touch disjoint pieces of it.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A value inside a manifest together with where it is, so every error can name the file, the JSON location, and
 /// the line and column in the file's bytes.
-struct ManifestNode {
+struct ManifestNode: Sendable {
     let value: JSONValue
     let file: String
     /// The document the value was read from, and the value's number in it (see `JSONPositions`).
@@ -145,14 +145,21 @@ struct ManifestNode {
     /// targets at once were 7 MB); nothing for a value that is not an array (`elementCount()` says so).
     func forEachElement(_ body: (Int, ManifestNode) -> Void) {
         guard case .array(let elements) = value else { return }
+        forEachElement(in: elements.indices, body)
+    }
+
+    /// As `forEachElement(_:)`, for the elements `range` only (the ones before are stepped over, not made).
+    func forEachElement(in range: Range<Int>, _ body: (Int, ManifestNode) -> Void) {
+        guard case .array(let elements) = value, !range.isEmpty else { return }
         let location = location
         var childIndex = index + 1
-        for (offset, element) in elements.enumerated() {
+        for _ in 0..<range.lowerBound { childIndex = document.positions.next(after: childIndex) }
+        for offset in range {
             body(
                 offset,
                 ManifestNode(
-                    value: element, file: file, parentLocation: Self.elementLocation(offset, in: location), key: nil,
-                    document: document, index: childIndex))
+                    value: elements[offset], file: file, parentLocation: Self.elementLocation(offset, in: location),
+                    key: nil, document: document, index: childIndex))
             childIndex = document.positions.next(after: childIndex)
         }
     }

@@ -395,4 +395,24 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
                 api.json: targets[1499].pathh: unknown key (did you mean 'path'?)
                 """)
     }
+
+    /// Long manifests are built in parts, on several threads, each storing its contracts up to its first broken
+    /// target: a name repeated after a broken target, by one before or after it, in the same part or another, is
+    /// still found, and every error comes once, in file order.
+    @Test func repeatedNamesAroundBrokenTargetsInLongManifests() throws {
+        let errors = try loadError(
+            Self.manifest(1_500, broken: [3, 900], repeated: [100: 50, 200: 150, 901: 2, 1_400: 950]))
+        let repeated = { (at: Int, name: Int) in
+            "api.json: targets[\(at)].name: target 't\(name)' is declared twice in service 'S' (first at targets[\(name)]); target names must be unique within a service"
+        }
+        #expect(
+            errors.split(separator: "\n").map(String.init) == [
+                "api.json: targets[3].pathh: unknown key (did you mean 'path'?)", repeated(100, 50),
+                repeated(200, 150), "api.json: targets[900].pathh: unknown key (did you mean 'path'?)",
+                repeated(901, 2), repeated(1_400, 950),
+            ])
+        // Without errors, the parts' contracts are the manifest's, whole and in order.
+        let contracts = try load(Self.manifest(3_001))
+        #expect(contracts.map(\.name) == (0..<3_001).map { "t\($0)" })
+    }
 }
