@@ -220,7 +220,9 @@ public enum ContractCheck {
             // one the value gives (`JSONShapeFromTapeTests`), without building the value.
             let shape =
                 stub.text.flatMap { text in
-                    try? parser.withDocument(text) { tape in JSONShape(stubTape: tape, rules: rules) }
+                    try? parser.withDocument(text) { tape in
+                        JSONShape(stubTape: tape, textLength: text.count, rules: rules)
+                    }
                 } ?? JSONShape(stub: stub.value, rules: rules)
             return shape.findings(live: live, strict: isStrict, parser: parser)
         case .text:

@@ -87,16 +87,18 @@ public struct JSONShape: Sendable, Equatable {
 
     /// Compiles a stub's structure straight from a parsed document's tape (a stub kept as text, read by simdjson):
     /// the same shape as from the document's `JSONValue`, without building one.
-    init(stubTape tape: JSONTape, rules: ContractRules) {
-        self.init(source: TapeValue(tape: tape, index: JSONTape.rootIndex), rules: rules)
+    /// - Parameter textLength: The stub text's length in bytes: more than its keys hold, reserved for them.
+    init(stubTape tape: JSONTape, textLength: Int, rules: ContractRules) {
+        self.init(source: TapeValue(tape: tape, index: JSONTape.rootIndex), keyByteBound: textLength, rules: rules)
     }
 
-    private init(source stub: some ShapeSource, rules: ContractRules) {
+    private init(source stub: some ShapeSource, keyByteBound: Int = 0, rules: ContractRules) {
         self.rules = rules
         // At most one node per value and one key per two: reserved once, not grown node by node.
         nodes.reserveCapacity(stub.valueCountBound)
         keys.reserveCapacity(stub.valueCountBound / 2)
-        _ = compile(CollectionOfOne(stub), depth: 0, path: rules.maps.isEmpty ? nil : [], maps: rules.maps)
+        keyBytes.reserveCapacity(keyByteBound)
+        _ = compile(CollectionOfOne(stub), depth: 0, path: rules.maps.isEmpty ? nil : [])
         guard rules.hasPathRules else { return }
         for pattern in rules.ignore + rules.optional {
             for place in resolve(pattern) where place.key >= 0 { makeOptional(key: place.key, of: place.parent) }
@@ -206,13 +208,15 @@ public struct JSONShape: Sendable, Equatable {
     /// Generic over the collection so that the common case, one stub object whose members each hold one value, is
     /// compiled without an array per member (`CollectionOfOne`) and without grouping the members of several objects.
     private mutating func compile<Value: ShapeSource>(
-        _ values: some Collection<Value>, depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
+        _ values: some Collection<Value>, depth: Int, path: [JSONPathPattern.Step]?
     ) -> Int32 {
         let index = Int32(nodes.count)
         nodes.append(Node())
         guard depth < JSONShape.maxDepth else { return index }
         var node = Node()
         var elements: [Value] = []
+        // The objects here: the first alone while it is the only one (no array for the usual case).
+        var onlyObject: Value?
         var objects: [Value] = []
         for value in values {
             switch value.shapeKind {
@@ -227,22 +231,30 @@ public struct JSONShape: Sendable, Equatable {
                 value.appendElements(to: &elements)
             case .object:
                 node.kinds.insert(.object)
-                objects.append(value)
+                if onlyObject == nil && objects.isEmpty {
+                    onlyObject = value
+                } else {
+                    if let first = onlyObject { objects.append(first) }
+                    onlyObject = nil
+                    objects.append(value)
+                }
             }
         }
         if !elements.isEmpty {
-            node.element = compile(elements, depth: depth + 1, path: path.map { $0 + [.any] }, maps: maps)
+            node.element = compile(elements, depth: depth + 1, path: path.map { $0 + [.any] })
         }
-        if !objects.isEmpty, let path, maps.namesShapePosition(path) {
+        if onlyObject != nil || !objects.isEmpty, let path, rules.maps.namesShapePosition(path) {
             // A dictionary: no keys of its own, every value of the merge of all the stub's values here.
             node.isMap = true
             var mapValues: [Value] = []
-            for object in objects { object.forEachMember { _, value in mapValues.append(value) } }
-            if !mapValues.isEmpty {
-                node.element = compile(mapValues, depth: depth + 1, path: path + [.any], maps: maps)
+            for object in onlyObject.map({ [$0] }) ?? objects {
+                object.forEachMember { _, value in mapValues.append(value) }
             }
-        } else if objects.count == 1 {
-            compileMembers(of: objects[0], into: &node, depth: depth, path: path, maps: maps)
+            if !mapValues.isEmpty {
+                node.element = compile(mapValues, depth: depth + 1, path: path + [.any])
+            }
+        } else if let object = onlyObject {
+            compileMembers(of: object, into: &node, depth: depth, path: path)
         } else if !objects.isEmpty {
             // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
             let (names, valuesByName) = Self.groupedMembers(objects)
@@ -263,8 +275,7 @@ public struct JSONShape: Sendable, Equatable {
             }
             for offset in names.indices {
                 keys[firstKey + offset].node = compile(
-                    valuesByName[offset], depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] },
-                    maps: maps)
+                    valuesByName[offset], depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] })
             }
         }
         nodes[Int(index)] = node
@@ -275,26 +286,47 @@ public struct JSONShape: Sendable, Equatable {
     /// one where the object repeats a key): what `groupedMembers` gives for one object, without its arrays. Keys are
     /// read as bytes (from the tape, no `String` made) and kept in `keyBytes`.
     private mutating func compileMembers<Value: ShapeSource>(
-        of object: Value, into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?, maps: [JSONPathPattern]
+        of object: Value, into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?
     ) {
         let firstKey = keys.count
         node.firstKey = Int32(firstKey)
+        func childPath(_ key: Int) -> [JSONPathPattern.Step]? { path.map { $0 + [.key(keyName(key))] } }
+        guard object.memberCount <= 64 else {
+            compileWideMembers(of: object, into: &node, depth: depth, path: path)
+            return
+        }
+        // Up to 64 members, the first of each key is marked in a mask and its value read again in a second pass:
+        // no array per object. Comparing lengths, then bytes, finds a repeat.
+        var keptPositions: UInt64 = 0
+        var position = 0
+        object.forEachMember { key, _ in
+            defer { position += 1 }
+            guard !hasKey(key, from: firstKey) else { return }
+            keptPositions |= 1 << UInt64(position)
+            node.requiredMask |= 1 << UInt64(keys.count - firstKey)
+            appendKey(key, isRequired: true)
+        }
+        node.keyCount = Int32(keys.count - firstKey)
+        position = 0
+        var key = firstKey
+        object.forEachMember { _, value in
+            defer { position += 1 }
+            guard keptPositions & (1 << UInt64(position)) != 0 else { return }
+            keys[key].node = compile(CollectionOfOne(value), depth: depth + 1, path: childPath(key))
+            key += 1
+        }
+    }
+
+    /// `compileMembers` for an object of more than 64 members: the kept values in an array, repeats found by a set.
+    private mutating func compileWideMembers<Value: ShapeSource>(
+        of object: Value, into node: inout Node, depth: Int, path: [JSONPathPattern.Step]?
+    ) {
+        let firstKey = Int(node.firstKey)
         var kept: [Value] = []  // the value of the first of each key
         kept.reserveCapacity(object.memberCount)
-        // Past 64 keys a set finds a repeat; below, comparing lengths, then bytes, is cheaper than hashing arrays.
         var keptBytes: Set<[UInt8]> = []
         object.forEachMember { key, value in
-            if kept.count > 64 {
-                if keptBytes.isEmpty {
-                    keptBytes = Set(
-                        keys[firstKey...].map {
-                            Array(keyBytes[Int($0.byteOffset)..<Int($0.byteOffset + $0.byteCount)])
-                        })
-                }
-                guard keptBytes.insert(Array(key)).inserted else { return }
-            } else if hasKey(key, from: firstKey) {
-                return
-            }
+            guard keptBytes.insert(Array(key)).inserted else { return }
             let offset = kept.count
             kept.append(value)
             appendKey(key, isRequired: true)
@@ -307,8 +339,7 @@ public struct JSONShape: Sendable, Equatable {
         node.keyCount = Int32(kept.count)
         for (offset, value) in kept.enumerated() {
             keys[firstKey + offset].node = compile(
-                CollectionOfOne(value), depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] },
-                maps: maps)
+                CollectionOfOne(value), depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] })
         }
     }
 

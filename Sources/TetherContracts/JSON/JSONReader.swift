@@ -438,7 +438,7 @@ private struct JSONScanner {
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
             case UInt8(ascii: "n"): try literal("null")
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number(building: false)
             default: throw invalid("expected a value, got \(describeByte())")
             }
             while true {
@@ -457,6 +457,21 @@ private struct JSONScanner {
     private mutating func skipString() throws(JSONParseError) {
         let open = index
         var at = index + 1
+        // Eight bytes at a time up to the first word holding a quote, a backslash or a control character (the
+        // classic "has a byte equal to / less than" tests; most of a stub's bytes are in strings).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while at + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let control = (word &- ones &* 0x20) & ~word
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | control
+                if special & highs != 0 { break }
+                at += 8
+            }
+        }
         while at < bytes.count {
             let byte = bytes[at]
             if byte == UInt8(ascii: "\"") {
@@ -633,7 +648,8 @@ private struct JSONScanner {
             byteOffset: offset)
     }
 
-    private mutating func number() throws(JSONParseError) -> JSONValue {
+    /// A number; without `building`, one that is surely in range is checked and `null` returned, not parsed.
+    private mutating func number(building: Bool = true) throws(JSONParseError) -> JSONValue {
         let start = index
         let isNegative = bytes[index] == UInt8(ascii: "-")
         if isNegative { index += 1 }
@@ -642,6 +658,7 @@ private struct JSONScanner {
         while index < bytes.count && isDigit(bytes[index]) { index += 1 }
         let integerDigits = index - integerStart
         var isIntegral = true
+        var hasExponent = false
         var isWellFormed = integerDigits > 0 && !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0"))
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             isIntegral = false
@@ -652,6 +669,7 @@ private struct JSONScanner {
         }
         if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
             isIntegral = false
+            hasExponent = true
             index += 1
             if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
                 index += 1
@@ -664,6 +682,8 @@ private struct JSONScanner {
         var end = index
         while end < bytes.count && isTokenByte(bytes[end]) { end += 1 }
         if end != index { isWellFormed = false }
+        // Without an exponent, 308 integer digits stay below Double's largest finite value.
+        if !building && isWellFormed && !hasExponent && integerDigits <= (isIntegral ? 18 : 308) { return .null }
         if isWellFormed && isIntegral && integerDigits <= 18 {
             // Up to 18 digits always fit in an Int64: no String, no overflow check.
             var value: Int64 = 0

@@ -124,6 +124,11 @@ import Testing
         "[1.]",
         "[-]", "[1x]", "[\"a\tb\"]", "[\"\\x\"]", "[\"\\ud800\"]", "[\"\\ud800\\u0041\"]", "[\"\\u12\"]", "[\"abc]",
         "{\"é\": [1, 2", "[NaN]", "[1e400]", "[123456789012345678901234567890]",
+        // Long strings (skipped eight bytes at a time) with a control character or a quote late; numbers on each
+        // side of the digit counts a skip takes as in range without parsing them.
+        "[\"abcdefghijklmnopqrstuvwxyz\u{7}0123\"]", "[\"abcdefghijklmnop\" \"q\"]",
+        "[\(String(repeating: "9", count: 309)).5]", "[\(String(repeating: "9", count: 308)).5, x]",
+        "[1234567890123456789, x]", "[-123456789012345678, x]",
         "{\"a\": [{\"b\": [[]]}, {}], \"c\": \"\\u00e9\"}",
         "", "{", "[", "{\"a\"", "{\"a\":", "[1 2]", "{\"a\": 1,", "\"", "nul", "[[[[[[[[1]]]]]]]]", "[[[[[[[[]]]]]]]]",
     ])

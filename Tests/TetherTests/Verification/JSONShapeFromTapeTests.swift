@@ -23,7 +23,9 @@ import Testing
 
     private func shapes(_ text: Data, rules: ContractRules, parser: JSONParser) throws -> (JSONShape, JSONShape) {
         let fromValue = JSONShape(stub: try JSONReader().value(text), rules: rules)
-        let fromTape = try parser.withDocument(text) { tape in JSONShape(stubTape: tape, rules: rules) }
+        let fromTape = try parser.withDocument(text) { tape in
+            JSONShape(stubTape: tape, textLength: text.count, rules: rules)
+        }
         return (fromValue, fromTape)
     }
 

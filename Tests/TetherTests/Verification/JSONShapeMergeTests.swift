@@ -30,15 +30,19 @@ import Testing
             ShapeCheck.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
     }
 
-    /// One stub object (no merge: `JSONShape.compileMembers`), narrow and wide: a repeated key counts once, typed by
-    /// its first occurrence, and stays required.
+    /// One stub object (no merge: `JSONShape.compileMembers`), narrow and wide (over 64 members with the repeats):
+    /// a repeated key counts once, typed by its first occurrence, and stays required; the key after the repeats
+    /// keeps its own type.
     @Test(arguments: [1, 40])
     func aKeyRepeatedInTheOnlyStubObjectCountsOnce(width: Int) {
         let padding = (0..<width).map { JSONMember("k\($0)", .integer(1)) }
         let stub = JSONValue.object(
-            padding + [JSONMember("a", .integer(1))] + padding + [JSONMember("a", .string("x"))])
+            padding + [JSONMember("a", .integer(1))] + padding + [
+                JSONMember("a", .string("x")), JSONMember("z", .bool(true)),
+            ])
         let live = { (a: String?) in
-            let members = padding.map { "\"\($0.key)\": 1" } + (a.map { ["\"a\": \($0)"] } ?? [])
+            let members =
+                padding.map { "\"\($0.key)\": 1" } + (a.map { ["\"a\": \($0)"] } ?? []) + ["\"z\": true"]
             return Data(("{" + members.joined(separator: ", ") + "}").utf8)
         }
         #expect(ShapeCheck.findings(stub: stub, live: live("5")).filter(\.isDrift).isEmpty)
