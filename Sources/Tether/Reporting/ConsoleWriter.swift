@@ -169,14 +169,13 @@ public enum ConsoleWriter {
                 details.insert(requestLine, at: 0)
             }
         case .passed:
-            let notes = ReportText.noteLines(result, redactor: redactor)
             if detail == .verbose {
-                details = [requestLine] + notes
+                details = [requestLine] + ReportText.noteLines(result, redactor: redactor)
             } else {
                 details = []
-                if !notes.isEmpty {
-                    head += paint(notes.count == 1 ? "  (1 note)" : "  (\(notes.count) notes)", faint, color)
-                }
+                // Counted, not spelled: the lines are not shown (one per note finding, as `noteLines` makes them).
+                let notes = result.findings.count { !$0.isDrift }
+                if notes > 0 { head += paint(notes == 1 ? "  (1 note)" : "  (\(notes) notes)", faint, color) }
             }
         case .error: details = [requestLine]
         case .skipped: details = detail == .verbose ? [requestLine] : []

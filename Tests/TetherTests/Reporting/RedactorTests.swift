@@ -76,7 +76,8 @@ import Testing
 @Suite struct ReportTextTests {
     @Test(arguments: [
         (0.0, "0.000"), (0.1204, "0.120"), (0.0005, "0.001"), (1.9996, "2.000"), (12345.6789, "12345.679"),
-        (-1.0, "0.000"), (Double.nan, "0.000"), (Double.infinity, "0.000"), (1e-9, "0.000"),
+        (-1.0, "0.000"), (Double.nan, "0.000"), (Double.infinity, "0.000"), (1e-9, "0.000"), (0.005, "0.005"),
+        (0.05, "0.050"), (1, "1.000"), (10, "10.000"), (8_999_999_999_999.5, "8999999999999.500"),
     ])
     func secondsHaveThreeDecimals(value: Double, expected: String) {
         #expect(ReportText.seconds(value) == expected)
