@@ -5,7 +5,18 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The final status code (after redirects).
     public var statusCode: Int
     /// Headers of the final response (after redirects), in order.
-    public var headers: [HTTPHeader]
+    public var headers: [HTTPHeader] {
+        get {
+            switch headerStorage {
+            case .parsed(let headers): headers
+            case .lines(let lines): lines.headers
+            }
+        }
+        set { headerStorage = .parsed(newValue) }
+    }
+    /// As the transport received them (`HeaderLines`: made into `HTTPHeader`s when asked for, most runs never ask),
+    /// or as given.
+    private var headerStorage: HeaderStorage
     /// The body, decoded (gzip, deflate, br).
     public var body: Data
     /// The URL that answered (after redirects).
@@ -25,7 +36,7 @@ public struct HTTPResponse: Sendable, Equatable {
         httpVersion: String = "HTTP/1.1", reason: String = "", attempts: Int = 1
     ) {
         self.statusCode = statusCode
-        self.headers = headers
+        self.headerStorage = .parsed(headers)
         self.body = body
         self.url = url
         self.duration = duration
@@ -34,9 +45,98 @@ public struct HTTPResponse: Sendable, Equatable {
         self.attempts = attempts
     }
 
+    /// A response whose headers are `lines`, as the transport received them.
+    init(
+        statusCode: Int, headerLines: HeaderLines, body: Data, url: String, duration: Double, httpVersion: String,
+        reason: String
+    ) {
+        self.init(
+            statusCode: statusCode, body: body, url: url, duration: duration, httpVersion: httpVersion, reason: reason)
+        headerStorage = .lines(headerLines)
+    }
+
     /// The first header named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.isNamed(name) }?.value
+        switch headerStorage {
+        case .parsed(let headers): headers.first { $0.isNamed(name) }?.value
+        case .lines(let lines): lines.value(named: name)
+        }
+    }
+
+    /// Equal fields, the headers compared as `HTTPHeader`s however each response keeps them.
+    public static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
+        a.statusCode == b.statusCode && a.headers == b.headers && a.body == b.body && a.url == b.url
+            && a.duration == b.duration && a.httpVersion == b.httpVersion && a.reason == b.reason
+            && a.attempts == b.attempts
+    }
+
+    private enum HeaderStorage: Sendable {
+        case parsed([HTTPHeader])
+        case lines(HeaderLines)
+    }
+}
+
+/// A response's header lines as libcurl handed them over, each trimmed of trailing whitespace and kept only when it
+/// has a colon, in one buffer: the transport thread copies bytes and makes no `String` (two per header line were a
+/// tenth of its work beside libcurl's). `headers` makes the `HTTPHeader`s; `value(named:)` finds one without them.
+struct HeaderLines: Sendable {
+    /// The lines, each followed by a line feed (libcurl never hands over one holding a line feed).
+    private(set) var bytes: [UInt8] = []
+
+    /// Appends one line: `bytes` trimmed, holding a colon.
+    mutating func append(_ line: UnsafeRawBufferPointer) {
+        if bytes.isEmpty { bytes.reserveCapacity(512) }  // a response's headers, mostly, without growing step by step
+        bytes.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))  // typed: one copy, not a byte loop
+        bytes.append(0x0A)
+    }
+
+    /// Every line as a header: the name before the first colon, the value after it without leading whitespace.
+    var headers: [HTTPHeader] {
+        var headers: [HTTPHeader] = []
+        forEachLine { name, value in
+            headers.append(
+                HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            return true
+        }
+        return headers
+    }
+
+    /// The value of the first header named `name` (as `HTTPHeader.isNamed` compares: ASCII letters in either
+    /// case); only that one `String` is made.
+    func value(named name: String) -> String? {
+        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
+        let length = name.utf8.count
+        var found: String?
+        forEachLine { lineName, value in
+            // Two ASCII names of different lengths never match; any other pair is compared as `isNamed` does.
+            if lineName.count != length && isASCII && lineName.allSatisfy({ $0 < 0x80 }) { return true }
+            guard HTTPHeader(String(decoding: lineName, as: UTF8.self), "").isNamed(name) else { return true }
+            found = String(decoding: value, as: UTF8.self)
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each line's name and value bytes until it returns `false`.
+    private func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                var end = start
+                while all[end] != 0x0A { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: all[start..<end])
+                start = end + 1
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                var valueStart = colon + 1
+                while valueStart < line.count, case let byte = line[valueStart],
+                    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+                {
+                    valueStart += 1
+                }
+                let name = UnsafeBufferPointer(rebasing: line[..<colon])
+                if !body(name, UnsafeBufferPointer(rebasing: line[valueStart...])) { return }
+            }
+        }
     }
 }
 
