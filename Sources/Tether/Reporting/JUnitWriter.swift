@@ -222,15 +222,21 @@ public enum JUnitWriter {
 
     /// Names are `xs:token` with a minimum length of one in the Ant schema: a blank one gets a stand-in.
     private static func nonBlank(_ text: String, or fallback: String) -> String {
-        text.allSatisfy(\.isWhitespace) ? fallback : text
+        // A visible ASCII first byte starts a character that is not whitespace (the usual name, checked per case).
+        if let first = text.utf8.first, first > 0x20 && first < 0x7F { return text }
+        return text.allSatisfy(\.isWhitespace) ? fallback : text
     }
 
     /// The distinct values, in order of first appearance, cleaned and joined by `, `.
     private static func distinct(_ values: [String], redactor: Redactor) -> String {
         var seen = Set<String>()
-        return values.filter { seen.insert($0).inserted }
-            .map { ReportText.clean($0, redactor: redactor) }
-            .joined(separator: ", ")
+        var last: String?  // a suite's targets mostly share one value: a repeat of the last one is not hashed again
+        return values.filter { value in
+            defer { last = value }
+            return value != last && seen.insert(value).inserted
+        }
+        .map { ReportText.clean($0, redactor: redactor) }
+        .joined(separator: ", ")
     }
 }
 

@@ -252,9 +252,10 @@ private struct ShapeWalk {
     var firstByKey: [RepeatKey: Int] = [:]
     var extras: [Extra] = []
     var extraBytes: [UInt8] = []
-    /// Per shape node: its first and last `Extra`, or -1.
-    var extraHead: [Int32]
-    var extraTail: [Int32]
+    /// Per shape node: its first and last `Extra`, or -1; made at the first key not in the stub (most walks
+    /// find none).
+    var extraHead: [Int32] = []
+    var extraTail: [Int32] = []
 
     init(
         shape: JSONShape, nodes: UnsafeBufferPointer<JSONShape.Node>, keys: UnsafeBufferPointer<JSONShape.Key>,
@@ -266,8 +267,6 @@ private struct ShapeWalk {
         self.keyBytes = keyBytes
         self.tape = tape
         self.isStrict = isStrict
-        extraHead = Array(repeating: -1, count: nodes.count)
-        extraTail = Array(repeating: -1, count: nodes.count)
         stack.reserveCapacity(32)
     }
 
@@ -568,6 +567,10 @@ private struct ShapeWalk {
 
     mutating func keyNotInStub(node: Int32, keyIndex: Int, valueIndex: Int) {
         let live = tape.stringBytes(keyIndex)
+        if extraHead.isEmpty {
+            extraHead = Array(repeating: -1, count: nodes.count)
+            extraTail = Array(repeating: -1, count: nodes.count)
+        }
         if let known = knownExtra(node: node, live) {
             repeats[extras[Int(known)].finding] += 1
             top.extraHint = extras[Int(known)].next
