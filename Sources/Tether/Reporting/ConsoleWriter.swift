@@ -174,7 +174,7 @@ public enum ConsoleWriter {
             } else {
                 details = []
                 // Counted, not spelled: the lines are not shown (one per note finding, as `noteLines` makes them).
-                let notes = result.findings.count { !$0.isDrift }
+                let notes = result.findings.reduce(0) { $1.isDrift ? $0 : $0 + 1 }
                 if notes > 0 { head += paint(notes == 1 ? "  (1 note)" : "  (\(notes) notes)", faint, color) }
             }
         case .error: details = [requestLine]
