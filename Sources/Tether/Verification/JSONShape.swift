@@ -120,15 +120,16 @@ public struct JSONShape: Sendable, Equatable {
     /// Whether `bytes` is already a key in `keys[firstKey...]`: lengths first, then the bytes in `keyBytes`, with no
     /// string touched (comparing against the stub's members retained and released each one, per comparison).
     private func hasKey(_ bytes: UnsafeBufferPointer<UInt8>, from firstKey: Int) -> Bool {
-        keyBytes.withUnsafeBufferPointer { all in
-            for key in keys[firstKey...] where Int(key.byteCount) == bytes.count {
-                if bytes.isEmpty || bytesEqual(all.baseAddress! + Int(key.byteOffset), bytes.baseAddress!, bytes.count)
-                {
-                    return true
-                }
-            }
-            return false
-        }
+        keys[firstKey...].contains { keyHasBytes($0, bytes) }
+    }
+
+    /// Whether `key`'s bytes are `bytes`: lengths first, then the bytes in `keyBytes`.
+    private func keyHasBytes(_ key: Key, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(key.byteCount) == bytes.count
+            && (bytes.isEmpty
+                || keyBytes.withUnsafeBufferPointer {
+                    bytesEqual($0.baseAddress! + Int(key.byteOffset), bytes.baseAddress!, bytes.count)
+                })
     }
 
     /// The name of key `key`, made from its bytes: only messages and rule paths need one.
@@ -140,14 +141,12 @@ public struct JSONShape: Sendable, Equatable {
     /// Whether key `key`'s bytes are `name`'s UTF-8 bytes.
     private func keyIs(_ key: Int, _ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { name in
-            let key = keys[key]
-            return Int(key.byteCount) == name.count
-                && (name.isEmpty
-                    || keyBytes.withUnsafeBufferPointer {
-                        bytesEqual($0.baseAddress! + Int(key.byteOffset), name.baseAddress!, name.count)
-                    })
-        }
+        return name.withUTF8 { keyHasBytes(keys[key], $0) }
+    }
+
+    /// The index-free path of key `key`'s value under `path` (tracked only when there are `maps` rules).
+    private func childPath(_ path: [JSONPathPattern.Step]?, key: Int) -> [JSONPathPattern.Step]? {
+        path.map { $0 + [.key(keyName(key))] }
     }
 
     /// Appends a key to `keys` and its bytes to `keyBytes`, its node not compiled yet.
@@ -275,7 +274,7 @@ public struct JSONShape: Sendable, Equatable {
             }
             for offset in names.indices {
                 keys[firstKey + offset].node = compile(
-                    valuesByName[offset], depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] })
+                    valuesByName[offset], depth: depth + 1, path: childPath(path, key: firstKey + offset))
             }
         }
         nodes[Int(index)] = node
@@ -290,7 +289,6 @@ public struct JSONShape: Sendable, Equatable {
     ) {
         let firstKey = keys.count
         node.firstKey = Int32(firstKey)
-        func childPath(_ key: Int) -> [JSONPathPattern.Step]? { path.map { $0 + [.key(keyName(key))] } }
         guard object.memberCount <= 64 else {
             compileWideMembers(of: object, into: &node, depth: depth, path: path)
             return
@@ -312,7 +310,7 @@ public struct JSONShape: Sendable, Equatable {
         object.forEachMember { _, value in
             defer { position += 1 }
             guard keptPositions & (1 << UInt64(position)) != 0 else { return }
-            keys[key].node = compile(CollectionOfOne(value), depth: depth + 1, path: childPath(key))
+            keys[key].node = compile(CollectionOfOne(value), depth: depth + 1, path: childPath(path, key: key))
             key += 1
         }
     }
@@ -339,7 +337,7 @@ public struct JSONShape: Sendable, Equatable {
         node.keyCount = Int32(kept.count)
         for (offset, value) in kept.enumerated() {
             keys[firstKey + offset].node = compile(
-                CollectionOfOne(value), depth: depth + 1, path: path.map { $0 + [.key(keyName(firstKey + offset))] })
+                CollectionOfOne(value), depth: depth + 1, path: childPath(path, key: firstKey + offset))
         }
     }
 

@@ -331,12 +331,15 @@ public struct ManifestLoader: Sendable {
     ) -> [Contract] {
         let parts = count >= Self.targetsPerPart * 2 ? min(ProcessInfo.processInfo.activeProcessorCount * 2, 64) : 1
         let partLength = (count + parts - 1) / parts
+        @Sendable func range(of part: Int) -> Range<Int> {
+            min(count, part * partLength)..<min(count, (part + 1) * partLength)
+        }
         let outcome = PartOutcomes(parts)
         var repeats: [(offset: Int, first: Int, name: String)] = []
         let contracts = [Contract](unsafeUninitializedCapacity: count) { buffer, initializedCount in
             let slots = UncheckedSendable(buffer)
             @Sendable func buildPart(_ part: Int) {
-                let range = min(count, part * partLength)..<min(count, (part + 1) * partLength)
+                let range = range(of: part)
                 var result = PartOutcomes.Result()
                 // The part's contracts are stored up to its first failed target; the names of those after it are
                 // kept for the repeated-name check.
@@ -349,7 +352,6 @@ public struct ManifestLoader: Sendable {
                         result.laterNames.append((offset, contract.name))
                     }
                 }
-                result.complete = result.built == range.count
                 outcome.set(part, result)
             }
             if parts == 1 {
@@ -368,15 +370,16 @@ public struct ManifestLoader: Sendable {
                 }
             }
             for (part, result) in results.enumerated() {
-                let start = min(count, part * partLength)
+                let start = range(of: part).lowerBound
                 for offset in start..<start + result.built { note(offset, buffer[offset].name) }
                 for (offset, name) in result.laterNames { note(offset, name) }
             }
-            if results.allSatisfy(\.complete) && repeats.isEmpty {
+            let isComplete = results.enumerated().allSatisfy { $1.built == range(of: $0).count }
+            if isComplete && repeats.isEmpty {
                 initializedCount = count
             } else {
                 for (part, result) in results.enumerated() {
-                    (buffer.baseAddress! + min(count, part * partLength)).deinitialize(count: result.built)
+                    (buffer.baseAddress! + range(of: part).lowerBound).deinitialize(count: result.built)
                 }
                 initializedCount = 0
             }
@@ -887,12 +890,11 @@ public struct ManifestLoader: Sendable {
     }
 }
 
-/// What each part of `buildTargets` did: how many contracts it stored, whether all, the names of the targets built
-/// after its first failure, and its errors.
+/// What each part of `buildTargets` did: how many contracts it stored (all of its range when none failed), the names
+/// of the targets built after its first failure, and its errors.
 private final class PartOutcomes: @unchecked Sendable {
     struct Result {
         var built = 0
-        var complete = true
         var laterNames: [(Int, String)] = []
         var errors: [ContractError] = []
     }
