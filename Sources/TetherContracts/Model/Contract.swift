@@ -153,21 +153,27 @@ public struct StubSource: Sendable, Equatable {
 
     /// - Parameters: as the properties.
     public init(file: String, location: String, manifest: String, manifestLocation: String, line: Int, column: Int) {
-        self.file = file
-        self.manifest = manifest
-        self.storedManifestLocation = manifestLocation
-        (locationAfterManifestLocation, otherLocation) = Self.split(location, after: manifestLocation)
-        self.line = line
-        self.column = column
+        self.init(
+            file: file, manifest: manifest, manifestLocation: manifestLocation,
+            location: Self.split(location, after: manifestLocation), line: line, column: column)
     }
 
     /// A source whose `location` is `manifestLocation` followed by `suffix` (`.json`), or empty when `suffix` is
     /// `nil` (a sample file's): the manifest loader's, which knows the parts.
     init(file: String, manifest: String, manifestLocation: String, suffix: String?, line: Int, column: Int) {
+        self.init(
+            file: file, manifest: manifest, manifestLocation: manifestLocation, location: (suffix, ""), line: line,
+            column: column)
+    }
+
+    private init(
+        file: String, manifest: String, manifestLocation: String, location: (after: String?, other: String), line: Int,
+        column: Int
+    ) {
         self.file = file
         self.manifest = manifest
         self.storedManifestLocation = manifestLocation
-        (locationAfterManifestLocation, otherLocation) = (suffix, "")
+        (locationAfterManifestLocation, otherLocation) = location
         self.line = line
         self.column = column
     }
