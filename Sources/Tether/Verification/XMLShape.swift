@@ -209,7 +209,15 @@ struct XMLShape {
                 }
                 let childGeneric = generic + "/" + child.name
                 guard !matching.isEmpty else {
-                    if let other = liveElements.first(where: { $0.localName == child.key.localName }) {
+                    // A live element of the same local name that no other stub child names either: the namespace
+                    // differs. (One that another stub child names is that child's: repeated stub elements may hold
+                    // `<s>` in different namespaces.)
+                    if let other = liveElements.first(where: { element in
+                        element.localName == child.key.localName
+                            && !shape.children.contains {
+                                $0.key == Name(namespace: element.namespace, localName: element.localName)
+                            }
+                    }) {
                         append(
                             .drift, path + "/" + child.name, generic: childGeneric,
                             "expected \(child.describe()), got \(XMLShape.describe(other))",

@@ -102,6 +102,22 @@ private let atomStub = """
         #expect(drifts.map(\.path) == ["/feed/entry/@id"], "\(drifts)")
     }
 
+    @Test func repeatedStubElementsWhoseChildrenDifferInNamespaceHoldAgainstThemselves() {
+        // Found by the XML fuzzer: the stub's two <r>s hold <s> in different namespaces (the prefix `q` is bound
+        // anew in each), so each <s> is a child only some <r>s have; the other one's <s> was taken for a namespace
+        // mismatch.
+        let stub = """
+            <a><p:r xmlns:p="urn:a" xmlns:q="urn:b"><q:s/></p:r><p:r xmlns:p="urn:a" xmlns:q="urn:c"><q:s/></p:r></a>
+            """
+        #expect(xmlFindings(stub: stub, live: stub).filter(\.isDrift).isEmpty)
+        #expect(xmlFindings(stub: stub, live: stub, strict: true).filter(\.isDrift).isEmpty)
+        // An <s> in neither namespace is still a mismatch, reported once for each stub <s> it does not fit.
+        let live = #"<a><r xmlns="urn:a"><s xmlns="urn:d"/></r></a>"#
+        let drifts = xmlFindings(stub: stub, live: live).filter(\.isDrift)
+        #expect(drifts.count == 2, "\(drifts)")
+        #expect(drifts.allSatisfy { $0.message.contains("got <s> (namespace urn:d)") }, "\(drifts)")
+    }
+
     @Test func textVersusElementContent() {
         let live = """
             <feed xmlns="http://www.w3.org/2005/Atom" version="1"><title><b>x</b></title>
