@@ -92,22 +92,69 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// Sends every request and hands each result over as soon as it is complete (see `HTTPTransport`).
+    ///
+    /// A long run is sent by several loops at once, each on a thread with its own multi handle and its share of the
+    /// jobs, taking the next request from one counter (see `loops(requests:options:)`): libcurl's work per
+    /// request is most of a small run's time, and one loop keeps one core busy while the others wait. `onResult` is
+    /// called by one loop at a time.
     public func send(
         _ requests: [HTTPRequest], options: TransportOptions,
         onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
     ) {
         _ = curlGlobalInit
-        guard let multi = CurlMulti(maxConnections: max(1, options.jobs)) else {
-            for (index, request) in requests.enumerated() {
+        let source = RequestSource(count: requests.count)
+        let shares = Self.loops(requests: requests.count, options: options)
+        guard shares.count > 1 else {
+            Self.sendLoop(requests, options: options, jobs: max(1, options.jobs), source: source, onResult: onResult)
+            return
+        }
+        let handOver = NSLock()
+        withoutActuallyEscaping(onResult) { onResult in
+            let shared = UncheckedSendable(value: (requests, onResult))
+            let deliver: @Sendable (Int, Result<HTTPResponse, TransportError>) -> Void = { index, result in
+                handOver.withLock { shared.value.1(index, result) }
+            }
+            let finished = DispatchSemaphore(value: 0)
+            for jobs in shares.dropFirst() {
+                let loop = Thread {
+                    Self.sendLoop(shared.value.0, options: options, jobs: jobs, source: source, onResult: deliver)
+                    finished.signal()
+                }
+                loop.name = "tether-transport"
+                loop.start()
+            }
+            Self.sendLoop(requests, options: options, jobs: shares[0], source: source, onResult: deliver)
+            for _ in shares.dropFirst() { finished.wait() }
+        }
+    }
+
+    /// The jobs of each loop that sends a run: one loop, unless the run is long (64 requests or more), the jobs are
+    /// at least 8 and no host has limits (a limiter counts one loop's requests); then one loop per core, up to 4,
+    /// each with at least 4 jobs, the jobs shared out so that they add up to `--jobs`.
+    static func loops(requests: Int, options: TransportOptions) -> [Int] {
+        let jobs = max(1, options.jobs)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let count = min(cores, 4, jobs / 4)
+        guard requests >= 64, count > 1, HostLimiter(limits: options.hostLimits).isUnlimited else { return [jobs] }
+        return (0..<count).map { jobs / count + ($0 < jobs % count ? 1 : 0) }
+    }
+
+    /// One loop: its own multi handle, `jobs` transfers at most in flight, requests taken from `source` in order.
+    private static func sendLoop(
+        _ requests: [HTTPRequest], options: TransportOptions, jobs: Int, source: RequestSource,
+        onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        guard let multi = CurlMulti(maxConnections: jobs) else {
+            for index in source.takeAll() {
                 onResult(
                     index,
                     .failure(
-                        TransportError(message: "could not start libcurl (curl_multi_init failed)", url: request.url)))
+                        TransportError(
+                            message: "could not start libcurl (curl_multi_init failed)", url: requests[index].url)))
             }
             return
         }
-        var next = 0  // requests[next...] are not looked at yet
-        var held: [Int] = []  // looked at, held back by the gate (an https origin is being opened), in order
+        var held: [Int] = []  // taken, held back by the gate (an https origin is being opened), in order
         var running: [Int: Transfer] = [:]  // keyed by request index
         var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
         var gate = OriginGate()
@@ -118,21 +165,20 @@ public struct CurlTransport: HTTPTransport {
         var retrying: [(due: ContinuousClock.Instant, index: Int)] = []
         var attempts: [Int: Int] = [:]
         let attemptsSent = { (index: Int) in max(1, attempts[index] ?? 0) }
-        let jobs = max(1, options.jobs)
         // A cancellation wakes the wait below at once; the multi handle outlives its registration.
         let waker = options.cancellation?.register(multi.waker)
         defer {
             waker.map { options.cancellation?.unregister($0) }
             withExtendedLifetime(multi) {}
         }
-        while next < requests.count || !held.isEmpty || !running.isEmpty || !retrying.isEmpty {
+        while !source.isEmpty || !held.isEmpty || !running.isEmpty || !retrying.isEmpty {
             if options.cancellation?.isCancelled == true {
                 // Stop: the transfers in flight end now, nothing more is sent, and no back-off is waited out.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
                     onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attemptsSent(index))))
                 }
-                for index in retrying.map(\.index).sorted() + held + Array(next..<requests.count) {
+                for index in retrying.map(\.index).sorted() + held + Array(source.takeAll()) {
                     onResult(index, .failure(.interrupted(url: requests[index].url, attempts: attemptsSent(index))))
                 }
                 return
@@ -158,9 +204,8 @@ public struct CurlTransport: HTTPTransport {
                         continue
                     }
                     index = held.remove(at: position)
-                } else if next < requests.count {
-                    index = next
-                    next += 1
+                } else if let taken = source.take() {
+                    index = taken
                     guard admits(index) else {
                         held.append(index)
                         position = held.count
@@ -195,7 +240,7 @@ public struct CurlTransport: HTTPTransport {
                 multi.remove(transfer)
                 if !hosts.isEmpty { limiter.finished(hosts[index]) }
                 let result = transfer.result(code: code, finishedAt: ContinuousClock.now)
-                idle.append(transfer.easy.reset())
+                idle.append(transfer.easy.finish())
                 let attempt = attemptsSent(index)
                 if options.retry.shouldRetry(result, attempt: attempt), options.cancellation?.isCancelled != true {
                     let wait = options.retry.delay(after: result, attempt: attempt)
@@ -223,6 +268,41 @@ public struct CurlTransport: HTTPTransport {
             multi.wait(milliseconds: milliseconds)
         }
     }
+}
+
+/// Where the loops of one `send` take their next request from, in order: a counter behind a lock.
+private final class RequestSource: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0  // requests[next...] are not taken yet
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// Whether every request is taken.
+    var isEmpty: Bool { lock.withLock { next >= count } }
+
+    /// The next request not taken yet, if any.
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    /// Every request not taken yet (a stopped run reports them; a loop that cannot start hands them back failed).
+    func takeAll() -> Range<Int> {
+        lock.withLock {
+            defer { next = count }
+            return next..<count
+        }
+    }
+}
+
+/// A value handed to another thread that the caller keeps from being used by two at once (here: the requests, read
+/// only, and the result callback, called under a lock).
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
 }
 
 /// Holds back the requests to an `https` origin while the first connection to it is being set up, so that they
@@ -335,20 +415,43 @@ private final class CurlMulti {
     }
 }
 
-/// Owns one easy handle. Handles are reused from one request to the next (reset in between), as libcurl advises.
+/// Owns one easy handle. Handles are reused from one request to the next, as libcurl advises: the options every
+/// request of a run shares are set once, and only a request that set a method or a body has them all reset after it.
 private final class CurlEasy {
     let handle: UnsafeMutableRawPointer
+    /// libcurl's text for a failure (CURLOPT_ERRORBUFFER), emptied before each request.
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// Whether the options every request of the run shares are set (see `Transfer.configure`).
+    var hasRunOptions = false
+    /// Whether the last request set options the next one may not want (a method, a body).
+    var needsReset = false
+    /// The header list of a request with no headers of its own (`Expect:` alone), made once.
+    private(set) lazy var expectOnly: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
 
     init?() {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(expectOnly)
+        errorBuffer.deallocate()
+    }
 
-    /// Forgets every option (and so every pointer into a finished transfer), keeping connections and buffers.
-    func reset() -> CurlEasy {
-        curl_easy_reset(handle)
+    /// Ready for the next request, keeping connections and buffers: no pointer into the finished transfer is left
+    /// behind, and after a method or a body every option is forgotten (`curl_easy_reset`).
+    func finish() -> CurlEasy {
+        if needsReset {
+            curl_easy_reset(handle)
+            hasRunOptions = false
+            needsReset = false
+        } else {
+            _ = tether_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, nil)
+            _ = tether_curl_setopt_ptr(handle, CURLOPT_HEADERDATA, nil)
+            _ = tether_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, nil)
+        }
         return self
     }
 }
@@ -364,8 +467,9 @@ private final class Transfer {
     let connectTimeoutMilliseconds: Int
     /// When the transfer was handed to libcurl: its duration is counted from here, wherever libcurl kept it waiting.
     var startedAt: ContinuousClock.Instant?
+    /// The request's own header list (nil when it has no headers: the handle's `expectOnly` is sent).
     var headerList: UnsafeMutablePointer<curl_slist>?
-    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var errorBuffer: UnsafeMutablePointer<CChar> { easy.errorBuffer }
     /// The body as it arrives, in a buffer that becomes the response's `Data` without a copy and that the JSON
     /// check parses in place (see `PaddedBytes`).
     let body = PaddedBytes()
@@ -387,13 +491,9 @@ private final class Transfer {
         self.timeoutMilliseconds = timeout
         self.connectTimeoutMilliseconds =
             timeout == 0 ? connectTimeout : connectTimeout == 0 ? timeout : min(connectTimeout, timeout)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
-    deinit {
-        curl_slist_free_all(headerList)
-        errorBuffer.deallocate()
-    }
+    deinit { curl_slist_free_all(headerList) }
 
     static func make(request: HTTPRequest, options: TransportOptions, reusing idle: CurlEasy?) -> Result<
         Transfer, TransportError
@@ -409,63 +509,73 @@ private final class Transfer {
         return .success(transfer)
     }
 
-    /// Sets every option; returns libcurl's text for the first one it refuses.
+    /// Sets the request's options, and the run's on a handle that has none yet; returns libcurl's text for the
+    /// first one it refuses.
     private func configure(options: TransportOptions) -> String? {
+        var refused = CURLE_OK
+        let set = { (code: CURLcode) in if refused == CURLE_OK { refused = code } }
+        if !easy.hasRunOptions {
+            set(tether_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+            set(tether_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+            set(tether_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
+            set(tether_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 20))
+            set(tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
+            set(tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+            set(tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds))
+            set(tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds))
+            set(tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent))
+            set(tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)))
+            set(tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody))
+            set(tether_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, transferWriteHeader))
+            if options.isInsecure {
+                set(tether_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
+                set(tether_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
+            }
+            if let path = options.caCertificatePath {
+                set(tether_curl_setopt_string(handle, CURLOPT_CAINFO, path))
+            }
+            easy.hasRunOptions = refused == CURLE_OK
+        }
+        errorBuffer[0] = 0
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var codes: [CURLcode] = [
-            tether_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer),
-            tether_curl_setopt_string(handle, CURLOPT_URL, request.url),
-            tether_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
-            tether_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1),
-            tether_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 20),
-            tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
-            tether_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
-            tether_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds),
-            tether_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
-            tether_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlTransport.userAgent),
-            tether_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
-            tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, transferWriteBody),
-            tether_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context),
-            tether_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, transferWriteHeader),
-            tether_curl_setopt_ptr(handle, CURLOPT_HEADERDATA, context),
-        ]
-        if options.isInsecure {
-            codes.append(tether_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
-            codes.append(tether_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
-        }
-        if let path = options.caCertificatePath {
-            codes.append(tether_curl_setopt_string(handle, CURLOPT_CAINFO, path))
-        }
+        set(tether_curl_setopt_string(handle, CURLOPT_URL, request.url))
+        set(tether_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context))
+        set(tether_curl_setopt_ptr(handle, CURLOPT_HEADERDATA, context))
         // A body makes libcurl send POST, so every other method with a body is named explicitly (a GET with a body
         // stays a GET). POST itself is left to libcurl, so that a 301, 302 or 303 continues as GET, as URLSession does.
-        let method = request.method.uppercased()
+        let method = request.method == "GET" ? "GET" : request.method.uppercased()
         let body = request.body ?? (method == "POST" ? Data() : nil)
         switch method {
         case "GET", "POST": break
-        case "HEAD": codes.append(tether_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
-        default: codes.append(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
+        case "HEAD": set(tether_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
+        default: set(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         }
         if body != nil && (method == "GET" || method == "HEAD") {
-            codes.append(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))
+            set(tether_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))
         }
         if let body {
-            codes.append(tether_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-            codes.append(
+            set(tether_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            set(
                 body.withUnsafeBytes { bytes in
                     // COPYPOSTFIELDS copies now, so the body need not outlive this call; an empty body still needs a pointer.
                     tether_curl_setopt_ptr(
                         handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
                 })
         }
+        // The next request on this handle starts from no options when this one set a method or a body.
+        easy.needsReset = method != "GET" || body != nil
         // No "Expect: 100-continue" round trip for larger bodies; the caller's headers come after, so they win.
-        headerList = curl_slist_append(headerList, "Expect:")
-        for header in request.headers {
-            headerList = curl_slist_append(
-                headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+        if !request.headers.isEmpty {
+            headerList = curl_slist_append(headerList, "Expect:")
+            for header in request.headers {
+                headerList = curl_slist_append(
+                    headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+            }
         }
-        codes.append(tether_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
-        if let failed = codes.first(where: { $0 != CURLE_OK }) {
-            return "libcurl refused an option: \(String(cString: curl_easy_strerror(failed)))"
+        set(tether_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList ?? easy.expectOnly))
+        if refused != CURLE_OK {
+            easy.needsReset = true  // whatever was set, the next request starts from none
+            return "libcurl refused an option: \(String(cString: curl_easy_strerror(refused)))"
         }
         return nil
     }

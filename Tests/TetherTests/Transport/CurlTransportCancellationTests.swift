@@ -62,6 +62,62 @@ import Testing
         }
     }
 
+    @Test func cancellingALongRunSentBySeveralLoopsAnswersEveryRequestOnce() async throws {
+        let server = try await offPool { try SlowServer() }
+        // Every tenth request is slow: at --jobs 16 the slow ones up to index 159 fill every slot of every loop,
+        // and the requests after them are never sent.
+        let requests = (0..<200).map { index in
+            HTTPRequest(
+                method: "GET",
+                url: index % 10 == 9
+                    ? "\(server.baseURL)/delay/\(Self.slowSeconds)/slow\(index)" : "\(server.baseURL)/fast/\(index)")
+        }
+        let options = TransportOptions(jobs: 16, cancellation: Cancellation())
+        #expect(CurlTransport.loops(requests: requests.count, options: options).reduce(0, +) == 16)
+        let cancellation = try #require(options.cancellation)
+        let answered = Mutex(0)
+        let enoughDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = enoughDone.wait(timeout: .now() + 10)
+            Thread.sleep(forTimeInterval: 0.3)
+            cancellation.cancel()
+        }
+        let (results, started, returned) = try await offPool {
+            var results: [Int: [Result<HTTPResponse, TransportError>]] = [:]
+            let started = ContinuousClock.now
+            CurlTransport().send(requests, options: options) { index, result in
+                results[index, default: []].append(result)
+                if answered.withLock({ count in
+                    count += 1
+                    return count == 100
+                }) {
+                    enoughDone.signal()
+                }
+            }
+            return (results, started, ContinuousClock.now)
+        }
+
+        #expect(returned - started < .seconds(Self.slowSeconds / 2))
+        #expect(results.keys.sorted() == Array(requests.indices))
+        #expect(results.values.allSatisfy { $0.count == 1 }, "\(results)")
+        var succeeded = 0
+        for (index, answers) in results {
+            switch answers.first {
+            case .success(let response)?:
+                #expect(index % 10 != 9, "a slow request was answered: \(requests[index].url)")
+                #expect(response.statusCode == 200)
+                succeeded += 1
+            case .failure(let error)?:
+                #expect(error.isInterrupted, "\(requests[index].url): \(error)")
+                #expect(error.url == requests[index].url)
+            case nil:
+                Issue.record("no answer for \(requests[index].url)")
+            }
+        }
+        #expect(succeeded >= 100)
+        #expect(results[199]?.first.map { if case .failure = $0 { true } else { false } } == true)
+    }
+
     @Test func aRunCancelledBeforeItStartsSendsNothing() throws {
         let log = RequestLog()
         let server = try MockServer { request in

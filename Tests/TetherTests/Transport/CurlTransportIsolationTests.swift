@@ -11,20 +11,28 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
     var mode: NginxServer.Mode
     var position: Position
     var jobs: Int
+    /// How many fast requests beside the slow one: 100 makes a run long enough to be sent by several loops
+    /// (`CurlTransport.loops`) on a machine with more than one core.
+    var fastCount = 12
 
-    var testDescription: String { "\(mode), slow \(position), --jobs \(jobs)" }
-
-    static let all: [IsolationCase] = NginxServer.Mode.allCases.flatMap { mode in
-        Position.allCases.flatMap { position in
-            [1, 8, 32].map { IsolationCase(mode: mode, position: position, jobs: $0) }
-        }
+    var testDescription: String {
+        "\(mode), slow \(position), --jobs \(jobs)" + (fastCount == 12 ? "" : ", \(fastCount) fast")
     }
+
+    static let all: [IsolationCase] =
+        NginxServer.Mode.allCases.flatMap { mode in
+            Position.allCases.flatMap { position in
+                [1, 8, 32].map { IsolationCase(mode: mode, position: position, jobs: $0) }
+            }
+        }
+        + NginxServer.Mode.allCases.flatMap { mode in
+            [8, 32].map { IsolationCase(mode: mode, position: .first, jobs: $0, fastCount: 100) }
+        }
 }
 
 /// A target's verdict and duration never depend on the other targets in flight: real libcurl against nginx on
 /// 127.0.0.1, the slow response from a `SlowServer` behind it.
 @Suite struct CurlTransportIsolationTests {
-    static let fastCount = 12
     /// The slow endpoint answers long after the timeout, so the slow request always times out.
     static let timeout = 2.0
     /// Two cases at a time, each off the cooperative pool (see `offPool`).
@@ -44,12 +52,12 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
             nginx.stop()
             upstream.stop()
         }
-        var requests = (0..<Self.fastCount).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
+        var requests = (0..<test.fastCount).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
         let slowIndex: Int
         switch test.position {
         case .first: slowIndex = 0
-        case .middle: slowIndex = Self.fastCount / 2
-        case .last: slowIndex = Self.fastCount
+        case .middle: slowIndex = test.fastCount / 2
+        case .last: slowIndex = test.fastCount
         }
         requests.insert(HTTPRequest(method: "GET", url: "\(nginx.baseURL)/delay/8/slow"), at: slowIndex)
         let options = TransportOptions(
@@ -100,6 +108,23 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
         #expect(logged.allSatisfy { $0.protocolName == "HTTP/2.0" }, "\(logged)")
         let connections = Set(logged.map(\.connection))
         #expect(connections.count <= 2, "20 requests came on \(connections.count) connections")
+    }
+
+    @Test func aLongRunSentBySeveralLoopsSendsEachRequestOnceOnAtMostJobsConnections() async throws {
+        let (upstream, nginx) = try await offPool {
+            let upstream = try SlowServer()
+            return (upstream, try NginxServer(mode: .plain, upstream: upstream))
+        }
+        defer { upstream.stop() }
+        let requests = (0..<300).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
+        let options = TransportOptions(jobs: 8)
+        #expect(CurlTransport.loops(requests: 300, options: options).reduce(0, +) == 8)
+        let results = try await offPool { CurlTransport().send(requests, options: options) }
+        #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 }, "\(results)")
+        let logged = nginx.loggedRequests
+        #expect(logged.map(\.uri).sorted() == requests.map { String($0.url.dropFirst(nginx.baseURL.count)) }.sorted())
+        let connections = Set(logged.map(\.connection))
+        #expect(connections.count <= 8, "300 requests at --jobs 8 came on \(connections.count) connections")
     }
 
     @Test func plainHTTPRequestsReuseKeptAliveConnections() async throws {

@@ -41,6 +41,27 @@ import Testing
         #expect(seen.all.count == 200)
     }
 
+    @Test func aLongRunIsSharedOutAmongLoopsWhoseJobsAddUpToTheRunsJobs() {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let loops = CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 16))
+        #expect(loops.count == min(cores, 4))
+        #expect(loops.reduce(0, +) == 16)
+        #expect(loops.allSatisfy { $0 >= 4 }, "\(loops)")
+        let odd = CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 9))
+        #expect(odd.reduce(0, +) == 9)
+        #expect(odd.count == min(cores, 2))
+        // One loop: a short run, few jobs, or limits on a host (one limiter counts every request to it).
+        #expect(CurlTransport.loops(requests: 63, options: TransportOptions(jobs: 16)) == [16])
+        #expect(CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 7)) == [7])
+        #expect(
+            CurlTransport.loops(
+                requests: 2000, options: TransportOptions(jobs: 16, hostLimits: HostLimits(jobsPerHost: 8))) == [16])
+        #expect(
+            CurlTransport.loops(
+                requests: 2000, options: TransportOptions(jobs: 16, hostLimits: HostLimits(requestsPerSecond: 50)))
+                == [16])
+    }
+
     @Test func methodHeadersAndBodyReachTheServer() throws {
         let seen = SeenRequests()
         let server = try MockServer { request in
