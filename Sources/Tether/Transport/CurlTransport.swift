@@ -150,7 +150,7 @@ public struct CurlTransport: HTTPTransport {
         }
         var held: [Int] = []  // taken, held back by the gate (an https origin is being opened), in order
         var running: [Int: Transfer] = [:]  // keyed by request index
-        var idle: [CurlEasy] = []  // finished handles, reset and reused: each keeps its buffers
+        var idle: [CurlEasy] = []  // finished handles, reused: each keeps its options, connections and buffers
         var gate = OriginGate()
         var limiter = HostLimiter(limits: options.hostLimits)
         let hosts = limiter.isUnlimited ? [] : requests.map { HostLimiter.host(of: $0.url) }
