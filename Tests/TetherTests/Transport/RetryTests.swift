@@ -133,6 +133,30 @@ import Testing
         #expect(server.requestCount == 1)
     }
 
+    @Test func aLongRunSentBySeveralLoopsRetriesEachFailedRequestOnItsOwn() throws {
+        // Every tenth path answers 503 the first time: each of them is sent twice, by whichever loop took it, and
+        // every other request once.
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            let number = Int(request.path.split(separator: "/").last ?? "") ?? -1
+            let isFirst = seen.all.filter { $0.path == request.path }.count == 1
+            return number % 10 == 0 && isFirst ? MockResponse(status: 503) : .json("{}")
+        }
+        let requests = (0..<120).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r/\($0)") }
+        var transportOptions = options(retries: 1, baseDelay: 0.01, maxDelay: 0.05)
+        transportOptions.jobs = 8
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(CurlTransport.loops(requests: requests.count, options: transportOptions).count == min(cores, 2))
+        let results = transport.send(requests, options: transportOptions)
+        for (index, result) in results.enumerated() {
+            let response = try result.get()
+            #expect(response.statusCode == 200, "\(requests[index].url)")
+            #expect(response.attempts == (index % 10 == 0 ? 2 : 1), "\(requests[index].url)")
+        }
+        #expect(seen.all.count == 132)
+    }
+
     @Test func aRateSpacesTheRequestsToOneHost() throws {
         let server = try FlakyServer.always(.json("{}"))
         var transportOptions = TransportOptions(jobs: 8)
