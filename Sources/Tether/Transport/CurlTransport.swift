@@ -127,9 +127,10 @@ public struct CurlTransport: HTTPTransport {
     /// each with at least 4 jobs, the jobs shared out so that they add up to `--jobs`.
     static func loops(requests: Int, options: TransportOptions) -> [Int] {
         let jobs = max(1, options.jobs)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let count = min(cores, 4, jobs / 4)
-        guard requests >= 64, count > 1, HostLimiter(limits: options.hostLimits).isUnlimited else { return [jobs] }
+        // The core count last: Foundation reads it from the cgroup's files, which a one-request run need not pay for.
+        guard requests >= 64, jobs >= 8, HostLimiter(limits: options.hostLimits).isUnlimited else { return [jobs] }
+        let count = min(ProcessInfo.processInfo.activeProcessorCount, 4, jobs / 4)
+        guard count > 1 else { return [jobs] }
         return (0..<count).map { jobs / count + ($0 < jobs % count ? 1 : 0) }
     }
 
