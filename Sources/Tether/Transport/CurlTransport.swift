@@ -113,7 +113,7 @@ public struct CurlTransport: HTTPTransport {
         // closure outlives the call). Were fewer threads free than loops, the first loops would take every request.
         let handOver = NSLock()
         withoutActuallyEscaping(onResult) { onResult in
-            let deliver = UncheckedSendable(value: onResult)  // called under `handOver` only
+            let deliver = UncheckedSendable(onResult)  // called under `handOver` only
             DispatchQueue.concurrentPerform(iterations: shares.count) { loop in
                 Self.sendLoop(requests, options: options, jobs: shares[loop], source: source) { index, result in
                     handOver.withLock { deliver.value(index, result) }
@@ -292,12 +292,6 @@ private final class RequestSource: @unchecked Sendable {
             return next..<count
         }
     }
-}
-
-/// A value handed to other threads that the caller keeps from being used by two at once (here: the result
-/// callback, called under a lock).
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
 }
 
 /// Holds back the requests to an `https` origin while the first connection to it is being set up, so that they

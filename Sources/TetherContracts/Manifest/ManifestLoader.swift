@@ -337,7 +337,7 @@ public struct ManifestLoader: Sendable {
         let outcome = PartOutcomes(parts)
         var repeats: [(offset: Int, first: Int, name: String)] = []
         let contracts = [Contract](unsafeUninitializedCapacity: count) { buffer, initializedCount in
-            let slots = UncheckedSendable(buffer)
+            let slots = UncheckedSendable(buffer)  // the parts write disjoint pieces of it
             @Sendable func buildPart(_ part: Int) {
                 let range = range(of: part)
                 var result = PartOutcomes.Result()
@@ -907,10 +907,4 @@ private final class PartOutcomes: @unchecked Sendable {
     func set(_ part: Int, _ result: Result) { lock.withLock { stored[part] = result } }
 
     var results: [Result] { lock.withLock { stored } }
-}
-
-/// A value handed to the parts of `buildTargets`, which touch disjoint pieces of it.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
