@@ -38,16 +38,21 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
     /// Two cases at a time, each off the cooperative pool (see `offPool`).
     static let slots = Slots(2)
 
+    /// A `SlowServer` and nginx in `mode` in front of it, started off the cooperative pool.
+    static func servers(_ mode: NginxServer.Mode) async throws -> (SlowServer, NginxServer) {
+        try await offPool {
+            let upstream = try SlowServer()
+            return (upstream, try NginxServer(mode: mode, upstream: upstream))
+        }
+    }
+
     @Test(arguments: IsolationCase.all)
     func aSlowRequestNeverHoldsBackTheOthers(_ test: IsolationCase) async throws {
         try await Self.slots.run { try await check(test) }
     }
 
     private func check(_ test: IsolationCase) async throws {
-        let (upstream, nginx) = try await offPool {
-            let upstream = try SlowServer()
-            return (upstream, try NginxServer(mode: test.mode, upstream: upstream))
-        }
+        let (upstream, nginx) = try await Self.servers(test.mode)
         defer {
             nginx.stop()
             upstream.stop()
@@ -94,10 +99,7 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func http2RequestsShareAConnection() async throws {
-        let (upstream, nginx) = try await offPool {
-            let upstream = try SlowServer()
-            return (upstream, try NginxServer(mode: .tlsHTTP2, upstream: upstream))
-        }
+        let (upstream, nginx) = try await Self.servers(.tlsHTTP2)
         defer { upstream.stop() }
         let requests = (0..<20).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
         let options = TransportOptions(jobs: 8, caCertificatePath: nginx.caCertificate)
@@ -111,10 +113,7 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func aLongRunSentBySeveralLoopsSendsEachRequestOnceOnAtMostJobsConnections() async throws {
-        let (upstream, nginx) = try await offPool {
-            let upstream = try SlowServer()
-            return (upstream, try NginxServer(mode: .plain, upstream: upstream))
-        }
+        let (upstream, nginx) = try await Self.servers(.plain)
         defer { upstream.stop() }
         let requests = (0..<300).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
         let options = TransportOptions(jobs: 8)
@@ -128,10 +127,7 @@ struct IsolationCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func plainHTTPRequestsReuseKeptAliveConnections() async throws {
-        let (upstream, nginx) = try await offPool {
-            let upstream = try SlowServer()
-            return (upstream, try NginxServer(mode: .plain, upstream: upstream))
-        }
+        let (upstream, nginx) = try await Self.servers(.plain)
         defer { upstream.stop() }
         let requests = (0..<40).map { HTTPRequest(method: "GET", url: "\(nginx.baseURL)/fast/\($0)") }
         let results = try await offPool { CurlTransport().send(requests, options: TransportOptions(jobs: 4)) }
