@@ -28,12 +28,15 @@ import Testing
     private func dumpPackage() throws -> Manifest {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // A scratch path of its own: the test run holds the package's .build.
-        let scratch = NSTemporaryDirectory() + "tether-dump-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // A scratch path of its own: the test run holds the package's .build. SwiftPM puts its lock files in TMPDIR:
+        // there too, so that removing the folder leaves nothing behind.
+        let folder = NSTemporaryDirectory() + "tether-dump-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         process.arguments = [
-            "swift", "package", "--package-path", Self.root.path, "--scratch-path", scratch, "dump-package",
+            "swift", "package", "--package-path", Self.root.path, "--scratch-path", folder + "/scratch", "dump-package",
         ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder]) { _, new in new }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

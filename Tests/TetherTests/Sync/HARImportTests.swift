@@ -44,11 +44,17 @@ private func importing(_ entries: [Recorded], host: String? = nil) throws -> HAR
     try HARImport(archive: archive(entries), file: "traffic.har", service: "Shop", host: host)
 }
 
-/// Writes the import into a fresh folder and loads it back as `tether verify` does.
-private func writtenAndLoaded(_ imported: HARImport) throws -> (folder: String, contracts: [Contract]) {
+/// Writes the import into a fresh folder and loads it back as `tether verify` does: the files written (by path in
+/// the folder) and the contracts loaded; the folder is removed.
+private func writtenAndLoaded(_ imported: HARImport) throws -> (files: [String: Data], contracts: [Contract]) {
     let folder = NSTemporaryDirectory() + "tether-import-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     try imported.manifest.write(to: folder)
-    return (folder, try ManifestLoader(environment: [:]).load(paths: [folder]))
+    var files: [String: Data] = [:]
+    for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+        files[path] = FileManager.default.contents(atPath: folder + "/" + path)
+    }
+    return (files, try ManifestLoader(environment: [:]).load(paths: [folder]))
 }
 
 /// What the replay of `--mock` answers a contract's request with.
@@ -98,8 +104,8 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
             Recorded(url: "https://shop.test/flags?flag&x=a+b%2Bc&x=2&&y=%zz", text: "[]"),
         ]
         let imported = try importing(recorded)
-        let (folder, contracts) = try writtenAndLoaded(imported)
-        let manifest = try String(contentsOfFile: folder + "/shop.json", encoding: .utf8)
+        let (files, contracts) = try writtenAndLoaded(imported)
+        let manifest = String(decoding: try #require(files["shop.json"]), as: UTF8.self)
         #expect(manifest.contains(#""query": {"#))
         #expect(
             contracts.map(\.request.url) == [
@@ -163,8 +169,8 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
                 "samples/shop/logoPng.png", "samples/shop/cart.json", "samples/shop/page.html",
             ])
         #expect(imported.manifest.samples.map(\.data) == [png, json, Data("<p>hi</p>".utf8)])
-        let (folder, contracts) = try writtenAndLoaded(imported)
-        #expect(FileManager.default.contents(atPath: folder + "/samples/shop/logoPng.png") == png)
+        let (files, contracts) = try writtenAndLoaded(imported)
+        #expect(files["samples/shop/logoPng.png"] == png)
         #expect(
             contracts.map(\.sampleData) == [
                 .text(png), .json(try JSONValue.parse(json)), .text(Data("<p>hi</p>".utf8)),
@@ -258,9 +264,9 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
                 url: "https://shop.test/binary", text: Data([0xFF, 0xFE] + Array(token.utf8)).base64EncodedString(),
                 isBase64: true),
         ])
-        let (folder, contracts) = try writtenAndLoaded(imported)
-        let manifest = try String(contentsOfFile: folder + "/shop.json", encoding: .utf8)
-        let sample = try String(contentsOfFile: folder + "/samples/shop/session.json", encoding: .utf8)
+        let (files, contracts) = try writtenAndLoaded(imported)
+        let manifest = String(decoding: try #require(files["shop.json"]), as: UTF8.self)
+        let sample = String(decoding: try #require(files["samples/shop/session.json"]), as: UTF8.self)
         for secret in [token, "cookie-secret-value", "set-cookie-secret", "key-in-a-header"] {
             #expect(!manifest.contains(secret) && !sample.contains(secret), "\(secret)")
             #expect(!imported.messages.joined().contains(secret))
@@ -285,6 +291,7 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
 
     @Test func anExistingManifestIsNotOverwritten() throws {
         let folder = NSTemporaryDirectory() + "tether-import-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let har = folder + "/traffic.har"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let text = #"{"log": {"entries": [\#(Recorded(url: "https://shop.test/a", text: "{}").json)]}}"#
