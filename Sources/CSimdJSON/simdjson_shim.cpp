@@ -40,6 +40,10 @@ struct tj_parser {
     size_t window_end = 0;
     uint32_t outer_next = 0;  // index (in the window) of the next element's first structural
     bool is_closed = false;  // the array's ']' was read
+    // Where the reading stops if an element starts exactly there (tj_elements_begin's `until`), SIZE_MAX for none;
+    // set to SIZE_MAX as soon as an element is seen to start past it or to run across it.
+    size_t until = SIZE_MAX;
+    bool is_stopped = false;  // an element started at `until`: the elements before it are all read
     ~tj_parser() { std::free(padded); }
 };
 
@@ -129,6 +133,8 @@ static simdjson::error_code index_window(tj_parser *parser, size_t start, size_t
     const size_t len = parser->outer_len;
     simdjson::dom::parser &outer = parser->outer;
     size_t end = start + size < len ? start + size : len;
+    // A window that would run across `until` ends there (a '{'), so that no byte past it is indexed for nothing.
+    if (parser->until > start && parser->until < end) { end = parser->until; }
     for (int attempt = 0;; attempt++) {
         if (end < len) {
             const void *brace = attempt < 16 ? std::memchr(bytes + end, '{', len - end) : nullptr;
@@ -149,17 +155,25 @@ static simdjson::error_code index_window(tj_parser *parser, size_t start, size_t
             return simdjson::SUCCESS;
         }
         if (end >= len) { return error; }
+        // A window cut at `until` that ends in a string: `until` is inside one (the window starts outside any), so
+        // no element starts there; windows are no longer cut there (else the same cut could come back for ever).
+        if (end == parser->until) { parser->until = SIZE_MAX; }
         end++;  // past the '{' that was inside a string
     }
 }
 
-extern "C" int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len, size_t window) {
+extern "C" int tj_elements_begin(
+    tj_parser *parser, const uint8_t *bytes, size_t len, size_t window, size_t from, size_t until) {
     if (parser->max_depth < 2) { return int(simdjson::DEPTH_ERROR); }
     size_t open = 0;
-    while (open < len && (bytes[open] == ' ' || bytes[open] == '\n' || bytes[open] == '\r' || bytes[open] == '\t')) {
-        open++;
+    if (from == 0) {
+        while (open < len && (bytes[open] == ' ' || bytes[open] == '\n' || bytes[open] == '\r' || bytes[open] == '\t')) {
+            open++;
+        }
+        if (open == len || bytes[open] != '[') { return int(simdjson::TAPE_ERROR); }
+    } else if (from >= len || bytes[from] != '{') {
+        return int(simdjson::TAPE_ERROR);
     }
-    if (open == len || bytes[open] != '[') { return int(simdjson::TAPE_ERROR); }
     if (parser->inner.max_depth() != parser->max_depth - 1) {
         simdjson::error_code error =
             parser->inner.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, parser->max_depth - 1);
@@ -169,7 +183,9 @@ extern "C" int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t
     parser->outer_len = len;
     parser->window_bytes = window < 1 ? 1 : window;
     parser->is_closed = false;
-    simdjson::error_code error = index_window(parser, open + 1, parser->window_bytes);
+    parser->is_stopped = false;
+    parser->until = until > (from == 0 ? open : from) && until < len ? until : SIZE_MAX;
+    simdjson::error_code error = index_window(parser, from == 0 ? open + 1 : from, parser->window_bytes);
     if (error) { return int(error); }
     // At least one element: "[]" is read whole.
     const simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
@@ -196,6 +212,7 @@ static constexpr struct StructuralKinds {
 extern "C" int tj_elements_next(tj_parser *parser) {
     const uint8_t *bytes = parser->outer_bytes;
     if (parser->is_closed) { return -1; }
+    if (parser->is_stopped) { return -2; }
     for (;;) {
         const simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
         const uint32_t count = index.n_structural_indexes;
@@ -206,6 +223,11 @@ extern "C" int tj_elements_next(tj_parser *parser) {
         if (i >= count) {
             // The window ended just after a ',': the next element starts in the next window.
             if (is_last_window) { return int(simdjson::TAPE_ERROR); }  // "[1," and nothing more
+            if (parser->window_end == parser->until) {
+                // The window was cut at `until`, and nothing but whitespace lies between that ',' and it.
+                parser->is_stopped = true;
+                return -2;
+            }
             simdjson::error_code error = index_window(parser, parser->window_end, parser->window_bytes);
             if (error) { return int(error); }
             continue;
@@ -214,6 +236,13 @@ extern "C" int tj_elements_next(tj_parser *parser) {
         // (its own parse below checks that they match, and everything else about it).
         const uint32_t first = i;
         if (base[at[first]] == ',' || base[at[first]] == ']') { return int(simdjson::TAPE_ERROR); }  // ",," or ",]"
+        if (parser->until != SIZE_MAX && parser->window_start + at[first] >= parser->until) {
+            if (parser->window_start + at[first] == parser->until) {
+                parser->is_stopped = true;
+                return -2;
+            }
+            parser->until = SIZE_MAX;  // `until` was inside an element: read on to the array's close
+        }
         // One table look per structural: most of them (quotes, colons, scalars, inner commas) need no branch.
         size_t depth = 0;
         for (; i < count; i++) {
@@ -231,6 +260,8 @@ extern "C" int tj_elements_next(tj_parser *parser) {
         if (i == count) {
             // The element goes on past the window: index again from its start (a larger window if it is the first).
             if (is_last_window) { return int(simdjson::TAPE_ERROR); }
+            // An element that runs across `until` (where its window was cut) means no element starts there.
+            if (parser->window_end == parser->until) { parser->until = SIZE_MAX; }
             size_t start = parser->window_start + at[first];
             size_t size = first == 0 ? 2 * (parser->window_end - parser->window_start) : parser->window_bytes;
             simdjson::error_code error = index_window(parser, start, size);

@@ -11,7 +11,7 @@ import FuzzSupport
 // - a parser with a small depth limit finds the same, or one drift at `body` for a body nested deeper;
 // - a live body and its own serialization (`parse` then `serialized`) give the same findings;
 // - a live body read element by element (as large arrays from the transport are) gives the same findings as read
-//   whole, and only a body that is JSON can be read so;
+//   whole, and only a body that is JSON can be read so; and read in parts (cut at any of its `{`), the same again;
 // - a stub without repeated keys holds against its own serialization, even strictly.
 // A stub that is not JSON is checked as a text stub.
 
@@ -53,6 +53,21 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if elementwise != whole {
                 violated("element by element finds what reading whole finds", "\(elementwise)\nvs\n\(whole)")
             }
+        }
+        // Read in parts cut at one or two of its `{` (guesses that may lie in strings or nested objects), as large
+        // bodies are on several cores: the same findings as in one part, or `nil` alike.
+        let liveBytes = [UInt8](live)
+        let braces = liveBytes.indices.filter { liveBytes[$0] == UInt8(ascii: "{") }
+        if !braces.isEmpty {
+            let first = braces[stubBytes.count % braces.count]
+            let second = braces[(stubBytes.count / 7) % braces.count]
+            let cuts = first == second ? [first] : [min(first, second), max(first, second)]
+            let padded = JSONParser.paddedCopy(of: live)
+            let shape = JSONShape(stub: stub)
+            let one = shape.elementwiseFindings(live: padded, strict: isStrict, parser: parser, cuts: [])
+            let parts = shape.elementwiseFindings(
+                live: padded, strict: isStrict, parser: parser, windowBytes: 1 + stubBytes.count % 64, cuts: cuts)
+            if parts != one { violated("read in parts cut at \(cuts), the same findings", "\(parts)\nvs\n\(one)") }
         }
     }
 

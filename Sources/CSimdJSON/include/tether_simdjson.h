@@ -73,11 +73,18 @@ void tj_buffer_free(uint8_t *buffer);
 /// window bytes at a time (larger for an element that does not fit), and the array's own brackets and commas are
 /// checked. TJ_SUCCESS, a simdjson error code, or TJ_TAPE_ERROR when the document is not an array
 /// with at least one element. Elements then come from tj_elements_next; the bytes must stay untouched meanwhile.
-int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len, size_t window);
+///
+/// For reading one array in parts, each with a parser of its own: from is 0 to start at the array's '[', or the
+/// offset of an element's first byte, a '{' (which the caller knows to be one: the part before it stopped there);
+/// until is the offset where the reading stops (tj_elements_next returns -2) if an element starts exactly there,
+/// or SIZE_MAX. An until that turns out to lie inside an element (or a string) is dropped: the reading then goes on
+/// to the array's close.
+int tj_elements_begin(tj_parser *parser, const uint8_t *bytes, size_t len, size_t window, size_t from, size_t until);
 
 /// Parses the next element as a document of its own (one level of nesting less than the parser's limit): TJ_SUCCESS
-/// (its tape is tj_element_tape), -1 after the last one, or an error code (TJ_TAPE_ERROR when the commas and
-/// brackets between elements are wrong). Succeeding over all elements means the whole document is valid JSON.
+/// (its tape is tj_element_tape), -1 after the last one (the array's ']' and only whitespace after it), -2 when the
+/// next element starts at tj_elements_begin's until, or an error code (TJ_TAPE_ERROR when the commas and brackets
+/// between elements are wrong). Succeeding over all elements means the whole document is valid JSON.
 int tj_elements_next(tj_parser *parser);
 
 /// The tape of the element tj_elements_next parsed last.

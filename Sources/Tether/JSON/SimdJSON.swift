@@ -166,38 +166,97 @@ extension JSONParser {
     /// - Returns: The same bytes, in such a buffer (`Data` keeps 15 bytes or fewer inline, as a plain copy).
     @_spi(Testing) public static func paddedCopy(of bytes: Data) -> Data { PaddedBytes.copy(of: bytes) }
 
+    /// How reading elements (`withElements`) ended.
+    enum ElementsEnd {
+        /// At the array's close: every element from the start was read, and the whole body is valid JSON.
+        case closed
+        /// At `until`, where an element starts: every element before it was read.
+        case stopped
+        /// Not such an array, not `PaddedBytes`'s, or not valid JSON; `body` was perhaps called for some elements.
+        case failed
+    }
+
     /// Reads a body that is one JSON array element by element, each element's tape handed to `body` in turn and
-    /// valid only during that call; `false` (and `body` perhaps called for some elements) when the body is not such an
-    /// array, is not `PaddedBytes`'s, or is not valid JSON. Then the caller reads it whole (`withDocument`), which says
-    /// why.
+    /// valid only during that call. When it fails, the caller reads the body whole (`withDocument`), which says why.
     ///
     /// This is for large bodies: nothing else is as large as the body. The whole document's tape and string buffer
     /// would be about 1.5 times the body, its structural index 4 bytes per token, each page first-touched; here
     /// simdjson's stage 1 indexes a window of about `windowBytes` at a time, and each element is parsed on its own
-    /// into buffers as large as the largest element. Succeeding means the whole body is valid JSON, with the same
+    /// into buffers as large as the largest element. Closing means the whole body is valid JSON, with the same
     /// depth limit.
-    func withElements(_ bytes: Data, windowBytes: Int = 1 << 20, _ body: (JSONTape) -> Void) -> Bool {
+    ///
+    /// A body can be read in parts, each by a parser of its own (on a thread of its own): a part from `from` (the
+    /// byte offset of an element's first byte, a `{`, as a part before it found by stopping there) stops at `until`
+    /// when an element starts exactly there. An `until` that lies inside an element or a string is passed over: the
+    /// part then reads on to the array's close.
+    /// - Parameters:
+    ///   - bytes: The body.
+    ///   - windowBytes: How much stage 1 indexes at a time (tests make it small).
+    ///   - from: `nil` to start at the array's `[`, else an element's first byte.
+    ///   - until: Where to stop if an element starts there, or `nil`.
+    ///   - body: Called with each element's tape.
+    func withElements(
+        _ bytes: Data, windowBytes: Int = 1 << 20, from: Int? = nil, until: Int? = nil, _ body: (JSONTape) -> Void
+    ) -> ElementsEnd {
         bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, raw.count > 0 else { return false }
+            guard let base = raw.baseAddress, raw.count > 0 else { return .failed }
             let start = base.assumingMemoryBound(to: UInt8.self)
-            guard PaddedBytes.hasPadding(start, count: raw.count) else { return false }
+            guard PaddedBytes.hasPadding(start, count: raw.count) else { return .failed }
             let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
-            // Not an array at all (a drifted root): no index is built only to be dropped.
-            guard let first = raw[bom...].first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-                first == UInt8(ascii: "[")
-            else { return false }
-            guard tj_elements_begin(handle, start + bom, raw.count - bom, max(1, windowBytes)) == TJ_SUCCESS else {
-                return false
+            if let from {
+                guard from > bom, from < raw.count, raw[from] == UInt8(ascii: "{") else { return .failed }
+            } else {
+                // Not an array at all (a drifted root): no index is built only to be dropped.
+                guard let first = raw[bom...].first(where: { !JSONParser.isWhitespace($0) }),
+                    first == UInt8(ascii: "[")
+                else { return .failed }
             }
+            let begun = tj_elements_begin(
+                handle, start + bom, raw.count - bom, max(1, windowBytes), from.map { $0 - bom } ?? 0,
+                until.map { $0 > bom ? $0 - bom : 0 } ?? Int.max)
+            guard begun == TJ_SUCCESS else { return .failed }
             while true {
                 let code = tj_elements_next(handle)
-                if code == -1 { return true }
+                if code == -1 { return .closed }
+                if code == -2 { return .stopped }
                 guard code == TJ_SUCCESS, let words = tj_element_tape(handle),
                     let strings = tj_element_string_buffer(handle)
-                else { return false }
+                else { return .failed }
                 body(JSONTape(words: words, strings: strings))
             }
         }
+    }
+
+    /// Where a body that is one large array of objects may be cut into `parts` parts read in parallel: for each cut
+    /// after the first part, the first `{` at or after its share of the bytes that follows a `,` (whitespace
+    /// between). A guess: it may lie in a string or a nested object; reading the part before it tells (see
+    /// `withElements`). Fewer cuts when the body runs out of such places.
+    static func cuts(_ bytes: Data, parts: Int) -> [Int] {
+        guard parts > 1 else { return [] }
+        return bytes.withUnsafeBytes { raw in
+            var cuts: [Int] = []
+            var from = 0
+            for part in 1..<parts {
+                var at = max(from + 1, raw.count / parts * part)
+                while at < raw.count {
+                    guard let brace = raw[at...].firstIndex(of: UInt8(ascii: "{")) else { return cuts }
+                    var before = brace - 1
+                    while before > 0, JSONParser.isWhitespace(raw[before]) { before -= 1 }
+                    if before > 0, raw[before] == UInt8(ascii: ",") {
+                        cuts.append(brace)
+                        break
+                    }
+                    at = brace + 1
+                }
+                guard let last = cuts.last, cuts.count == part else { return cuts }
+                from = last
+            }
+            return cuts
+        }
+    }
+
+    @inline(__always) static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }
 

@@ -96,6 +96,66 @@ import Testing
         #expect(shape.findings(live: padded.takeData(), strict: strict, parser: parser, elementwiseFrom: 0) == whole)
     }
 
+    /// Cut into parts read in parallel at every `{` (guesses in strings, in nested objects, at the first element and
+    /// at later ones), and at pairs of them, in windows small and large: the findings of reading it in one part.
+    @Test(arguments: cases, [false, true])
+    func findsTheSameReadInParts(_ test: Case, strict: Bool) throws {
+        let shape = JSONShape(stub: try JSONValue.parse(Data(test.stub.utf8)))
+        let parser = try JSONParser()
+        let live = JSONParser.paddedCopy(of: Data(test.live))
+        let whole = shape.elementwiseFindings(live: live, strict: strict, parser: parser, cuts: [])
+        let braces = test.live.indices.filter { test.live[$0] == UInt8(ascii: "{") }.prefix(40)
+        for cut in braces {
+            for window in [1, 8, 1 << 20] {
+                let parts = shape.elementwiseFindings(
+                    live: live, strict: strict, parser: parser, windowBytes: window, cuts: [cut])
+                #expect(parts == whole, "cut at \(cut), window \(window)")
+            }
+        }
+        for first in braces.prefix(12) {
+            for second in braces.prefix(12) where second > first {
+                let parts = shape.elementwiseFindings(
+                    live: live, strict: strict, parser: parser, windowBytes: 3, cuts: [first, second])
+                #expect(parts == whole, "cuts at \(first) and \(second)")
+            }
+        }
+    }
+
+    /// A body large enough to be read in parts by default (two parts of at least `JSONShape.partBytes`): the cuts
+    /// fall on elements, and the findings are those of reading it whole, with drifts found only in the later part,
+    /// in both, and keys not in the stub in both, each counted once over the whole body.
+    @Test func aBodyLargeEnoughIsReadInPartsWithTheFindingsOfReadingItWhole() throws {
+        let element = #"{"id":7,"name":"repo","owner":{"login":"o","id":1},"topics":["a","b"],"license":null}"#
+        let early = #"{"id":"7","name":"repo","owner":{"login":"o","id":1},"topics":["a"],"license":null,"x":1}"#
+        let late = #"{"id":7,"name":null,"owner":{"login":"o"},"topics":[1],"license":null,"x":2,"y":{"a":"{"}}"#
+        let count = 2 * JSONShape.partBytes / element.utf8.count + 1_000
+        let text =
+            "[" + (0..<count).map { $0 == 3 ? early : $0 > count / 2 && $0 % 4_999 == 1 ? late : element }
+            .joined(separator: ",\n") + "]"
+        let live = JSONParser.paddedCopy(of: Data(text.utf8))
+        #expect(live.count >= 2 * JSONShape.partBytes)
+        let cuts = JSONParser.cuts(live, parts: 2)
+        #expect(cuts.count == 1)
+        for cut in cuts {
+            #expect(live[cut] == UInt8(ascii: "{") && live[cut - 2] == UInt8(ascii: ",") && cut >= live.count / 2)
+        }
+        let shape = JSONShape(stub: try JSONValue.parse(Data("[\(element)]".utf8)))
+        let parser = try JSONParser()
+        let whole = shape.findings(live: live, strict: false, parser: parser, elementwiseFrom: .max)
+        let parts = try #require(shape.elementwiseFindings(live: live, strict: false, parser: parser, cuts: cuts))
+        #expect(parts == whole)
+        #expect(shape.findings(live: live, parser: parser) == whole)
+        let lateCount = (count / 2 + 1..<count).filter { $0 % 4_999 == 1 }.count
+        let first = (count / 2 + 1..<count).first { $0 % 4_999 == 1 }!
+        #expect(
+            renderedFindings(whole).prefix(3) == [
+                #"drift $[3].id: expected integer, got string "7": change the property's type, or fix the stub"#,
+                "note $[3].x: key not in stub (number) … and in \(lateCount) more elements",
+                "drift $[\(first)].name: unexpected null (stub has string) … and in \(lateCount - 1) more elements: "
+                    + "make the property optional, or fix the stub",
+            ])
+    }
+
     /// Every rule case (those with a root array are read element by element) finds the same either way.
     @Test(arguments: ContractRulesTests.cases)
     func rulesFindTheSame(_ test: ContractRulesTests.Case) throws {
