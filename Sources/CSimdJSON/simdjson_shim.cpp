@@ -241,7 +241,9 @@ extern "C" int tj_elements_next(tj_parser *parser) {
                 parser->is_stopped = true;
                 return -2;
             }
-            parser->until = SIZE_MAX;  // `until` was inside an element: read on to the array's close
+            // `until` was inside an element: read on to the array's close. (Windows are cut at `until`, so this is
+            // found earlier, where an element runs across the cut; this keeps the promise whatever the windows.)
+            parser->until = SIZE_MAX;
         }
         // One table look per structural: most of them (quotes, colons, scalars, inner commas) need no branch.
         size_t depth = 0;
