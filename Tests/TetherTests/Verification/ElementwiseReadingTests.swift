@@ -130,7 +130,8 @@ import Testing
         let late = #"{"id":7,"name":null,"owner":{"login":"o"},"topics":[1],"license":null,"x":2,"y":{"a":"{"}}"#
         let count = 2 * JSONShape.partBytes / element.utf8.count + 1_000
         let text =
-            "[" + (0..<count).map { $0 == 3 ? early : $0 > count / 2 && $0 % 4_999 == 1 ? late : element }
+            "["
+            + (0..<count).map { $0 == 3 ? early : $0 > count / 2 && $0 % 4_999 == 1 ? late : element }
             .joined(separator: ",\n") + "]"
         let live = JSONParser.paddedCopy(of: Data(text.utf8))
         #expect(live.count >= 2 * JSONShape.partBytes)
