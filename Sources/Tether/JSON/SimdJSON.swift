@@ -204,7 +204,7 @@ extension JSONParser {
             guard PaddedBytes.hasPadding(start, count: raw.count) else { return .failed }
             let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
             if let from {
-                guard from > bom, from < raw.count, raw[from] == UInt8(ascii: "{") else { return .failed }
+                guard from > bom else { return .failed }  // (the shim checks that an element starts there)
             } else {
                 // Not an array at all (a drifted root): no index is built only to be dropped.
                 guard let first = raw[bom...].first(where: { !JSONParser.isWhitespace($0) }),
@@ -255,6 +255,7 @@ extension JSONParser {
         }
     }
 
+    /// Whether `byte` is JSON's whitespace (space, line feed, carriage return, tab): the one test for it in this module.
     @inline(__always) static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }

@@ -72,7 +72,7 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
         // On the bytes in place: `Data`'s slicing and subscripts cost 1,600 instructions a stub, twice per target.
         text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var at = 0
-            func skipSpaces() { while at < bytes.count && isSpace(bytes[at]) { at += 1 } }
+            func skipSpaces() { while at < bytes.count && JSONParser.isWhitespace(bytes[at]) { at += 1 } }
             skipSpaces()
             if at < bytes.count && bytes[at] == UInt8(ascii: "[") {
                 at += 1
@@ -84,8 +84,6 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
             return at < bytes.count && bytes[at] == UInt8(ascii: "\"")
         }
     }
-
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     private static func hasKey(_ value: JSONValue) -> Bool {
         switch value {

@@ -231,7 +231,7 @@ public struct HARImport: Sendable {
     private static func sampleBody(_ entry: HAREntry, redactor: Redactor) -> (Data?, String?) {
         if entry.method.uppercased() == "HEAD" || entry.status == 204 || entry.status == 304 { return (nil, nil) }
         let body = entry.body
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return (nil, nil) }
+        if body.allSatisfy(JSONParser.isWhitespace) { return (nil, nil) }
         guard !redactor.isEmpty else { return (body, nil) }
         guard let text = String(data: body, encoding: .utf8) else {
             let holdsSecret =

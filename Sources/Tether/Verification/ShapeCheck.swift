@@ -160,18 +160,18 @@ extension JSONShape {
                 let whole = part(parser, from: nil, until: nil)
                 return whole.end == .closed ? whole.walk?.result() : nil
             }
-            // Each part writes only its own slot (through a pointer: no shared array is mutated), and
-            // `concurrentPerform` returns when all are written.
-            let slots = UnsafeMutableBufferPointer<ElementsPart?>.allocate(capacity: cuts.count + 1)
-            slots.initialize(repeating: nil)
-            defer { slots.deinitialize().deallocate() }
-            let shared = UncheckedSendable((slots: slots, read: part, parsers: [parser] + helpers))
-            DispatchQueue.concurrentPerform(iterations: cuts.count + 1) { index in
-                let (slots, read, parsers) = shared.value
-                slots[index] = read(
-                    parsers[index], index == 0 ? nil : cuts[index - 1], index < cuts.count ? cuts[index] : nil)
+            let parts = [ElementsPart](unsafeUninitializedCapacity: cuts.count + 1) { buffer, initializedCount in
+                // Each part initializes only its own element; `concurrentPerform` returns when all have.
+                let shared = UncheckedSendable((slots: buffer, read: part, parsers: [parser] + helpers))
+                DispatchQueue.concurrentPerform(iterations: cuts.count + 1) { index in
+                    let (slots, read, parsers) = shared.value
+                    (slots.baseAddress! + index).initialize(
+                        to: read(
+                            parsers[index], index == 0 ? nil : cuts[index - 1], index < cuts.count ? cuts[index] : nil))
+                }
+                initializedCount = cuts.count + 1
             }
-            return Self.merged(slots.map { $0! })
+            return Self.merged(parts)
         }
     }
 
