@@ -10,8 +10,10 @@ let package = Package(
         // An iOS test target can link it (and write contract files for the CLI to verify).
         .library(name: "TetherContracts", targets: ["TetherContracts"]),
         // The engine on macOS and Linux: TetherContracts re-exported, plus transport, checks, mock server and reports.
-        .library(name: "Tether", targets: ["Tether"]),
-        .executable(name: "tether", targets: ["tether"]),
+        // Named TetherKit, not Tether: a Mac's disk folds case, and the command is `tether` (no two targets, products
+        // or paths may differ only in case: `Tether.build` and `tether.build` would be one folder).
+        .library(name: "TetherKit", targets: ["TetherKit"]),
+        .executable(name: "tether", targets: ["TetherCLI"]),
         // Test helpers for Swift Testing and XCTest; apart, so that Tether and tether never link XCTest.
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
     ],
@@ -31,13 +33,14 @@ let package = Package(
         .target(name: "CSimdJSON", dependencies: ["CSimdJSONLibrary"]),
         .target(name: "TetherContracts"),
         .target(
-            name: "Tether",
+            name: "TetherKit",
             dependencies: ["TetherContracts", "CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON"]),
-        .executableTarget(name: "tether", dependencies: ["Tether"]),
-        .target(name: "TetherTesting", dependencies: ["Tether"]),
+        .executableTarget(name: "TetherCLI", dependencies: ["TetherKit"]),
+        .target(name: "TetherTesting", dependencies: ["TetherKit"]),
         .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts"]),
-        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherContracts"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "Tether"]),
+        .testTarget(
+            name: "TetherKitTests", dependencies: ["TetherKit", "TetherContracts"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "TetherKit"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -11,10 +11,10 @@ let package = Package(
     products: fuzzers.map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "Tether", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "Tether", package: "Tether")])
+        .target(name: "FuzzSupport", dependencies: [.product(name: "TetherKit", package: "Tether")])
     ]
         + fuzzers.map { name in
             .executableTarget(
-                name: name, dependencies: ["FuzzSupport", .product(name: "Tether", package: "Tether")])
+                name: name, dependencies: ["FuzzSupport", .product(name: "TetherKit", package: "Tether")])
         }
 )

@@ -9,6 +9,6 @@ let package = Package(
     dependencies: [.package(name: "Tether", path: "..")],
     targets: [
         .executableTarget(
-            name: "tether-bench", dependencies: [.product(name: "Tether", package: "Tether")], path: "TetherBench")
+            name: "tether-bench", dependencies: [.product(name: "TetherKit", package: "Tether")], path: "TetherBench")
     ]
 )

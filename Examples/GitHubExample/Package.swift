@@ -12,7 +12,7 @@ let package = Package(
             name: "GitHubExampleTests",
             dependencies: [
                 "GitHubExample",
-                .product(name: "Tether", package: "Tether"),
+                .product(name: "TetherKit", package: "Tether"),
                 .product(name: "TetherTesting", package: "Tether"),
             ],
             resources: [.copy("github.har")]

@@ -1,5 +1,5 @@
 import Foundation
-import Tether
+import TetherKit
 import XCTest
 
 /// Verifies targets inside an XCTest test: each drifted target fails once with its findings, a target that could

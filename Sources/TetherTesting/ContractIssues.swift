@@ -1,4 +1,4 @@
-import Tether
+import TetherKit
 
 /// What a test records for a report: one issue per drifted or failed target, and one when nothing was checked.
 public enum ContractIssues {

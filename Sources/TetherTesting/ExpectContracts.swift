@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tether
+import TetherKit
 
 /// Verifies targets inside a Swift Testing test: each drifted target records one issue whose text is its findings, a
 /// target that could not be checked records its error, and no targets at all records that nothing was checked.

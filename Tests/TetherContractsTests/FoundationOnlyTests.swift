@@ -73,7 +73,7 @@ import Testing
         #expect(files.contains { $0.hasSuffix(".swift") })
         // The engine depends on it: one model for both.
         #expect(
-            byName["Tether"]?.dependencies.contains { $0.values.contains { $0.first?.text == "TetherContracts" } }
+            byName["TetherKit"]?.dependencies.contains { $0.values.contains { $0.first?.text == "TetherContracts" } }
                 == true)
     }
 }

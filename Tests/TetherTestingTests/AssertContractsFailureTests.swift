@@ -2,7 +2,7 @@ import Foundation
 import TetherTesting
 import XCTest
 
-@testable import Tether
+@testable import TetherKit
 
 /// The XCTest helper on targets that drift: it fails once per drifted target, at the call site, with the findings.
 /// The failures are captured (by overriding `recordFailure`) and checked, so this test fails if they are not made.
@@ -18,7 +18,7 @@ final class AssertContractsFailureTests: XCTestCase {
 
         var baseURL: URL { URL(string: "http://127.0.0.1:1") ?? URL(fileURLWithPath: "/") }
         var path: String { "/" + rawValue }
-        var method: Tether.Method { .get }
+        var method: TetherKit.Method { .get }
         var task: Task { .requestPlain }
         var headers: [String: String]? { nil }
     }

@@ -2,7 +2,7 @@ import Foundation
 import TetherTesting
 import XCTest
 
-@testable import Tether
+@testable import TetherKit
 
 /// The XCTest helper on targets that hold: it must not fail the test, and it returns the report.
 final class AssertContractsTests: XCTestCase {
@@ -15,7 +15,7 @@ final class AssertContractsTests: XCTestCase {
     private struct List: TargetType {
         var baseURL: URL { URL(fileURLWithPath: "/") }
         var path: String { "" }
-        var method: Tether.Method { .get }
+        var method: TetherKit.Method { .get }
         var task: Task { .requestPlain }
         var sampleData: Data { Data("[]".utf8) }
         var headers: [String: String]? { nil }

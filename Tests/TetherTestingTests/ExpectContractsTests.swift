@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TetherTesting
 
-@testable import Tether
+@testable import TetherKit
 
 /// A transport test double: every request gets the status `statuses` gives its path, 200 otherwise.
 private struct PathStatusTransport: HTTPTransport {
@@ -26,7 +26,7 @@ private enum Shop: String, CaseIterable, TargetType {
 
     var baseURL: URL { URL(string: "http://127.0.0.1:1") ?? URL(fileURLWithPath: "/") }
     var path: String { "/" + rawValue }
-    var method: Tether.Method { .get }
+    var method: TetherKit.Method { .get }
     var task: Task { .requestPlain }
     var sampleData: Data { Data(#"{"id": 7}"#.utf8) }
     var headers: [String: String]? { nil }

@@ -3,7 +3,7 @@
 // Options: --json-only (the JSON benchmarks only; the only ones so far), --size-mb N (body size, default 20),
 // --runs N (best of N, default 5).
 import Foundation
-@_spi(Testing) import Tether
+@_spi(Testing) import TetherKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Tether
+import TetherKit
 
 // The HAR parser and the replay's matching on arbitrary bytes. Every entry that parses must be found again by a
 // request made of its own method, path and query (unless an earlier entry holds the same request, or its status is

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Tether
+import TetherKit
 
 // `tether learn`'s proposals on arbitrary stubs and answers. Input: a stub, then (each after a `=====` line) up to
 // eight live bodies; parts that are not JSON are left out. Besides not crashing, learning keeps its promises:

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Tether
+import TetherKit
 
 // The manifest loader on arbitrary bytes. Input: a manifest, then (after a `=====` line) the bytes of a sample file,
 // written as `sample.json` and `sample.txt` beside it. The manifest is loaded as a file and as a folder; either way a

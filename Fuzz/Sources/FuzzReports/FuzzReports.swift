@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Tether
+import TetherKit
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-@_spi(Testing) import Tether
+@_spi(Testing) import TetherKit
 
 // The JSON parser and the structure check on arbitrary bytes. Input: a stub, then (after a `=====` line) a live body.
 // The stub is parsed with `JSONValue.parse` and with a reused `JSONParser`; the live body goes through

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Tether
+import TetherKit
 
 // The XML structure check on arbitrary bytes, through libxml2. Input: a stub, then (after a `=====` line) a live body,
 // both declared `application/xml`. Besides not crashing, hanging or expanding entities, the check keeps its promises:

@@ -1,7 +1,7 @@
 import Foundation
 import GitHubExample
 import Testing
-import Tether
+import TetherKit
 import TetherTesting
 
 /// The responses recorded for the example (a HAR file, as Proxyman or Charles export them).

@@ -1,6 +1,6 @@
 import Foundation
 import GitHubExample
-import Tether
+import TetherKit
 import TetherTesting
 import XCTest
 

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+/// `JSONReader` (files) and simdjson's `JSONParser` (live bodies) behave as one: same documents accepted, same values,
+/// and where simdjson refuses, the engine reports the reader's error (same words, same place).
+@Suite struct JSONEngineParityTests {
+    /// The file reader and the engine's simdjson parser accept the same documents and build the same values; where
+    /// both refuse, the engine's error is the reader's (same words, same place).
+    @Test(arguments: [
+        #"{"z": 1, "a": [true, false, null], "m": {"y": -0.5e-3, "b": "\u00e9\n"}}"#,
+        "[0, -0, 1E2, 1e-2, 9223372036854775807, 9223372036854775808, -9223372036854775808]",
+        #""\ud83d\ude00 \u0000 \/""#, " \n\t 42 \r\n", "[]", "{}", "[[[[]]]]",
+        "[1,]", #"{"a":1,}"#, "[01]", "[1e400]", "[18446744073709551616]", "{\"a\" 1}", "[\"a", "", "   ",
+        "[1] x", "nul", "[tRue]", "[\"\\u12\"]", "{\"a\":}", "[,1]", "[1,,2]", "{,}", "\"\u{1}\"",
+    ])
+    func agreesWithTheEngineParser(text: String) throws {
+        let bytes = Data(text.utf8)
+        let reader = Result { () throws(JSONParseError) in try JSONReader().value(bytes) }
+        let engine = Result { () throws(JSONParseError) in try JSONParser().parse(bytes) }
+        switch (reader, engine) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure(let a), .failure(let b)): #expect(a == b)
+        default: Issue.record("reader \(reader) but engine \(engine) for \(text.debugDescription)")
+        }
+    }
+
+    /// A depth limit of N means N nested containers for both (simdjson alone counts the document as a level).
+    @Test(arguments: 1...6)
+    func bothDrawTheDepthLimitAtTheSamePlace(depth: Int) throws {
+        for levels in [depth - 1, depth, depth + 1] where levels >= 0 {
+            // An empty container innermost is not a level: `[[]]` is one level deep, `[[1]]` two.
+            let text = String(repeating: "[", count: levels) + "1" + String(repeating: "]", count: levels)
+            let empty = String(repeating: "[", count: levels + 1) + String(repeating: "]", count: levels + 1)
+            let readerTakesEmpty = (try? JSONReader(maxDepth: depth).value(Data(empty.utf8))) != nil
+            let engineTakesEmpty = (try? JSONParser(maxDepth: depth).parse(Data(empty.utf8))) != nil
+            #expect(readerTakesEmpty == engineTakesEmpty && readerTakesEmpty == (levels <= depth), "\(empty)")
+            let reader = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).value(Data(text.utf8)) }
+            let engine = Result { () throws(JSONParseError) in try JSONParser(maxDepth: depth).parse(Data(text.utf8)) }
+            switch (reader, engine) {
+            case (.success(let a), .success(let b)): #expect(a == b && levels <= depth, "\(text)")
+            case (.failure(let a), .failure(let b)): #expect(a == b && levels > depth, "\(text)")
+            default: Issue.record("depth \(depth), \(levels) levels: reader \(reader) but engine \(engine)")
+            }
+        }
+    }
+
+    @Test func bothSkipAByteOrderMark() throws {
+        #expect(try JSONParser().parse(Data([0xEF, 0xBB, 0xBF]) + Data("[true]".utf8)) == .array([.bool(true)]))
+    }
+}
+
+/// The reader against simdjson on thousands of mutated documents: same acceptance, same values, and where simdjson
+/// refuses, the engine reports the reader's error (a differential test; the fuzzers go further).
+@Suite struct JSONReaderDifferentialTests {
+    private static let seeds = [
+        #"{"a": [1, 2.5, -3e2, true, false, null], "b": {"c": "d\u00e9\n"}, "e": []}"#,
+        #"[{"id": 9223372036854775807, "n": 18446744073709551615, "x": 0.1}, "\ud83d\ude00"]"#,
+        "{\n  \"k\": \"v\",\n  \"l\": [ {}, [], \"\" ]\n}",
+    ]
+    private static let alphabet = Array(#"{}[],:"\ 0123456789.-+eEtrufalsn\/bu"#.utf8) + [0x0A, 0xC3, 0xA9, 0x01]
+
+    @Test func agreesOnMutatedDocuments() throws {
+        var random = SplitMix(state: 0x7E7E)
+        let parser = try JSONParser()
+        var disagreements: [String] = []
+        var accepted = 0
+        for round in 0..<6_000 {
+            var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let position = Int.random(in: 0...bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0 where position < bytes.count: bytes.remove(at: position)
+                case 1: bytes.insert(Self.alphabet.randomElement(using: &random) ?? 0x20, at: position)
+                default:
+                    if position < bytes.count { bytes[position] = Self.alphabet.randomElement(using: &random) ?? 0x20 }
+                }
+            }
+            let data = Data(bytes)
+            // Every eighth document under a small depth limit, where the two count levels (empty containers are none).
+            let depth = round % 8 == 0 ? 1 + round / 8 % 4 : 1024
+            let reader = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).value(data) }
+            let engine = Result { () throws(JSONParseError) in
+                try (depth == 1024 ? parser : JSONParser(maxDepth: depth)).parse(data)
+            }
+            switch (reader, engine) {
+            case (.success(let a), .success(let b)) where a == b: accepted += 1
+            case (.failure(let a), .failure(let b)) where a == b: continue
+            default: disagreements.append(String(decoding: data, as: UTF8.self).debugDescription)
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        // Both sides of the line are exercised: many mutants stay JSON, most do not.
+        #expect(accepted > 300 && accepted < 5_000, "\(accepted) accepted")
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+@Suite struct JUnitWriterTests {
+    static let validator = JUnitValidator.path
+
+    // MARK: Helpers
+
+    /// The report as a string, failing the test if it is not UTF-8.
+    func xmlString(_ report: RunReport) throws -> String {
+        let data = try JUnitWriter.xml(for: report)
+        return try #require(String(data: data, encoding: .utf8))
+    }
+
+    /// The report checked by libxml2's strict parser, then parsed back with Foundation's `XMLDocument` for XPath
+    /// (which on Linux recovers from errors silently, hence the strict check first).
+    func parsed(_ report: RunReport, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLDocument {
+        let data = try JUnitWriter.xml(for: report)
+        #expect(JUnitWriter.wellFormednessError(data) == nil, sourceLocation: sourceLocation)
+        return try XMLDocument(data: data, options: [])
+    }
+
+    func strings(_ document: XMLDocument, _ xpath: String) throws -> [String] {
+        try document.nodes(forXPath: xpath).map { $0.stringValue ?? "" }
+    }
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tether-junit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs the shared validator on `xml`; returns its exit status and output.
+    func validate(_ xml: Data) throws -> (status: Int32, output: String) {
+        try JUnitValidator.validate(String(decoding: xml, as: UTF8.self))
+    }
+
+    /// A report whose free text holds everything hostile at once.
+    static var hostile: RunReport {
+        let invalidUTF8 = String(decoding: [0x62, 0x6F, 0x64, 0x79, 0xFF, 0xED, 0xA0, 0x80, 0xC3], as: UTF8.self)
+        return ReportFixtures.drift(
+            message: "nul \u{0} esc \u{1B}[31m nonchar \u{FFFE}\u{FFFF} bell \u{7} c1 \u{9B} cdata ]]> lt < amp & "
+                + "quote \" apos ' excerpt \(invalidUTF8)",
+            path: "$.a\u{1}b")
+    }
+
+    // MARK: Golden and validity
+
+    @Test func matchesGoldenFile() throws {
+        expectGolden(try xmlString(ReportFixtures.everyOutcome), named: "junit-every-outcome.xml")
+    }
+
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: validator),
+            "validate-junit is not installed at \(validator); schema validation skipped"))
+    func validatesAgainstBothSchemasAndParsers() throws {
+        for (name, report) in [("every outcome", ReportFixtures.everyOutcome), ("hostile text", Self.hostile)] {
+            let result = try validate(JUnitWriter.xml(for: report))
+            #expect(result.status == 0, "validate-junit rejected the \(name) report:\n\(result.output)")
+            #expect(result.output.contains("VALID   windyroad-JUnit"), "\(result.output)")
+            #expect(result.output.contains("VALID   xunit-plugin-junit-10"), "\(result.output)")
+        }
+    }
+
+    // MARK: Structure
+
+    @Test func countsAndAttributesParseBack() throws {
+        let document = try parsed(ReportFixtures.everyOutcome)
+        #expect(try document.nodes(forXPath: "/testsuites/testsuite").count == 2)
+        #expect(try document.nodes(forXPath: "//testcase").count == 5)
+        #expect(try document.nodes(forXPath: "//testcase/failure[@type='drift']").count == 1)
+        #expect(try document.nodes(forXPath: "//testcase/error[@type='transport']").count == 1)
+        #expect(try document.nodes(forXPath: "//testcase/skipped").count == 1)
+        #expect(try strings(document, "/testsuites/testsuite/@name") == ["GitHub", "Petstore"])
+        #expect(try strings(document, "/testsuites/testsuite/@package") == ["GitHub", "Petstore"])
+        #expect(try strings(document, "/testsuites/testsuite/@id") == ["0", "1"])
+        #expect(try strings(document, "/testsuites/testsuite/@tests") == ["3", "2"])
+        #expect(try strings(document, "/testsuites/testsuite/@failures") == ["1", "0"])
+        #expect(try strings(document, "/testsuites/testsuite/@errors") == ["1", "0"])
+        #expect(try strings(document, "/testsuites/testsuite/@skipped") == ["0", "1"])
+        #expect(try strings(document, "/testsuites/testsuite/@time") == ["1.425", "2.000"])
+        #expect(try strings(document, "//testsuite/@timestamp") == ["2026-05-04T03:02:01", "2026-05-04T03:02:01"])
+        #expect(try strings(document, "//testsuite/@hostname") == ["ci-host", "ci-host"])
+        #expect(try strings(document, "//testcase/@time") == ["0.120", "0.302", "1.003", "0.000", "2.000"])
+        #expect(
+            try strings(document, "//testcase/@classname") == ["GitHub", "GitHub", "GitHub", "Petstore", "Petstore"])
+        #expect(try strings(document, "//testcase/@name") == ["user", "repos", "search", "upload", "pet"])
+        #expect(
+            try strings(document, "//testsuite[1]/properties/property/@name") == [
+                "baseURL", "source", "tether.version", "tether.coverage",
+            ])
+        #expect(
+            try strings(document, "//testsuite[1]/properties/property[@name='tether.version']/@value") == [
+                tetherVersion
+            ])
+        // Suite children in the Ant schema's order; system-out and system-err always present.
+        let children = try document.nodes(forXPath: "//testsuite[1]/*").map { $0.name ?? "" }
+        #expect(children == ["properties", "testcase", "testcase", "testcase", "system-out", "system-err"])
+        // The root carries no attributes: the Ant schema allows none.
+        #expect(try document.nodes(forXPath: "/testsuites/@*").isEmpty)
+    }
+
+    @Test func failureHoldsEveryFindingRequestLineAndLiveStatus() throws {
+        let document = try parsed(ReportFixtures.everyOutcome)
+        let message = try strings(document, "//failure/@message")
+        #expect(message == ["2 drifts, first: status: expected 200, got 404"])
+        let text = try #require(try strings(document, "//failure").first)
+        #expect(
+            text == """
+                status: expected 200, got 404
+                $.items[0].id: expected number, got string "7"
+                note: header Content-Type: text/html instead of application/json
+                GET http://127.0.0.1:8080/repos?key=<redacted>
+                live status: 404
+                """)
+        #expect(try strings(document, "//error/@message") == ["couldn't connect to server"])
+        #expect(
+            try strings(document, "//error") == ["couldn't connect to server\nGET http://127.0.0.1:9/search?q=swift"])
+        #expect(
+            try strings(document, "//skipped/@message") == ["networkError stub: cannot be checked against a service"])
+        // The pass's note has no place in an Ant test case: it is in the suite's system-out.
+        #expect(
+            try strings(document, "//testsuite[1]/system-out")
+                == ["1 passed, 1 failed, 1 error, 0 skipped\nGitHub.user: note: $.plan: key not in the stub"])
+    }
+
+    // MARK: Hostile text
+
+    @Test func strictCheckRejectsWhatLibxml2WouldOtherwiseWrite() {
+        #expect(JUnitWriter.wellFormednessError(Data("<a>x</a>".utf8)) == nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a>\u{1}</a>".utf8)) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a b=\"\u{1B}\"/>".utf8)) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data("<a>&</a>".utf8)) != nil)
+        #expect(JUnitWriter.wellFormednessError(Data([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E])) != nil)
+    }
+
+    @Test func controlCharactersAreEscapedVisibly() throws {
+        let data = try JUnitWriter.xml(for: Self.hostile)
+        #expect(JUnitWriter.wellFormednessError(data) == nil)
+        #expect(!data.contains(0x00))
+        #expect(!data.contains(0x1B))
+        #expect(!data.contains(0x07))
+        #expect(data.firstRange(of: Data([0xEF, 0xBF, 0xBE])) == nil)  // U+FFFE
+        #expect(data.firstRange(of: Data([0xEF, 0xBF, 0xBF])) == nil)  // U+FFFF
+        #expect(data.firstRange(of: Data([0xC2, 0x9B])) == nil)  // U+009B, a terminal's CSI
+        let document = try XMLDocument(data: data, options: [])
+        let text = try #require(try strings(document, "//failure").first)
+        #expect(text.contains(#"nul \u{0} esc \u{1B}[31m nonchar \u{FFFE}\u{FFFF} bell \u{7} c1 \u{9B}"#))
+        #expect(text.hasPrefix(#"$.a\u{1}b: "#))
+    }
+
+    @Test func invalidUTF8AndLoneSurrogatesCannotReachTheDocument() throws {
+        // A body excerpt decoded from broken bytes already holds U+FFFD; a lone surrogate cannot be a String at all.
+        let fromBytes = String(decoding: [0x61, 0xFF, 0xED, 0xA0, 0x80, 0x62], as: UTF8.self)
+        #expect(fromBytes.unicodeScalars.contains("\u{FFFD}"))
+        #expect(String(decoding: [0xD800] as [UInt16], as: UTF16.self) == "\u{FFFD}")
+
+        let data = try JUnitWriter.xml(for: ReportFixtures.drift(message: "excerpt: " + fromBytes))
+        #expect(String(data: data, encoding: .utf8) != nil)
+        #expect(JUnitWriter.wellFormednessError(data) == nil)
+        // No UTF-8 encoded surrogate (ED A0..BF xx) anywhere.
+        let bytes = [UInt8](data)
+        #expect(!zip(bytes, bytes.dropFirst()).contains { $0 == 0xED && (0xA0...0xBF).contains($1) })
+        let document = try XMLDocument(data: data, options: [])
+        #expect(try strings(document, "//failure").first?.hasPrefix("body: excerpt: a\u{FFFD}") == true)
+    }
+
+    @Test func markupInMessagesIsEscapedWithoutCDATA() throws {
+        let message = "got <html> & ]]> \"quoted\""
+        let raw = try xmlString(ReportFixtures.drift(message: message))
+        #expect(!raw.contains("CDATA"))
+        #expect(!raw.contains("]]>"))
+        #expect(raw.contains("got &lt;html&gt; &amp; ]]&gt;"))
+        let document = try parsed(ReportFixtures.drift(message: message))
+        #expect(try strings(document, "//failure/@message") == ["1 drift: body: \(message)"])
+        #expect(try strings(document, "//failure").first?.hasPrefix("body: \(message)\n") == true)
+    }
+
+    @Test func hugeTextIsTruncated() throws {
+        let huge = String(repeating: "é0123456789", count: 100_000)  // 1.2 MB
+        let data = try JUnitWriter.xml(for: ReportFixtures.drift(message: huge))
+        #expect(data.count < 12_000)
+        #expect(JUnitWriter.wellFormednessError(data) == nil)
+        let document = try XMLDocument(data: data, options: [])
+        let text = try #require(try strings(document, "//failure").first)
+        let findingLine = try #require(text.split(separator: "\n").first)
+        #expect(findingLine.utf8.count <= ReportText.maxFreeTextBytes)
+        #expect(findingLine.utf8.count > ReportText.maxFreeTextBytes - 16)
+        #expect(findingLine.hasSuffix("… [truncated; \(("body: " + huge).utf8.count) bytes in all]"))
+    }
+
+    @Test func multiLineFindingGivesAOneLineFailureMessage() throws {
+        let document = try parsed(ReportFixtures.drift(message: "shape differs:\n- stub\n+ live"))
+        #expect(try strings(document, "//failure/@message") == ["1 drift: body: shape differs: …"])
+    }
+
+    @Test func blankNamesAndHostGetStandIns() throws {
+        var report = ReportFixtures.drift(message: "x")
+        report.hostname = ""
+        report.results[0].contract.service = " "
+        report.results[0].contract.name = ""
+        let document = try parsed(report)
+        #expect(try strings(document, "//testsuite/@name") == ["unnamed"])
+        #expect(try strings(document, "//testsuite/@hostname") == ["localhost"])
+        #expect(try strings(document, "//testcase/@name") == ["unnamed"])
+    }
+
+    @Test func emptyRunIsAValidEmptyDocument() throws {
+        let report = RunReport(results: [], startedAt: ReportFixtures.startedAt, duration: 0, hostname: "h")
+        let document = try parsed(report)
+        #expect(try document.nodes(forXPath: "/testsuites").count == 1)
+        #expect(try document.nodes(forXPath: "//testsuite").isEmpty)
+    }
+
+    // MARK: Redaction
+
+    @Test func secretsAreRedactedInMessagesRequestLinesAndProperties() throws {
+        let token = ReportFixtures.token
+        let report = ReportFixtures.drift(
+            message: "echoed Authorization: Bearer \(token) and key=apikey-123456",
+            url: "http://127.0.0.1:8080/x?key=apikey-123456&t=\(token)", secrets: ["apikey-123456"],
+            headers: [HTTPHeader("authorization", "Bearer \(token)")])
+        let raw = try xmlString(report)
+        #expect(!raw.contains(token))
+        #expect(!raw.contains("apikey-123456"))
+        let document = try parsed(report)
+        let text = try #require(try strings(document, "//failure").first)
+        #expect(text.hasPrefix("body: echoed Authorization: <redacted> and key=<redacted>\n"))
+        #expect(text.contains("GET http://127.0.0.1:8080/x?key=<redacted>&t=<redacted>\n"))
+    }
+
+    @Test func shortRunSecretNeverTouchesTimestampsOrText() throws {
+        // "202" is what a ${STATUS} variable put in the request: under 6 characters, so it is not a secret.
+        let report = ReportFixtures.drift(message: "expected 202, got 500", secrets: ["202"])
+        let document = try parsed(report)
+        #expect(try strings(document, "//testsuite/@timestamp") == ["2026-05-04T03:02:01"])
+        #expect(try strings(document, "//failure/@message") == ["1 drift: body: expected 202, got 500"])
+        #expect(!(try xmlString(report)).contains("redacted"))
+    }
+
+    @Test func shortSensitiveHeaderValueIsRedactedInTextButNotInComputedValues() throws {
+        let report = ReportFixtures.drift(
+            message: "cookie 202 echoed", secrets: [], headers: [HTTPHeader("Cookie", "202")])
+        let document = try parsed(report)
+        #expect(try strings(document, "//failure/@message") == ["1 drift: body: cookie <redacted> echoed"])
+        #expect(try strings(document, "//testsuite/@timestamp") == ["2026-05-04T03:02:01"])
+    }
+
+    // MARK: Writing files
+
+    @Test func writeCreatesParentFoldersAndLeavesNoTemporaryFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("a/b/junit.xml").path
+        try JUnitWriter.write(ReportFixtures.everyOutcome, to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == JUnitWriter.xml(for: ReportFixtures.everyOutcome))
+        // Overwrites in place.
+        try JUnitWriter.write(ReportFixtures.drift(message: "second"), to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("body: second"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("a/b").path)
+        #expect(left == ["junit.xml"])
+    }
+
+    @Test func aReportOfManyMegabytesIsWrittenInPiecesAndReadsBackWhole() throws {
+        // Past a megabyte the document goes out in pieces (to the file, or gathered by `xml(for:)`): every piece
+        // must arrive once, in order, whatever the boundaries cut through.
+        let count = 25_000
+        let results = (0..<count).map { index in
+            ContractResult(
+                contract: ReportFixtures.contract("Many", "target\(index)", url: "http://127.0.0.1:8080/r/\(index)"),
+                outcome: .passed, findings: [Finding(.note, "$.extra\(index)", "key not in the stub <&> \(index)")],
+                liveStatusCode: 200, duration: 0.001)
+        }
+        let report = RunReport(
+            results: results, startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("junit.xml").path
+        try JUnitWriter.write(report, to: path)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.count > 3 << 20)
+        #expect(written == (try JUnitWriter.xml(for: report)))
+        #expect(JUnitWriter.wellFormednessError(written) == nil)
+        let document = try XMLDocument(data: written, options: [])
+        let names = try strings(document, "//testcase/@name")
+        #expect(names.count == count)
+        let outOfOrder = zip(names, 0...).first { $0.0 != "target\($0.1)" }  // the first, not 25,000 names
+        #expect(outOfOrder == nil)
+        let out = try #require(try strings(document, "//testsuite/system-out").first)
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == count + 1)
+        #expect(
+            lines.last == "Many.target\(count - 1): note: $.extra\(count - 1): key not in the stub <&> \(count - 1)")
+    }
+
+    @Test func unwritablePathGivesReportErrorNamingIt() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let blocker = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        // Works as root too: a regular file in the way makes every write below it fail with ENOTDIR.
+        let path = blocker.appendingPathComponent("reports/junit.xml").path
+        let error = try #require(throws: ReportError.self) {
+            try JUnitWriter.write(ReportFixtures.everyOutcome, to: path)
+        }
+        guard case .write(let errorPath, let reason) = error else {
+            Issue.record("expected ReportError.write, got \(error)")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(reason.contains("Not a directory"))
+        #expect(error.description.hasPrefix("\(path): cannot write report: "))
+
+        let directory = folder.appendingPathComponent("taken")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(throws: ReportError.self) { try JUnitWriter.write(ReportFixtures.everyOutcome, to: directory.path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["file", "taken"])
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+@Suite struct RedactorTests {
+    @Test func replacesEveryOccurrenceLongestFirst() {
+        let redactor = Redactor(secrets: ["abcdef", "abcdefgh", ""])
+        #expect(redactor.redact("x abcdefgh y abcdef z abcdefgh") == "x <redacted> y <redacted> z <redacted>")
+        #expect(redactor.redact("no secret here") == "no secret here")
+        #expect(redactor.redact("") == "")
+    }
+
+    @Test func emptySecretsAreIgnored() {
+        let redactor = Redactor(secrets: ["", ""])
+        #expect(redactor.isEmpty)
+        #expect(redactor.redact("abc") == "abc")
+    }
+
+    @Test func markerIsNeverRedactedAgain() {
+        let redactor = Redactor(secrets: ["redacted", "topsecret"])
+        #expect(redactor.redact("topsecret and redacted") == "<redacted> and <redacted>")
+    }
+
+    @Test func givenSecretsAreRedactedWhateverTheirLength() {
+        // The raw redactor hides exactly what it is given; the length rule is the run-level initialiser's.
+        #expect(Redactor(secrets: ["202"]).redact("HTTP 202") == "HTTP <redacted>")
+    }
+
+    @Test func percentEncodedFormsAreRedactedToo() {
+        let secret = "a+b/c=d e"
+        let redactor = Redactor(secrets: [secret])
+        #expect(redactor.redact("GET /x?k=a%2Bb%2Fc%3Dd%20e") == "GET /x?k=<redacted>")
+        #expect(redactor.redact("raw a+b/c=d e") == "raw <redacted>")
+    }
+
+    @Test func nonASCIISecretsMatchOnCharacterBoundaries() {
+        let redactor = Redactor(secrets: ["pässwört"])
+        #expect(redactor.redact("é pässwört ü") == "é <redacted> ü")
+    }
+
+    @Test(arguments: [
+        ("Authorization", "Bearer abc", ["Bearer abc", "abc"]),
+        ("authorization", "token", ["token"]),
+        ("PROXY-AUTHORIZATION", "Basic dXNlcjpwYXNz", ["Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"]),
+        ("Cookie", "a=1; session=abcdef123", ["a=1; session=abcdef123", "abcdef123"]),
+        ("set-cookie", "id=xyz; Path=/", ["id=xyz; Path=/"]),
+        ("X-Api-Key", "abcdef123", []),
+        ("Authorization", "  ", []),
+    ])
+    func sensitiveHeaderValues(name: String, value: String, expected: [String]) {
+        #expect(Redactor.sensitiveHeaderValues([HTTPHeader(name, value)]) == expected)
+    }
+
+    @Test func runRuleDropsShortGivenSecretsButKeepsSensitiveHeaders() {
+        let contract = ReportFixtures.contract(
+            "S", "t", headers: [HTTPHeader("Cookie", "42"), HTTPHeader("Accept", "application/json")],
+            secrets: ["abc", "longer-secret"])
+        let redactor = Redactor(contracts: [contract], runSecrets: ["202", "run-secret-value"])
+        #expect(
+            redactor.redact("42 abc 202 longer-secret run-secret-value application/json")
+                == "<redacted> abc 202 <redacted> <redacted> application/json")
+    }
+
+    /// Speed is measured in benchmarks, not in timed tests: this one checks a large text comes out right.
+    @Test func redactsLargeText() {
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 40_000) + "s3cr3t-token"  // ~1 MB
+        let redactor = Redactor(secrets: ["s3cr3t-token", "ipsum-not-there", "amet-no"])
+        let redacted = redactor.redact(text)
+        #expect(redacted.hasSuffix("amet <redacted>"))
+        #expect(redacted.count == text.count - "s3cr3t-token".count + "<redacted>".count)
+    }
+}
+
+@Suite struct ReportTextTests {
+    @Test(arguments: [
+        (0.0, "0.000"), (0.1204, "0.120"), (0.0005, "0.001"), (1.9996, "2.000"), (12345.6789, "12345.679"),
+        (-1.0, "0.000"), (Double.nan, "0.000"), (Double.infinity, "0.000"), (1e-9, "0.000"), (0.005, "0.005"),
+        (0.05, "0.050"), (1, "1.000"), (10, "10.000"), (8_999_999_999_999.5, "8999999999999.500"),
+    ])
+    func secondsHaveThreeDecimals(value: Double, expected: String) {
+        #expect(ReportText.seconds(value) == expected)
+    }
+
+    @Test func timestampIsUTCWithoutZone() {
+        #expect(ReportText.timestamp(ReportFixtures.startedAt) == "2026-05-04T03:02:01")
+        #expect(ReportText.timestamp(Date(timeIntervalSince1970: 0.999)) == "1970-01-01T00:00:00")
+    }
+
+    @Test func truncationKeepsWholeCharactersAndFitsTheLimit() {
+        let text = String(repeating: "👍🏽", count: 100)  // 8 bytes each
+        let cut = ReportText.truncated(text, maxBytes: 64)
+        #expect(cut.utf8.count <= 64)
+        #expect(cut.hasPrefix("👍🏽"))
+        #expect(cut.hasSuffix("… [truncated; 800 bytes in all]"))
+        #expect(ReportText.truncated("short", maxBytes: 64) == "short")
+    }
+
+    @Test func redactionHappensBeforeTruncationSoNoHalfSecretRemains() {
+        let secret = "abcdefghijklmnop"
+        let text = String(repeating: "x", count: 4080) + secret
+        let cleaned = ReportText.clean(text, redactor: Redactor(secrets: [secret]))
+        #expect(!cleaned.contains("abcdef"))
+    }
+
+    @Test func longTextIsRedactedAcrossTheCut() {
+        // The secret starts inside the excerpt and ends past it: it must be redacted, not cut in half.
+        let secret = "0123456789abcdefghij"
+        let text = String(repeating: "y", count: 4000) + secret + String(repeating: "z", count: 10_000_000)
+        let cleaned = ReportText.clean(text, redactor: Redactor(secrets: [secret]))
+        #expect(!cleaned.contains("0123456"))
+        #expect(cleaned.utf8.count <= ReportText.maxFreeTextBytes)
+        #expect(cleaned.hasSuffix("… [truncated; \(text.utf8.count) bytes in all]"))
+        // Without secrets too: only the excerpt is escaped.
+        let escaped = ReportText.clean(String(repeating: "\u{1B}", count: 5_000_000), redactor: Redactor(secrets: []))
+        #expect(escaped.hasPrefix(#"\u{1B}\u{1B}"#))
+        #expect(escaped.utf8.count <= ReportText.maxFreeTextBytes)
+    }
+
+    @Test func redactedPrefixStopsOnACharacterBoundary() {
+        let (prefix, isWhole) = Redactor(secrets: ["zzzzzz"]).redactedPrefix(of: "ééééé", outputLimit: 3)
+        #expect(!isWhole)
+        #expect(prefix == "éé")
+        #expect(Redactor(secrets: ["zzzzzz"]).redactedPrefix(of: "abc", outputLimit: 3) == ("abc", true))
+    }
+
+    @Test func escapingIsIdempotentAndKeepsLineBreaks() {
+        let once = ReportText.escapingControls("a\u{0}b\tc\nd\r\u{7F}")
+        #expect(once == "a\\u{0}b\tc\nd\r\\u{7F}")
+        #expect(ReportText.escapingControls(once) == once)
+    }
+
+    /// The printable-ASCII shortcut gives what the scalar walk gives, on strings mixing plain ASCII, every control,
+    /// DEL, C1 controls, non-ASCII text and U+FFFE/U+FFFF.
+    @Test func escapingAgreesWithTheScalarWalkOnRandomText() {
+        let pool: [Unicode.Scalar] =
+            (0...0x7F).compactMap(Unicode.Scalar.init) + (0x80...0xA0).compactMap(Unicode.Scalar.init)
+            + ["é", "€", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "😀"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<2_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            // Half the strings are printable ASCII only, so the shortcut is taken often.
+            let choices = round % 2 == 0 ? Array(pool[0x20..<0x7F]) : pool
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<length { scalars.append(choices.randomElement(using: &generator)!) }
+            let text = String(scalars)
+            var expected = ""
+            for scalar in text.unicodeScalars {
+                expected +=
+                    ReportText.needsEscape(scalar)
+                    ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+            }
+            #expect(ReportText.escapingControls(text) == expected, "\(Array(text.unicodeScalars))")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+/// What one run of the built `tether` binary did.
+struct TetherRun {
+    var exitCode: Int32
+    var stdout: String
+    var stderr: String
+    /// The JUnit report it wrote, if any.
+    var junit: String?
+    var junitPath: String
+}
+
+/// Runs the `tether` executable that `swift build` put beside the test bundle, the way a user or CI runs it.
+enum TetherBinary {
+    static let path: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "tether"
+        ).path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent(".build/debug/tether").path
+    }()
+
+    /// - Parameters:
+    ///   - arguments: After `tether`; `--junit` is added (a fresh temporary file) unless given.
+    ///   - environment: The whole environment of the process (nothing is inherited but PATH).
+    ///   - deadline: Seconds before the process is killed and the test fails.
+    static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double = 60) throws
+        -> TetherRun
+    {
+        let scratch = NSTemporaryDirectory() + "tether-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let junitPath = scratch + "/reports/junit.xml"
+        var all = arguments
+        if arguments.first == "verify" && !arguments.contains(where: { $0.hasPrefix("--junit") }) {
+            // Before a `--`, after which every argument is a path.
+            all.insert(contentsOf: ["--junit", junitPath], at: all.firstIndex(of: "--") ?? all.endIndex)
+        }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = all
+        var env = environment
+        env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = env
+        let outPath = scratch + "/stdout"
+        let errPath = scratch + "/stderr"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let start = Date()
+        while process.isRunning && Date().timeIntervalSince(start) < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of a test thread
+            process.waitUntilExit()
+            Issue.record("tether \(all.joined(separator: " ")) did not finish within \(deadline) s")
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        let junit = FileManager.default.contents(atPath: junitPath).map { String(decoding: $0, as: UTF8.self) }
+        return TetherRun(
+            exitCode: process.terminationStatus,
+            stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self),
+            junit: junit, junitPath: junitPath)
+    }
+}
+
+/// The shared JUnit validator (`../shared/junit/validate-junit` beside the package), run on a report's text.
+enum JUnitValidator {
+    static let path: String = {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent("../shared/junit/validate-junit").standardizedFileURL.path
+    }()
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// Exit status and output of `validate-junit FILE --require xunit-plugin-junit-10,windyroad-JUnit`.
+    static func validate(_ xml: String) throws -> (status: Int32, output: String) {
+        let file = NSTemporaryDirectory() + "tether-junit-" + UUID().uuidString + ".xml"
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [file, "--require", "xunit-plugin-junit-10,windyroad-JUnit"]
+        let outPath = file + ".out"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outPath) }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        return (
+            process.terminationStatus,
+            String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        )
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+/// The real libcurl against real servers on 127.0.0.1.
+@Suite struct CurlTransportTests {
+    let transport = CurlTransport()
+
+    private func gzipped(_ text: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-c"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    @Test func manyRequestsInParallelComeBackInOrder() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return .json(#"{"path": "\#(request.path)"}"#)
+        }
+        let requests = (0..<200).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r/\($0)") }
+        let results = transport.send(requests, options: TransportOptions(jobs: 16))
+        #expect(results.count == 200)
+        for (index, result) in results.enumerated() {
+            let response = try result.get()
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"path": "/r/\#(index)"}"#)
+        }
+        #expect(seen.all.count == 200)
+    }
+
+    @Test func aLongRunIsSharedOutAmongLoopsWhoseJobsAddUpToTheRunsJobs() {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let loops = CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 16))
+        #expect(loops.count == min(cores, 4))
+        #expect(loops.reduce(0, +) == 16)
+        #expect(loops.allSatisfy { $0 >= 4 }, "\(loops)")
+        let odd = CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 9))
+        #expect(odd.reduce(0, +) == 9)
+        #expect(odd.count == min(cores, 2))
+        // One loop: a short run, few jobs, or limits on a host (one limiter counts every request to it).
+        #expect(CurlTransport.loops(requests: 63, options: TransportOptions(jobs: 16)) == [16])
+        #expect(CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 7)) == [7])
+        #expect(
+            CurlTransport.loops(
+                requests: 2000, options: TransportOptions(jobs: 16, hostLimits: HostLimits(jobsPerHost: 8))) == [16])
+        #expect(
+            CurlTransport.loops(
+                requests: 2000, options: TransportOptions(jobs: 16, hostLimits: HostLimits(requestsPerSecond: 50)))
+                == [16])
+    }
+
+    @Test func methodHeadersAndBodyReachTheServer() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return MockResponse(status: 201)
+        }
+        let body = Data(String(repeating: "x", count: 5000).utf8)
+        let results = transport.send(
+            [
+                HTTPRequest(
+                    method: "PATCH", url: "\(server.baseURL)/p?a=1",
+                    headers: [HTTPHeader("X-Trace", "abc"), HTTPHeader("Content-Type", "application/json")], body: body)
+            ],
+            options: TransportOptions())
+        #expect(try results[0].get().statusCode == 201)
+        let request = try #require(seen.all.first)
+        #expect(request.method == "PATCH")
+        #expect(request.path == "/p")
+        #expect(request.query == "a=1")
+        #expect(request.body == body)
+        #expect(request.header("X-Trace") == "abc")
+        #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("Expect") == nil)
+    }
+
+    @Test func compressedBodiesAreDecodedAndRedirectsFollowed() throws {
+        let compressed = try gzipped(#"{"zipped": true}"#)
+        let server = try MockServer { request in
+            switch request.path {
+            case "/old": return MockResponse(status: 301, headers: [HTTPHeader("Location", "/new")])
+            case "/new":
+                return MockResponse(
+                    status: 200,
+                    headers: [HTTPHeader("Content-Encoding", "gzip"), HTTPHeader("Content-Type", "application/json")],
+                    body: compressed)
+            default: return MockResponse(status: 404)
+            }
+        }
+        let response = try transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/old")], options: TransportOptions())[0].get()
+        #expect(response.statusCode == 200)
+        #expect(response.url == "\(server.baseURL)/new")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"zipped": true}"#)
+        #expect(response.header("content-type") == "application/json")
+        #expect(response.headers.allSatisfy { $0.name != "Location" })
+    }
+
+    @Test func aBodyOverTheCapIsAnErrorNamingTheCap() throws {
+        let server = try MockServer { _ in MockResponse(status: 200, body: Data(count: 100_000)) }
+        let result = transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/big")], options: TransportOptions(maxBodyBytes: 10_000))[
+                0]
+        guard case .failure(let error) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
+        #expect(error.message == "response body larger than 10000 bytes (raise --max-body to accept it)")
+        #expect(error.url == "\(server.baseURL)/big")
+    }
+
+    /// A large body in 64 kB pieces, with its length announced or not (then the connection closes at its end): it
+    /// arrives whole and byte for byte, in the buffer the JSON check parses in place (no copy of it on the way).
+    @Test(arguments: [true, false])
+    func aLargeBodyArrivesWholeInAPaddedBuffer(announcesLength: Bool) throws {
+        let server = try PythonServer(
+            script: """
+                import http.server, sys
+                body = ("[" + ",".join(str(i) for i in range(500000)) + "]").encode()
+                announce = sys.argv[1] == "1"
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    protocol_version = "HTTP/1.1" if announce else "HTTP/1.0"
+                    def do_GET(self):
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        if announce: self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        for start in range(0, len(body), 65536): self.wfile.write(body[start:start + 65536])
+                    def log_message(self, *args):
+                        pass
+                server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """,
+            name: "large body server", arguments: [announcesLength ? "1" : "0"])
+        defer { server.stop() }
+        let expected = Data(("[" + (0..<500_000).map(String.init).joined(separator: ",") + "]").utf8)
+        let response = try transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/big")], options: TransportOptions())[0].get()
+        #expect(response.header("Content-Length") == (announcesLength ? String(expected.count) : nil))
+        #expect(response.body.count == expected.count)
+        #expect(response.body == expected)
+        let isPadded = response.body.withUnsafeBytes { raw in
+            PaddedBytes.hasPadding(raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count)
+        }
+        #expect(isPadded)
+    }
+
+    @Test func aHangingServerTimesOutWithCurlsText() throws {
+        let server = try MisbehavingServer(mode: .hang)
+        defer { server.stop() }
+        let start = Date()
+        let result = transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/slow")], options: TransportOptions(timeout: 0.5))[0]
+        #expect(Date().timeIntervalSince(start) < 5)
+        guard case .failure(let error) = result else {
+            Issue.record("expected a timeout, got \(result)")
+            return
+        }
+        #expect(error.message.contains("timed out"), "\(error.message)")
+        #expect(error.code == 28)
+    }
+
+    @Test(arguments: [MisbehavingServer.Mode.reset, .closeWithoutAnswer])
+    func aServerThatDropsTheConnectionIsAnError(mode: MisbehavingServer.Mode) throws {
+        let server = try MisbehavingServer(mode: mode)
+        defer { server.stop() }
+        let result = transport.send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/x")], options: TransportOptions(timeout: 5))[0]
+        guard case .failure(let error) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
+        #expect(!error.message.isEmpty)
+        #expect([52, 56].contains(error.code), "\(error.code): \(error.message)")
+    }
+
+    @Test func oneFailureNeverStopsTheOthers() throws {
+        let server = try MockServer { _ in .json("[]") }
+        let results = transport.send(
+            [
+                HTTPRequest(method: "GET", url: "http://127.0.0.1:1/refused"),
+                HTTPRequest(method: "GET", url: "\(server.baseURL)/ok"), HTTPRequest(method: "GET", url: "notaurl://x"),
+            ],
+            options: TransportOptions())
+        #expect((try? results[0].get()) == nil)
+        #expect(try results[1].get().statusCode == 200)
+        #expect((try? results[2].get()) == nil)
+    }
+}
+
+@Suite struct CurlTransportTLSTests {
+    @Test func aTLSFailureIsAnErrorWithCurlsText() throws {
+        // https to a plain-HTTP server on loopback: the TLS handshake fails, as it does against a misconfigured host.
+        let server = try MockServer { _ in .json("{}") }
+        let url = server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/tls"
+        let result = CurlTransport().send(
+            [HTTPRequest(method: "GET", url: url)], options: TransportOptions(timeout: 5))[0]
+        guard case .failure(let error) = result else {
+            Issue.record("expected a TLS error, got \(result)")
+            return
+        }
+        #expect(error.code == 35, "\(error.code): \(error.message)")
+        #expect(error.message.contains("SSL") || error.message.contains("TLS"), "\(error.message)")
+        #expect(error.url == url)
+    }
+}
+
+@Suite struct CurlTransportMethodTests {
+    @Test(arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+    func theMethodIsSentAsGivenWithOrWithoutABody(method: String) throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return .json("{}")
+        }
+        let results = CurlTransport().send(
+            [
+                HTTPRequest(method: method, url: "\(server.baseURL)/with", body: Data(#"{"a":1}"#.utf8)),
+                HTTPRequest(method: method, url: "\(server.baseURL)/without"),
+            ], options: TransportOptions())
+        #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 })
+        let byPath = Dictionary(uniqueKeysWithValues: seen.all.map { ($0.path, $0) })
+        #expect(byPath["/with"]?.method == method)
+        #expect(byPath["/with"]?.body == Data(#"{"a":1}"#.utf8))
+        #expect(byPath["/without"]?.method == method)
+    }
+
+    @Test func aPOSTRedirectedWith303ContinuesAsGETAsURLSessionDoes() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return request.path == "/go"
+                ? MockResponse(status: 303, headers: [HTTPHeader("Location", "/done")]) : .json("{}")
+        }
+        let response = try CurlTransport().send(
+            [HTTPRequest(method: "POST", url: "\(server.baseURL)/go", body: Data("x=1".utf8))],
+            options: TransportOptions()
+        )[0].get()
+        #expect(response.statusCode == 200)
+        #expect(seen.all.map { "\($0.method) \($0.path)" } == ["POST /go", "GET /done"])
+    }
+}
+
+@Suite struct CurlTransportTimeoutTests {
+    /// The Swift API takes any Double: infinite, huge or NaN timeouts must not trap.
+    @Test(arguments: [Double.infinity, 1e300, Double.nan, 0])
+    func anyTimeoutValueIsAccepted(timeout: Double) throws {
+        let server = try MockServer { _ in .json("{}") }
+        let result = CurlTransport().send(
+            [HTTPRequest(method: "GET", url: "\(server.baseURL)/t")],
+            options: TransportOptions(timeout: timeout, connectTimeout: timeout))[0]
+        #expect((try? result.get().statusCode) == 200, "\(result)")
+    }
+}
