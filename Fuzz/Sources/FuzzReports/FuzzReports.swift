@@ -73,7 +73,21 @@ private struct FieldReader {
             sampleData: .none, source: source, secrets: [authorization])
         var findings: [Finding] = []
         for index in 0..<Int(byte(2) % 6) {
-            findings.append(Finding(byte(3) &>> UInt8(index % 8) & 1 == 0 ? .drift : .note, text(), text()))
+            // Any rule, at any kind of place, with any names in it.
+            let place = byte(13 + index)
+            let location: Finding.Location =
+                switch place % 5 {
+                case 0: .status
+                case 1: .header(text())
+                case 2: .body
+                case 3: .json(JSONLocation([.key(text()), .index(Int(place)), .key(text())]))
+                default: .xml(XMLLocation(steps: [.init(name: text(), position: Int(place % 3))], attribute: text()))
+                }
+            let rule = Finding.Rule.allCases[Int(place) % Finding.Rule.allCases.count]
+            findings.append(
+                Finding(
+                    byte(3) &>> UInt8(index % 8) & 1 == 0 ? .drift : .note, rule, at: location, text(),
+                    expected: place % 2 == 0 ? text() : nil))
         }
         let outcome: Outcome =
             switch byte(0) % 4 {

@@ -4,8 +4,12 @@ import Foundation
 ///
 /// A small, sorted JSON file meant to be reviewed in a pull request. Each entry names a target by service and name,
 /// says whether it has ever passed (what ends a pending contract's grace), and lists its known drifts by where
-/// (`path`) and by which rule (`rule`, the value-free head of the finding's message). Nothing in it changes from run
-/// to run: no timings, no live values.
+/// (`path`) and by which rule (`rule`: the rule and the stub's side of it, made from the finding's typed fields).
+/// Nothing in it changes from run to run: no timings, no live values.
+///
+/// Version 2 (0.3) reads version 1 (0.2) files: the keys are the same words, except a few rules whose 0.2 key held
+/// a live value (`"x" is not one of ["a"]`, `12 does not fit int32`, a parse error's line), which are read as the
+/// value-free key they now have (`Drift.migrated`); `--update-baseline` writes the file as version 2.
 ///
 /// ```json
 /// {
@@ -38,6 +42,40 @@ public struct BaselineFile: Sendable, Equatable {
 
         /// By path, then rule.
         public static func < (a: Drift, b: Drift) -> Bool { (a.path, a.rule) < (b.path, b.rule) }
+
+        /// The rule of a body nested deeper than the parser's limit.
+        public static let tooDeep = "nested too deep"
+        /// The rule of a body too large for the JSON parser (or for memory).
+        public static let tooLarge = "document too large for the JSON parser"
+        /// The rule of child elements the stub has where the live element has text.
+        public static let childElements = "expected child elements"
+
+        /// A version 1 drift as version 2 keys it: the rules whose 0.2 key held a live value lose it
+        /// (`"x" is not one of ["a"]` → `not one of ["a"]`, `"y" is not a uuid` → `not a uuid`, `12 does not fit
+        /// int32` → `does not fit int32`, `nested deeper than 1024 levels around line 1, column 9` → `nested too
+        /// deep`, `out of memory while parsing …` → the too-large rule, `expected child elements <a>, <b>` →
+        /// `expected child elements`); every other key is the same in both versions.
+        public var migrated: Drift {
+            var drift = self
+            let rule = self.rule
+            let stringFormat = ContractRules.Format.allCases.first { format in
+                !format.isInteger && rule.hasSuffix(" is not " + ContractRules.article(format))
+            }
+            if let range = rule.range(of: " is not one of ") {
+                drift.rule = "not one of " + rule[range.upperBound...]
+            } else if let stringFormat {
+                drift.rule = "not " + ContractRules.article(stringFormat)
+            } else if let range = rule.range(of: " does not fit "), Int(rule[..<range.lowerBound]) != nil {
+                drift.rule = "does not fit " + rule[range.upperBound...]
+            } else if rule.hasPrefix("nested deeper than ") {
+                drift.rule = Self.tooDeep
+            } else if rule.hasPrefix("out of memory while parsing ") {
+                drift.rule = Self.tooLarge
+            } else if rule.hasPrefix(Self.childElements + " <") {
+                drift.rule = Self.childElements
+            }
+            return drift
+        }
     }
 
     /// One target the baseline knows.
@@ -60,8 +98,8 @@ public struct BaselineFile: Sendable, Equatable {
         }
     }
 
-    /// The file format's version, the value of `tetherBaseline`.
-    public static let version = 1
+    /// The file format's version, the value of `tetherBaseline`: 2 since 0.3 (1 is read too, see above).
+    public static let version = 2
 
     /// Every target known, sorted by service and name.
     public private(set) var targets: [Target]
@@ -105,7 +143,7 @@ public struct BaselineFile: Sendable, Equatable {
             throw root.error("missing key \"tetherBaseline\" (a baseline file starts {\"tetherBaseline\": 1, …})")
         }
         let version = try versionNode.integer(in: 1...Int(Int32.max))
-        guard version == Self.version else {
+        guard version <= Self.version else {
             throw versionNode.error("baseline format \(version) is newer than this tether reads (\(Self.version))")
         }
         var targets: [Target] = []
@@ -128,7 +166,8 @@ public struct BaselineFile: Sendable, Equatable {
                 guard let pathNode = driftKeys["path"], let ruleNode = driftKeys["rule"] else {
                     throw driftNode.error("a drift needs \"path\" and \"rule\"")
                 }
-                drifts.append(Drift(path: try pathNode.string(), rule: try ruleNode.string()))
+                let drift = Drift(path: try pathNode.string(), rule: try ruleNode.string())
+                drifts.append(version == 1 ? drift.migrated : drift)
             }
             let key = service + "\u{0}" + name
             if let first = seen[key] {

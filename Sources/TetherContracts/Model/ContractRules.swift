@@ -281,7 +281,7 @@ public struct ContractRules: Sendable, Equatable {
     }
 
     /// `a uuid`, `an email`, `a date-time`.
-    static func article(_ format: Format) -> String {
+    public static func article(_ format: Format) -> String {
         (format == .email || format == .int32 || format == .int64 ? "an " : "a ") + format.rawValue
     }
 

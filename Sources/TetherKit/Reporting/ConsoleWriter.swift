@@ -163,7 +163,7 @@ public enum ConsoleWriter {
             details = ReportText.findingLines(result, redactor: redactor)
             // A status drift shows what was asked: a wrong path and a real 404 look alike without it.
             let drifts = result.findings.filter(\.isDrift)
-            if let last = drifts.lastIndex(where: { $0.path == "status" }) {
+            if let last = drifts.lastIndex(where: { $0.location == .status }) {
                 details.insert(requestLine, at: last + 1)
             } else if detail == .verbose {
                 details.insert(requestLine, at: 0)

@@ -182,17 +182,11 @@ public enum HTMLReport {
         var ancestors: Set<String> = []
 
         init(_ findings: [Finding]) {
-            for finding in findings where finding.path.hasPrefix("$") {
-                if kinds[finding.path] != "drift" { kinds[finding.path] = finding.isDrift ? "drift" : "note" }
-                var inQuotes = false
-                var previous: Character?
-                for (offset, character) in finding.path.enumerated() {
-                    if character == "\"" && previous != "\\" { inQuotes.toggle() }
-                    if !inQuotes, offset > 0, character == "." || character == "[" {
-                        ancestors.insert(String(finding.path.prefix(offset)))
-                    }
-                    previous = character
-                }
+            for finding in findings {
+                guard case .json(let location) = finding.location else { continue }
+                let path = location.description
+                if kinds[path] != "drift" { kinds[path] = finding.isDrift ? "drift" : "note" }
+                ancestors.formUnion(location.ancestors)
             }
         }
 

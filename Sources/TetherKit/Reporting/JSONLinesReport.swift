@@ -107,7 +107,7 @@ public struct JSONLinesReport: ReportSink {
 
     /// The summary line from its parts: a run's, or the merge of shards' (`JSONLinesMerge`).
     static func summaryLine(
-        counts: OutcomeCounts, total: Int, fixed: Int, duration: Double, startedAt: String, exitCode: Int32
+        counts: OutcomeCounts, total: Int, fixed: Int, duration: Double, startedAt: String, exitCode: ExitCode
     ) -> String {
         let summary = JSONValue.object([
             JSONMember("type", .string("summary")),
@@ -122,7 +122,7 @@ public struct JSONLinesReport: ReportSink {
             JSONMember("fixed", .integer(Int64(fixed))),
             JSONMember("duration", .double(duration)),
             JSONMember("startedAt", .string(startedAt)),
-            JSONMember("exitCode", .integer(Int64(exitCode))),
+            JSONMember("exitCode", .integer(Int64(exitCode.rawValue))),
         ])
         return String(decoding: summary.serialized(), as: UTF8.self) + "\n"
     }

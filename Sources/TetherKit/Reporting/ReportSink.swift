@@ -55,18 +55,18 @@ public struct ReportDestination {
     public var environment: [String: String]
     /// Where text for standard output goes (`--json -`, annotations, diagnostics), as soon as it is ready.
     public var standardOutput: (String) -> Void
-    /// `--junit-file-attributes`: `file` and `line` on each JUnit `<testcase>`.
-    public var isJUnitFileAttributes: Bool
+    /// The format's own flags that were given (`junit-file-attributes`), by name without the dashes.
+    public var flags: Set<String>
 
     /// - Parameters: as the properties.
     public init(
         path: String?, environment: [String: String] = [:], standardOutput: @escaping (String) -> Void = { _ in },
-        isJUnitFileAttributes: Bool = false
+        flags: Set<String> = []
     ) {
         self.path = path
         self.environment = environment
         self.standardOutput = standardOutput
-        self.isJUnitFileAttributes = isJUnitFileAttributes
+        self.flags = flags
     }
 }
 
@@ -95,13 +95,30 @@ public struct ReportFormat: Sendable {
     /// The environment variable that turns the format on without its option, and the value it needs (`nil`: any
     /// non-empty value): `GITHUB_ACTIONS=true` for annotations.
     public var environmentSwitch: (name: String, value: String?)?
+    /// Switches that change only this format (`--junit-file-attributes`): each becomes an option of the commands
+    /// that write reports, and reaches the sink in `ReportDestination.flags` when given.
+    public var flags: [Flag]
     /// The sink that writes it.
     public var sink: @Sendable (ReportDestination) -> any ReportSink
+
+    /// A switch of one format: its name without the dashes, and its help line.
+    public struct Flag: Sendable {
+        /// `junit-file-attributes` for `--junit-file-attributes`.
+        public var name: String
+        /// What it does, lower-case.
+        public var help: String
+
+        /// - Parameters: as the properties.
+        public init(name: String, help: String) {
+            self.name = name
+            self.help = help
+        }
+    }
 
     /// - Parameters: as the properties.
     public init(
         option: String, value: Value = .file, help: String, defaultPath: String? = nil,
-        environmentSwitch: (name: String, value: String?)? = nil,
+        environmentSwitch: (name: String, value: String?)? = nil, flags: [Flag] = [],
         sink: @escaping @Sendable (ReportDestination) -> any ReportSink
     ) {
         self.option = option
@@ -109,6 +126,7 @@ public struct ReportFormat: Sendable {
         self.help = help
         self.defaultPath = defaultPath
         self.environmentSwitch = environmentSwitch
+        self.flags = flags
         self.sink = sink
     }
 
@@ -116,7 +134,17 @@ public struct ReportFormat: Sendable {
     public static let all: [ReportFormat] = [
         ReportFormat(
             option: "junit", help: "where to write the JUnit XML report", defaultPath: "reports/junit.xml",
-            sink: { JUnitFile(path: $0.path ?? "reports/junit.xml", isFileAttributes: $0.isJUnitFileAttributes) }),
+            flags: [
+                Flag(
+                    name: "junit-file-attributes",
+                    help: "add file and line (the target's name in its manifest) to each JUnit <testcase>, for GitLab, "
+                        + "CircleCI and action-junit-report; the strict schemas (Jenkins xUnit junit-10, Ant) reject "
+                        + "them")
+            ],
+            sink: {
+                JUnitFile(
+                    path: $0.path ?? "reports/junit.xml", isFileAttributes: $0.flags.contains("junit-file-attributes"))
+            }),
         ReportFormat(
             option: "html", help: "write a self-contained HTML report (filters, stub and live bodies side by side)",
             sink: { HTMLReportFile(path: $0.path ?? "reports/tether.html") }),

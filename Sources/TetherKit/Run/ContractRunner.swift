@@ -1,36 +1,5 @@
 import Foundation
 
-/// What a run may change: the rules' strictness and how requests travel.
-public struct VerifyOptions: Sendable, Equatable {
-    /// Keys the live body has and the stub lacks are drifts, not notes (`--strict`).
-    public var isStrict: Bool
-    /// How requests travel: parallelism, limits, retries, TLS, cancellation.
-    public var transport: TransportOptions
-    /// Known drifts and pending targets (`--baseline`); with no file, only manifest `pending` applies.
-    public var baseline: BaselineGate
-    /// A target that passed only after a retry fails the gate (`--fail-on-flaky`).
-    public var failsOnFlaky: Bool
-    /// A checked target whose stub has no body contract drifts (`--exhaustive`; see `BodyCoverage`).
-    public var isExhaustive: Bool
-    /// Each answer is checked before the transport goes on, instead of while it sends the next requests: for a
-    /// caller that may stop the run on what a result says (`--fail-fast`), so nothing is sent after that result.
-    public var checksInStep: Bool
-
-    /// - Parameters: as the properties.
-    public init(
-        isStrict: Bool = false, transport: TransportOptions = TransportOptions(),
-        baseline: BaselineGate = BaselineGate(), failsOnFlaky: Bool = false, isExhaustive: Bool = false,
-        checksInStep: Bool = false
-    ) {
-        self.isStrict = isStrict
-        self.transport = transport
-        self.baseline = baseline
-        self.failsOnFlaky = failsOnFlaky
-        self.isExhaustive = isExhaustive
-        self.checksInStep = checksInStep
-    }
-}
-
 /// Runs the pipeline: contracts → transport → checks → a `RunReport`. It writes nothing; reporting does.
 public struct ContractRunner: Sendable {
     /// Where requests go: libcurl, or a test double.
@@ -56,7 +25,12 @@ public struct ContractRunner: Sendable {
     /// Sends every checkable contract's request and checks each answer.
     /// - Parameters:
     ///   - contracts: What to verify.
-    ///   - options: Rules and transport.
+    ///   - checks: `--strict`, `--exhaustive`.
+    ///   - transport: How requests travel.
+    ///   - baseline: Marks each result's known drifts and pending state (`--baseline`; with no file, only a
+    ///     manifest's `pending` applies), and says which recorded drifts are fixed.
+    ///   - inStep: Each answer is checked before the transport goes on, instead of while it sends the next requests:
+    ///     for a caller that may stop the run on what a result says (`--fail-fast`), so nothing is sent after it.
     ///   - onResponse: Called with a contract's index and its live response (status, headers, body) as it arrives,
     ///     before it is checked and its body dropped: for callers that keep what the service said (record, update,
     ///     the decode check).
@@ -64,7 +38,8 @@ public struct ContractRunner: Sendable {
     ///     the others as their responses arrive), so a console can show progress.
     /// - Returns: One result per contract, in contract order.
     public func run(
-        _ contracts: [Contract], options: VerifyOptions = VerifyOptions(),
+        _ contracts: [Contract], checks: CheckOptions = CheckOptions(),
+        transport: TransportOptions = TransportOptions(), baseline: BaselineGate = BaselineGate(), inStep: Bool = false,
         onResponse: (Int, HTTPResponse) -> Void = { _, _ in },
         onResult: (Int, ContractResult) -> Void = { _, _ in }
     ) -> RunReport {
@@ -75,19 +50,18 @@ public struct ContractRunner: Sendable {
         // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
         // others are in flight, and its body is dropped once checked.
         var results = contracts.map {
-            options.baseline.mark(Self.result(contract: $0, response: nil, isStrict: options.isStrict))
+            baseline.mark(Self.result(contract: $0, response: nil, isStrict: checks.isStrict))
         }
         for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let requests = sendable.map { contracts[$0].request }
-        Self.send(requests, through: transport, options: options.transport, inStep: options.checksInStep) {
-            position, response in
+        Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
             let index = sendable[position]
             if case .success(let live) = response { onResponse(index, live) }
-            results[index] = options.baseline.mark(
+            results[index] = baseline.mark(
                 Self.result(
-                    contract: contracts[index], response: response, isStrict: options.isStrict,
-                    isExhaustive: options.isExhaustive, parser: parser))
+                    contract: contracts[index], response: response, isStrict: checks.isStrict,
+                    isExhaustive: checks.isExhaustive, parser: parser))
             onResult(index, results[index])
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
@@ -95,14 +69,13 @@ public struct ContractRunner: Sendable {
         for contract in contracts { secrets += contract.secrets }
         return RunReport(
             results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
-            secrets: Array(Set(secrets)).sorted(), fixed: options.baseline.fixed(in: results),
-            failsOnFlaky: options.failsOnFlaky)
+            secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: results))
     }
 
     /// Sends the requests on a thread of their own and hands each result to `handle` on this one, in completion
     /// order: the transport keeps the network busy while the answers already in are checked and reported, on two
     /// cores instead of one. A single request is sent here (there is nothing to overlap, and a thread costs time),
-    /// and so is every request `inStep` (`VerifyOptions.checksInStep`).
+    /// and so is every request `inStep`.
     /// At most `jobs` results wait to be handled, so bodies do not pile up when the checks are the slower side.
     private static func send(
         _ requests: [HTTPRequest], through transport: any HTTPTransport, options: TransportOptions, inStep: Bool,
@@ -169,47 +142,4 @@ public func localHostName() -> String {
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
     let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return name.isEmpty ? "localhost" : name
-}
-
-/// A bounded hand-over from one producing thread to one consuming thread: `put` waits while `capacity` items wait,
-/// `take` waits for items and returns all of them at once (one wake-up for a burst), or nil once closed and drained.
-final class HandOver<Item>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [Item] = []
-    private var isClosed = false
-    private let capacity: Int
-
-    /// - Parameter capacity: How many items may wait before `put` waits too.
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    /// Adds an item, waiting while the hand-over is full.
-    func put(_ item: Item) {
-        condition.lock()
-        while items.count >= capacity { condition.wait() }
-        items.append(item)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// No more items will come.
-    func close() {
-        condition.lock()
-        isClosed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Every item waiting (waits for at least one), or nil when closed and nothing is left.
-    func take() -> [Item]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty && !isClosed { condition.wait() }
-        guard !items.isEmpty else { return nil }
-        let taken = items
-        items.removeAll(keepingCapacity: true)
-        condition.broadcast()
-        return taken
-    }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// reported as skipped, "not run", naming the drift that stopped the run, in every report, so nobody mistakes them
 /// for transport errors.
 public final class FailFast: @unchecked Sendable {
-    private let cancellation: Cancellation
+    /// The run's cancellation, raised at the first drift that fails the gate.
+    public let cancellation: Cancellation
     private let lock = NSLock()
     private var firstDrift: String?
 

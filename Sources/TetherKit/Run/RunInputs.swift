@@ -1,8 +1,8 @@
 import Foundation
 
 /// Which contracts a run checks and where their requests go: the manifests, the environment `${VAR}` expands from,
-/// `--base-url`, `--mock` and `--filter`. What `verify`, `update` and `learn` share, with the one start-up that reads
-/// them (`selectedContracts`).
+/// `--base-url`, `--mock`, `--filter` and `--shard`. What `verify`, `record`, `update` and `learn` share, with the one
+/// start-up that reads them (`selectedContracts`).
 public struct RunInputs: Sendable {
     /// Manifests or folders of them.
     public var paths: [String]
@@ -11,35 +11,37 @@ public struct RunInputs: Sendable {
     /// `--base-url`.
     public var baseURLs: BaseURLOverrides
     /// `--mock FILE.har`: replay it on 127.0.0.1 and send every request there.
-    public var mockHAR: String?
+    public var mock: MockReplay
     /// `--filter`.
     public var filter: ContractFilter
+    /// `--shard K/N` and `--timings FILE`.
+    public var sharding: ShardSelection
 
     /// - Parameters: as the properties.
     public init(
-        paths: [String], environment: [String: String], baseURLs: BaseURLOverrides = BaseURLOverrides(),
-        mockHAR: String? = nil, filter: ContractFilter = ContractFilter(patterns: [])
+        paths: [String] = [], environment: [String: String] = [:], baseURLs: BaseURLOverrides = BaseURLOverrides(),
+        mock: MockReplay = MockReplay(), filter: ContractFilter = ContractFilter(patterns: []),
+        sharding: ShardSelection = ShardSelection()
     ) {
         self.paths = paths
         self.environment = environment
         self.baseURLs = baseURLs
-        self.mockHAR = mockHAR
+        self.mock = mock
         self.filter = filter
+        self.sharding = sharding
     }
 
     /// The start-up: start the mock (which sends every request to itself), read the manifests, select the targets.
     /// - Parameter write: Where the mock's notes go.
-    /// - Returns: The selected contracts, and the mock server replaying `mockHAR` (keep it alive while the requests
-    ///   run).
-    /// - Throws: `VerifyCommandError` for broken contracts, a mock that cannot start, or no target selected.
-    func selectedContracts(write: (String) -> Void) throws(VerifyCommandError) -> (
-        contracts: [Contract], server: MockServer?
-    ) {
+    /// - Returns: The selected contracts (before `--shard`), and the mock server replaying `mock` (keep it alive
+    ///   while the requests run).
+    /// - Throws: `RunError` for broken contracts, a mock that cannot start, or no target selected.
+    func selectedContracts(write: (String) -> Void) throws(RunError) -> (contracts: [Contract], server: MockServer?) {
         var overrides = baseURLs
         var server: MockServer?
-        if let mockHAR {
+        if let harPath = mock.harPath {
             do {
-                let (replay, archive) = try MockServer.replaying(harFile: mockHAR)
+                let (replay, archive) = try MockServer.replaying(harFile: harPath)
                 server = replay
                 for note in archive.notes { write("note: \(note)\n") }
             } catch {
@@ -68,5 +70,86 @@ public struct RunInputs: Sendable {
             )
         }
         return (selected, server)
+    }
+
+    /// The part of `selected` that `--shard` runs (all of it without `--shard`), saying which part it is.
+    /// - Parameters:
+    ///   - selected: The selected contracts.
+    ///   - write: Where the line saying which part this is goes.
+    /// - Returns: The contracts of this shard, in run order.
+    /// - Throws: `RunError.selection` when the `--timings` report cannot be read.
+    func shardPart(of selected: [Contract], write: (String) -> Void) throws(RunError) -> [Contract] {
+        guard let shard = sharding.shard else { return selected }
+        var timings: [String: Double]?
+        if let timingsReport = sharding.timingsReport {
+            do {
+                timings = try ContractShard.timings(fromReport: timingsReport)
+            } catch {
+                throw .selection("--timings \(error); give the JUnit report of an earlier run, or drop --timings")
+            }
+        }
+        let part = shard.select(selected, timings: timings)
+        let targets = selected.count == 1 ? "1 target" : "\(selected.count) targets"
+        write("shard \(shard): \(part.count) of \(targets), balanced by \(timings == nil ? "count" : "time")\n")
+        return part
+    }
+}
+
+/// `--mock FILE.har`: a HAR file replayed on 127.0.0.1 for the run, every request sent there.
+public struct MockReplay: Sendable, Equatable {
+    /// The HAR file, or `nil` to call the services.
+    public var harPath: String?
+
+    /// - Parameter harPath: The HAR file, or `nil`.
+    public init(harPath: String? = nil) {
+        self.harPath = harPath
+    }
+}
+
+/// `--shard K/N` and `--timings FILE`: which part of the selected targets a CI job runs.
+public struct ShardSelection: Sendable, Equatable {
+    /// The part this run is, or `nil` for the whole run.
+    public var shard: ContractShard?
+    /// An earlier JUnit (or `--json`) report whose test times balance the parts, instead of their counts.
+    public var timingsReport: String?
+
+    /// - Parameters: as the properties.
+    public init(shard: ContractShard? = nil, timingsReport: String? = nil) {
+        self.shard = shard
+        self.timingsReport = timingsReport
+    }
+}
+
+/// Why a run could not start, or could not write its report.
+public enum RunError: Error, CustomStringConvertible {
+    /// The manifests have errors: nothing was sent.
+    case contracts(ContractErrors)
+    /// The HAR file to replay cannot be used: nothing was sent.
+    case mock(MockServerError)
+    /// No target to verify: nothing was sent.
+    case selection(String)
+    /// A report cannot be written (checked before anything was sent).
+    case report(option: String, ReportError)
+    /// The run finished, but a report could not be written.
+    case unwritten(RunPipelineError)
+    /// The baseline file cannot be read or is malformed: nothing was sent.
+    case baseline(ContractError)
+    /// Options that do not go together (`--update-baseline` without `--baseline`): nothing was sent.
+    case usage(String)
+    /// The run finished, but `--update-baseline` could not write the file.
+    case baselineUnwritten(report: RunReport, ReportError)
+
+    /// The message, for `tether: error: …`.
+    public var description: String {
+        switch self {
+        case .contracts(let errors): "\(errors.countText); nothing was sent"
+        case .mock(let error): "\(error)"
+        case .selection(let message): message
+        case .report(let option, let error): "\(option) \(error); nothing was sent"
+        case .unwritten(let error): "\(error)"
+        case .baseline(let error): "--baseline \(error); nothing was sent"
+        case .usage(let message): message
+        case .baselineUnwritten(_, let error): "--update-baseline \(error)"
+        }
     }
 }

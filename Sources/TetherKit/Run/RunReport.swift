@@ -150,11 +150,11 @@ extension OutcomeCounts {
     /// nothing was checked (no target passed or drifted); else 3 some target could not be checked (and is not
     /// pending), or with `--fail-on-flaky` passed only after a retry; else 0, every contract holds. Counts that
     /// know nothing of the gate (all excused counts 0) give the plain rule.
-    public var exitCode: Int32 {
-        if drifted > excusedDrifted { return 1 }
-        if passed + drifted == 0 { return 4 }
-        if errors > excusedErrors || failingFlaky > 0 { return 3 }
-        return 0
+    public var exitCode: ExitCode {
+        if drifted > excusedDrifted { return .drift }
+        if passed + drifted == 0 { return .nothingChecked }
+        if errors > excusedErrors || failingFlaky > 0 { return .notChecked }
+        return .success
     }
 }
 
@@ -233,8 +233,8 @@ public struct RunReport: Sendable, Equatable {
     /// The exit code for a CI gate: `OutcomeCounts.exitCode` (which reads the baseline's marks and
     /// `failsOnFlaky`), except that a shard with no targets (more shards than targets) is 0: there was nothing for
     /// it to check.
-    public var exitCode: Int32 {
-        if results.isEmpty, shard != nil { return 0 }
+    public var exitCode: ExitCode {
+        if results.isEmpty, shard != nil { return .success }
         return counts.exitCode
     }
 
@@ -242,8 +242,8 @@ public struct RunReport: Sendable, Equatable {
     /// one did, whatever finished before it, else `exitCode`.
     /// - Parameter signal: The signal that stopped the run, or `nil`.
     /// - Returns: The process exit code.
-    public func exitCode(interruptedBy signal: Int32?) -> Int32 {
-        signal.map { 128 + $0 } ?? exitCode
+    public func exitCode(interruptedBy signal: Int32?) -> ExitCode {
+        signal.map(ExitCode.stopped(by:)) ?? exitCode
     }
 }
 

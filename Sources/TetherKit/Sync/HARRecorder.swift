@@ -257,7 +257,7 @@ extension ResponseTap {
     /// - Parameters:
     ///   - path: The HAR file to write.
     ///   - patterns: The `--redact-json` patterns.
-    /// - Returns: The tap for `VerifyCommand.tap`.
+    /// - Returns: The tap for `RunPipeline.tap`.
     public static func recording(to path: String, redactingJSON patterns: [JSONPathPattern] = [])
         -> ([Contract]) -> ResponseTap
     {

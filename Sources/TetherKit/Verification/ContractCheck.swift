@@ -22,12 +22,12 @@ public enum ContractCheck {
                     ? "successAndRedirectCodes" : allowed.map(String.init).joined(separator: ", ")
             findings.append(
                 Finding(
-                    .drift, "status", "\(response.statusCode) is not one of \(list) (rules.status)",
+                    .drift, .allowedStatus, at: .status, "\(response.statusCode) is not one of \(list) (rules.status)",
                     expected: "one of \(list)", actual: String(response.statusCode)))
         } else if !statusHolds {
             findings.append(
                 Finding(
-                    .drift, "status",
+                    .drift, .status, at: .status,
                     "expected \(statusCode), got \(response.statusCode): check the request's path and query, "
                         + "or fix the stub's status code", expected: String(statusCode),
                     actual: String(response.statusCode)))
@@ -35,7 +35,7 @@ public enum ContractCheck {
         if let valid = contract.validStatusCodes, !valid.contains(response.statusCode) {
             findings.append(
                 Finding(
-                    .drift, "status",
+                    .drift, .validationType, at: .status,
                     "\(response.statusCode) is outside the target's validationType (\(describe(codes: valid))): "
                         + "fix the request, or widen validationType"))
         }
@@ -44,14 +44,14 @@ public enum ContractCheck {
             if contract.sampleData != .none {
                 findings.append(
                     Finding(
-                        .note, "body",
+                        .note, .notCompared, at: .body,
                         "not compared: the status differs, so the body answers another case than the stub"))
             }
             return findings
         }
         if contract.request.method == "HEAD" {
             if contract.sampleData != .none {
-                findings.append(Finding(.note, "body", "not compared: a HEAD response has no body"))
+                findings.append(Finding(.note, .notCompared, at: .body, "not compared: a HEAD response has no body"))
             }
             return findings
         }
@@ -164,7 +164,7 @@ public enum ContractCheck {
             }
             return [
                 Finding(
-                    .drift, "body",
+                    .drift, .stubNotXML, at: .body,
                     "the stub is declared XML but \(why): fix the stub, or drop its XML Content-Type",
                     expected: "XML", actual: "not XML")
             ]
@@ -177,14 +177,14 @@ public enum ContractCheck {
         guard !expected.isEmpty else { return [] }
         let headers = response.headers  // made from the received lines once, not once per expected header
         return expected.compactMap { header in
-            let path = "header \(header.name)"
+            let location = Finding.Location.header(header.name)
             let live = headers.filter { $0.isNamed(header.name) }.map(\.value)
             let shown = { (value: String) in header.isCredential ? "<redacted>" : "\"\(value)\"" }
             // The two sides for tools: a credential's value is no more theirs than the message's.
             let plain = { (value: String) in header.isCredential ? Redactor.marker : value }
             guard let first = live.first else {
                 return Finding(
-                    .drift, path, "missing (expected \(shown(header.value))): \(headerHint)",
+                    .drift, .missingHeader, at: location, "missing (expected \(shown(header.value))): \(headerHint)",
                     expected: plain(header.value),
                     actual: "absent")
             }
@@ -195,7 +195,8 @@ public enum ContractCheck {
             return holds
                 ? nil
                 : Finding(
-                    .drift, path, "expected \(shown(header.value)), got \(shown(first)): \(headerHint)",
+                    .drift, .header, at: location,
+                    "expected \(shown(header.value)), got \(shown(first)): \(headerHint)",
                     expected: plain(header.value), actual: plain(first))
         }
     }
@@ -210,7 +211,7 @@ public enum ContractCheck {
         case .none:
             return [
                 Finding(
-                    .note, "body",
+                    .note, .notCompared, at: .body,
                     "not checked: the stub has no body (sampleData is empty), so only the status was checked")
             ]
         case .json(let stub):
@@ -231,7 +232,7 @@ public enum ContractCheck {
             if live.isEmpty {
                 return [
                     Finding(
-                        .drift, "body",
+                        .drift, .emptyBody, at: .body,
                         "expected a non-empty body (the stub has text), got an empty body: "
                             + "make sampleData empty, or fix the stub")
                 ]
@@ -239,7 +240,7 @@ public enum ContractCheck {
             if (try? (parser.map { try $0.validate(live) } ?? JSONValue.validate(live))) != nil {
                 return [
                     Finding(
-                        .drift, "body",
+                        .drift, .unexpectedJSON, at: .body,
                         "expected a body that is not JSON (the stub is text), got JSON: \(Finding.textExcerpt(live)): "
                             + "make sampleData JSON, or fix the stub")
                 ]

@@ -1,4 +1,8 @@
 /// One thing a check found: a drift (the contract does not hold) or a note (worth knowing, not failing).
+///
+/// A finding carries its rule and its location as typed values, and its message is built from them next to the
+/// check that finds it. Baseline keys (`BaselineGate`), the HTML report's highlights and the JSON lines read the
+/// fields; nothing reads the message back.
 public struct Finding: Sendable, Equatable, CustomStringConvertible {
     /// Whether a finding breaks the contract or only informs.
     public enum Kind: Sendable, Equatable {
@@ -8,25 +12,32 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
 
     /// A drift (the contract does not hold) or a note.
     public var kind: Kind
-    /// Where: `status`, `header Content-Type`, `body`, or a JSON path from the root such as `$.items[3].price`.
-    public var path: String
+    /// Which rule found it.
+    public var rule: Rule
+    /// Where: the status, a header, the body, a place in a JSON or XML body, or the target itself.
+    public var location: Location
     /// What, built next to the rule that found it: `expected string, got number 12`.
     public var message: String
-    /// What the stub asked for, for tools (`--json`): `string`, `200`, `absent`; `nil` when the rule has no
-    /// two sides (a note, a body that is not JSON).
+    /// What the stub asked for, for tools (`--json`) and baseline keys: `string`, `200`, `absent`; `nil` when the
+    /// rule has no two sides (a note, a body that is not JSON).
     public var expected: String?
     /// What the live answer had: `number 12`, `404`, `absent`, `null`.
     public var actual: String?
 
     /// - Parameters:
     ///   - kind: Drift or note.
-    ///   - path: Where (`$.items[3].price`, `status`, `header Content-Type`, `body`).
+    ///   - rule: The rule that found it.
+    ///   - location: Where.
     ///   - message: What and what to do, lower case.
     ///   - expected: What the stub asked for, when the rule compares two sides.
     ///   - actual: What the live answer had.
-    public init(_ kind: Kind, _ path: String, _ message: String, expected: String? = nil, actual: String? = nil) {
+    public init(
+        _ kind: Kind, _ rule: Rule, at location: Location, _ message: String, expected: String? = nil,
+        actual: String? = nil
+    ) {
         self.kind = kind
-        self.path = path
+        self.rule = rule
+        self.location = location
         self.message = message
         self.expected = expected
         self.actual = actual
@@ -34,8 +45,247 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether this finding breaks the contract.
     public var isDrift: Bool { kind == .drift }
+    /// Where, as every report prints it: `status`, `header Content-Type`, `body`, `$.items[3].price`,
+    /// `/feed/entry[2]/title`, `target`.
+    public var path: String { location.description }
     /// `$.items[0].id: expected integer, got string "7": …`.
     public var description: String { "\(path): \(message)" }
+}
+
+extension Finding {
+    /// The rules a finding can come from, by the part of the answer they read.
+    public enum Rule: String, Sendable, CaseIterable {
+        // The status and the headers.
+        /// The live status is not the stub's.
+        case status
+        /// The live status is not one of the target's `rules.status`.
+        case allowedStatus
+        /// The live status is outside the target's `validationType`.
+        case validationType
+        /// A header the stub has is missing.
+        case missingHeader
+        /// A header the stub has has another value.
+        case header
+
+        // The body as a whole.
+        /// The body was not compared: the status differs, a HEAD answer, a stub without a body (a note).
+        case notCompared
+        /// The stub is JSON; the body is empty, text, or not UTF-8.
+        case notJSON
+        /// A JSON body nested deeper than the parser's limit.
+        case tooDeep
+        /// A number beyond 64 bits, or one no `Double` holds.
+        case numberOutOfRange
+        /// A body larger than the JSON parser handles, or one that ran out of memory.
+        case tooLarge
+        /// The stub has text; the body is empty.
+        case emptyBody
+        /// The stub is text; the body is JSON.
+        case unexpectedJSON
+        /// `--exhaustive`: the stub asserts nothing about the body.
+        case noBodyContract
+
+        // A JSON body's structure (`ShapeCheck`).
+        /// A value of another type than the stub's.
+        case type
+        /// A fraction where the stub has an integer.
+        case integer
+        /// A `null` where the stub has a value.
+        case null
+        /// A key of the stub that the body lacks.
+        case missingKey
+        /// A key of the body that the stub lacks (a note, or a drift when strict).
+        case extraKey
+        /// The stub has `null` here: any value is accepted (a note).
+        case stubNull
+        /// The stub's array is empty: the elements are not checked (a note).
+        case emptyStubArray
+        /// A value outside its `rules.formats` format (date-time, uuid, int32, …).
+        case format
+        /// A value not among its `rules.values`.
+        case value
+
+        // An XML body's structure (`XMLShape`).
+        /// The stub is declared XML but is not XML Tether reads.
+        case stubNotXML
+        /// The stub is XML; the body is empty, not well-formed, or has no root element.
+        case notXML
+        /// The body declares entities in its DTD (refused, never expanded).
+        case xmlEntities
+        /// Another root element than the stub's.
+        case rootElement
+        /// An attribute of the stub that the element lacks.
+        case missingAttribute
+        /// An attribute the stub lacks (a note, or a drift when strict).
+        case extraAttribute
+        /// Text where the stub has child elements, or child elements where it has text.
+        case content
+        /// An element of the stub's name in another namespace.
+        case namespace
+        /// An element of the stub that the body lacks.
+        case missingElement
+        /// An element the stub lacks (a note, or a drift when strict).
+        case extraElement
+
+        // The Swift API.
+        /// The app's `Decodable` model does not decode the body (the decode check).
+        case decode
+        /// A case of a `CaseIterable` target type that an exhaustive verification left out.
+        case notVerified
+    }
+
+    /// Where a finding points.
+    public enum Location: Sendable, Hashable, CustomStringConvertible {
+        /// The status code.
+        case status
+        /// The header of this name.
+        case header(String)
+        /// The body as a whole.
+        case body
+        /// A place in a JSON body.
+        case json(JSONLocation)
+        /// A place in an XML body.
+        case xml(XMLLocation)
+        /// The target itself (not verified at all).
+        case target
+
+        /// `status`, `header Content-Type`, `body`, `$.items[3].price`, `/feed/entry[2]/title`, `target`.
+        public var description: String {
+            switch self {
+            case .status: "status"
+            case .header(let name): "header \(name)"
+            case .body: "body"
+            case .json(let location): location.description
+            case .xml(let location): location.description
+            case .target: "target"
+            }
+        }
+
+        /// The same place in any element of the arrays (or repeated elements) on the way, as a baseline keeps it:
+        /// `$.items[*].price`, `/feed/entry[*]/title` (which element drifts first depends on the live data).
+        public var anyElement: String {
+            switch self {
+            case .json(let location): location.anyElement
+            case .xml(let location): location.anyElement
+            default: description
+            }
+        }
+    }
+}
+
+/// A place in a JSON body: the keys and indices from the root, written `$.items[3].price` or `$["a b"]`.
+public struct JSONLocation: Sendable, Hashable, CustomStringConvertible {
+    /// One step down from a container.
+    public enum Component: Sendable, Hashable {
+        /// A member of an object.
+        case key(String)
+        /// An element of an array, from 0.
+        case index(Int)
+    }
+
+    /// From the root down; empty for the root itself.
+    public var components: [Component]
+
+    /// - Parameter components: From the root down.
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// The root, `$`.
+    public static let root = JSONLocation()
+
+    /// `$.items[3].price`.
+    public var description: String { Self.text(components, anyElement: false) }
+
+    /// `$.items[*].price`: every index as `[*]`.
+    public var anyElement: String { Self.text(components, anyElement: true) }
+
+    /// Every container on the way to this place, as `description` writes them: `$`, `$.items`, `$.items[3]` for
+    /// `$.items[3].price`.
+    public var ancestors: [String] {
+        var texts = ["$"]
+        var path = "$"
+        for component in components.dropLast() {
+            Self.append(component, to: &path, anyElement: false)
+            texts.append(path)
+        }
+        return components.isEmpty ? [] : texts
+    }
+
+    /// This place, then `key`.
+    public func appending(key: String) -> JSONLocation { JSONLocation(components + [.key(key)]) }
+
+    /// This place, then element `index`.
+    public func appending(index: Int) -> JSONLocation { JSONLocation(components + [.index(index)]) }
+
+    private static func text(_ components: [Component], anyElement: Bool) -> String {
+        var path = "$"
+        for component in components { append(component, to: &path, anyElement: anyElement) }
+        return path
+    }
+
+    private static func append(_ component: Component, to path: inout String, anyElement: Bool) {
+        switch component {
+        case .key(let key): JSONPath.appendKey(key, to: &path)
+        case .index(let index): path += anyElement ? "[*]" : "[\(index)]"
+        }
+    }
+}
+
+/// A place in an XML body: element steps from the root (with a 1-based position among same-named siblings when
+/// there are several), then perhaps an attribute: `/feed/entry[2]/title`, `/feed/@xml:lang`.
+public struct XMLLocation: Sendable, Hashable, CustomStringConvertible {
+    /// One element on the way down.
+    public struct Step: Sendable, Hashable {
+        /// The element's name as the stub writes it (`title`, `atom:link`).
+        public var name: String
+        /// Its position among the siblings of the same name, from 1, when there are several.
+        public var position: Int?
+
+        /// - Parameters: as the properties.
+        public init(name: String, position: Int? = nil) {
+            self.name = name
+            self.position = position
+        }
+
+        /// The name without its prefix: `link` for `atom:link`.
+        public var localName: String { name.split(separator: ":").last.map(String.init) ?? name }
+    }
+
+    /// From the root element down.
+    public var steps: [Step]
+    /// The attribute, when the place is one.
+    public var attribute: String?
+
+    /// - Parameters: as the properties.
+    public init(steps: [Step], attribute: String? = nil) {
+        self.steps = steps
+        self.attribute = attribute
+    }
+
+    /// `/feed/entry[2]/title`, `/feed/@xml:lang`.
+    public var description: String { text(anyElement: false) }
+
+    /// `/feed/entry[*]/title`: every position as `[*]`.
+    public var anyElement: String { text(anyElement: true) }
+
+    /// This element's child `name` (at `position` among its namesakes, when there are several).
+    public func appending(_ name: String, position: Int? = nil) -> XMLLocation {
+        XMLLocation(steps: steps + [Step(name: name, position: position)])
+    }
+
+    /// This element's attribute `name`.
+    public func attribute(_ name: String) -> XMLLocation { XMLLocation(steps: steps, attribute: name) }
+
+    private func text(anyElement: Bool) -> String {
+        var path = ""
+        for step in steps {
+            path += "/" + step.name
+            if let position = step.position { path += anyElement ? "[*]" : "[\(position)]" }
+        }
+        if let attribute { path += "/@" + attribute }
+        return path
+    }
 }
 
 extension Finding {

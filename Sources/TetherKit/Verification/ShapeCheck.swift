@@ -203,20 +203,23 @@ extension Finding {
     static func notJSON(_ error: JSONParseError, body: Data) -> Finding {
         switch error.reason {
         case .empty:
-            Finding(.drift, "body", "expected a JSON body, got an empty body: make sampleData empty, or fix the stub")
+            Finding(
+                .drift, .notJSON, at: .body,
+                "expected a JSON body, got an empty body: make sampleData empty, or fix the stub")
         case .invalid:
             Finding(
-                .drift, "body",
+                .drift, .notJSON, at: .body,
                 "expected a JSON body, got text: \(textExcerpt(body)); \(error.description): "
                     + "check the request's path (an error page?), or make sampleData text")
         case .invalidUTF8:
             Finding(
-                .drift, "body",
+                .drift, .notJSON, at: .body,
                 "expected a JSON body, got bytes that are not UTF-8"
                     + (error.byteOffset.map { " (at byte \($0))" } ?? "")
                     + ": check the request's path, or make sampleData base64")
-        case .tooDeep, .numberOutOfRange, .tooLarge, .outOfMemory:
-            Finding(.drift, "body", error.description)
+        case .tooDeep: Finding(.drift, .tooDeep, at: .body, error.description)
+        case .numberOutOfRange: Finding(.drift, .numberOutOfRange, at: .body, error.description)
+        case .tooLarge, .outOfMemory: Finding(.drift, .tooLarge, at: .body, error.description)
         }
     }
 
@@ -239,6 +242,20 @@ private struct ElementsPart {
 /// The kinds of findings, for counting repeats of the same finding across array elements.
 private enum Rule: UInt8 {
     case typeMismatch, fractionForInteger, unexpectedNull, stubNull, emptyStubArray, missingKey, format, values
+
+    /// The public rule.
+    var finding: Finding.Rule {
+        switch self {
+        case .typeMismatch: .type
+        case .fractionForInteger: .integer
+        case .unexpectedNull: .null
+        case .stubNull: .stubNull
+        case .emptyStubArray: .emptyStubArray
+        case .missingKey: .missingKey
+        case .format: .format
+        case .values: .value
+        }
+    }
 }
 
 /// Identifies "the same finding": one rule at one index-free path (a shape node), with what distinguishes it there.
@@ -567,7 +584,7 @@ private struct ShapeWalk {
 
     mutating func ruleBroken(node: Int32, rule: Rule, _ message: String, expected: String, actual: String) {
         guard isFirst(RepeatKey(node: node, rule: rule, detail: 0)) else { return }
-        append(.drift, depth: openCount, message, expected: expected, actual: actual)
+        append(.drift, rule.finding, depth: openCount, message, expected: expected, actual: actual)
     }
 
     mutating func typeMismatch(node: Int32, at index: Int) {
@@ -575,7 +592,7 @@ private struct ShapeWalk {
         let expected = shape.expectedDescription(nodes[Int(node)])
         let actual = actualDescription(at: index)
         append(
-            .drift, depth: openCount, "expected \(expected), got \(actual)",
+            .drift, .type, depth: openCount, "expected \(expected), got \(actual)",
             hint: "change the property's type, or fix the stub", expected: expected, actual: actual)
     }
 
@@ -583,7 +600,8 @@ private struct ShapeWalk {
         guard isFirst(RepeatKey(node: node, rule: .fractionForInteger, detail: 0)) else { return }
         let actual = "fractional number \(excerpt(at: index))"
         append(
-            .drift, depth: openCount, "expected integer, got \(actual)", hint: "declare it Double, or fix the stub",
+            .drift, .integer, depth: openCount, "expected integer, got \(actual)",
+            hint: "declare it Double, or fix the stub",
             expected: "integer", actual: actual)
     }
 
@@ -591,13 +609,13 @@ private struct ShapeWalk {
         guard isFirst(RepeatKey(node: node, rule: .unexpectedNull, detail: 0)) else { return }
         let expected = shape.expectedDescription(nodes[Int(node)])
         append(
-            .drift, depth: openCount, "unexpected null (stub has \(expected))",
+            .drift, .null, depth: openCount, "unexpected null (stub has \(expected))",
             hint: "make the property optional, or fix the stub", expected: expected, actual: "null")
     }
 
     mutating func stubNull(node: Int32, at index: Int) {
         guard isFirst(RepeatKey(node: node, rule: .stubNull, detail: 0)) else { return }
-        append(.note, depth: openCount, Self.stubNullMessage(got: typeName(at: index)))
+        append(.note, .stubNull, depth: openCount, Self.stubNullMessage(got: typeName(at: index)))
     }
 
     /// `stub has null: any value accepted (got string)`, as literals: a run keeps every note, and this one is in
@@ -615,7 +633,7 @@ private struct ShapeWalk {
 
     mutating func emptyStubArray(node: Int32) {
         guard isFirst(RepeatKey(node: node, rule: .emptyStubArray, detail: 0)) else { return }
-        append(.note, depth: openCount, "stub array is empty: elements not checked")
+        append(.note, .emptyStubArray, depth: openCount, "stub array is empty: elements not checked")
     }
 
     mutating func missingKey(node: Int32, key: Int) {
@@ -623,7 +641,7 @@ private struct ShapeWalk {
         // Called while the object is still open: its path is the stack minus the member component, plus the key.
         let expected = shape.expectedDescription(nodes[Int(keys[key].node)])
         append(
-            .drift, depth: openCount - 1, last: shape.keyName(key), "missing key (stub has \(expected))",
+            .drift, .missingKey, depth: openCount - 1, last: shape.keyName(key), "missing key (stub has \(expected))",
             hint: "make the property optional, or fix the stub", expected: expected, actual: "absent")
     }
 
@@ -638,7 +656,7 @@ private struct ShapeWalk {
         top.extraHint = -1
         let actual = typeName(at: valueIndex)
         append(
-            isStrict ? .drift : .note, depth: openCount, "key not in stub (\(actual))",
+            isStrict ? .drift : .note, .extraKey, depth: openCount, "key not in stub (\(actual))",
             hint: isStrict ? strictHint : nil, expected: "absent", actual: actual)
     }
 
@@ -730,46 +748,37 @@ private struct ShapeWalk {
                 continue
             }
             var moved = finding
-            moved.path = Self.path(moved.path, shiftingRootElementBy: elementsBefore)
+            if case .json(var location) = moved.location, case .index(let number)? = location.components.first {
+                location.components[0] = .index(number + elementsBefore)
+                moved.location = .json(location)
+            }
             findings.append(moved)
             repeats.append(later.repeats[index])
             hints.append(later.hints[index])
         }
     }
 
-    /// `$[3].id` as `$[3 + shift].id`: a path in a root array's element, read by a later part.
-    static func path(_ path: String, shiftingRootElementBy shift: Int) -> String {
-        let utf8 = path.utf8
-        guard utf8.starts(with: "$[".utf8), let close = utf8.firstIndex(of: UInt8(ascii: "]")),
-            let number = Int(Substring(path[path.index(path.startIndex, offsetBy: 2)..<close]))
-        else { return path }
-        return "$[\(number + shift)" + path[close...]
-    }
-
-    /// Adds a finding whose path goes through the first `depth` open containers, then `last` (a missing key).
+    /// Adds a finding whose place goes through the first `depth` open containers, then `last` (a missing key).
     mutating func append(
-        _ kind: Finding.Kind, depth: Int, last: String? = nil, _ message: String, hint: String? = nil,
-        expected: String? = nil, actual: String? = nil
+        _ kind: Finding.Kind, _ rule: Finding.Rule, depth: Int, last: String? = nil, _ message: String,
+        hint: String? = nil, expected: String? = nil, actual: String? = nil
     ) {
-        var path = path(depth: depth)
-        if let last { JSONPath.appendKey(last, to: &path) }
-        findings.append(Finding(kind, path, message, expected: expected, actual: actual))
+        var location = location(depth: depth)
+        if let last { location.components.append(.key(last)) }
+        findings.append(Finding(kind, rule, at: .json(location), message, expected: expected, actual: actual))
         repeats.append(0)
         hints.append(hint)
     }
 
-    /// `$` followed by the components of the first `depth` open containers: `$.items[3].price`.
-    func path(depth: Int) -> String {
-        var path = "$"
+    /// The keys and indices of the first `depth` open containers: `$.items[3].price`.
+    func location(depth: Int) -> JSONLocation {
+        var components: [JSONLocation.Component] = []
+        components.reserveCapacity(depth + 1)
         for level in 0..<depth {
             let frame = frame(at: level)
-            if frame.isObject {
-                JSONPath.appendKey(tape.string(frame.current), to: &path)
-            } else {
-                path += "[\(frame.current)]"
-            }
+            components.append(frame.isObject ? .key(tape.string(frame.current)) : .index(frame.current))
         }
-        return path
+        return JSONLocation(components)
     }
 
     // MARK: Describing live values

@@ -101,17 +101,17 @@ struct XMLShape {
             return [Self.unreadable(live, error)]
         }
         var walk = Walk(isStrict: isStrict)
-        let rootPath = "/" + name
+        let rootPath = XMLLocation(steps: [XMLLocation.Step(name: name)])
         if Name(namespace: root.namespace, localName: root.localName) != key {
             return [
                 Finding(
-                    .drift, rootPath,
+                    .drift, .rootElement, at: .xml(rootPath),
                     "expected root element \(describe()), got \(Self.describe(root)): "
                         + "check the request's path, or fix the stub", expected: describe(), actual: Self.describe(root)
                 )
             ]
         }
-        walk.check(root, against: self, path: rootPath, generic: rootPath)
+        walk.check(root, against: self, path: rootPath, generic: "/" + name)
         return walk.result()
     }
 
@@ -131,22 +131,23 @@ struct XMLShape {
         switch error {
         case .empty:
             Finding(
-                .drift, "body", "expected an XML body, got an empty body: make sampleData empty, or fix the stub",
+                .drift, .notXML, at: .body,
+                "expected an XML body, got an empty body: make sampleData empty, or fix the stub",
                 expected: "XML", actual: "empty")
         case .malformed(let line, let column, let message):
             Finding(
-                .drift, "body",
+                .drift, .notXML, at: .body,
                 "expected an XML body, got \(Finding.textExcerpt(live)) (line \(line), column \(column): \(message)): "
                     + "check the request's path (an error page?), or fix the stub", expected: "XML", actual: "not XML")
         case .declaresEntities:
             Finding(
-                .drift, "body",
+                .drift, .xmlEntities, at: .body,
                 "the XML body declares entities in its DTD: refused, not expanded (no external DTDs, "
                     + "no entity expansion): make the service answer without <!ENTITY> declarations",
                 expected: "XML", actual: "XML with <!ENTITY>")
         case .noRoot:
             Finding(
-                .drift, "body", "expected an XML body, got a document with no root element: fix the stub",
+                .drift, .notXML, at: .body, "expected an XML body, got a document with no root element: fix the stub",
                 expected: "XML", actual: "no root element")
         }
     }
@@ -161,7 +162,7 @@ struct XMLShape {
 
         init(isStrict: Bool) { self.isStrict = isStrict }
 
-        mutating func check(_ live: XMLElementNode, against shape: XMLShape, path: String, generic: String) {
+        mutating func check(_ live: XMLElementNode, against shape: XMLShape, path: XMLLocation, generic: String) {
             for attribute in shape.attributes
             where attribute.isRequired
                 && !live.attributes.contains(where: {
@@ -169,7 +170,7 @@ struct XMLShape {
                 })
             {
                 append(
-                    .drift, path + "/@" + attribute.name, generic: generic + "/@" + attribute.name,
+                    .drift, .missingAttribute, path.attribute(attribute.name), generic: generic + "/@" + attribute.name,
                     "missing attribute (the stub has it)", hint: "make the app tolerate its absence, or fix the stub",
                     expected: "present", actual: "absent")
             }
@@ -178,8 +179,9 @@ struct XMLShape {
                 $0.key == Name(namespace: attribute.namespace, localName: attribute.localName)
             }) {
                 append(
-                    isStrict ? .drift : .note, path + "/@" + attribute.name, generic: generic + "/@" + attribute.name,
-                    "attribute not in stub", hint: isStrict ? "add it to the stub, or drop --strict" : nil,
+                    isStrict ? .drift : .note, .extraAttribute, path.attribute(attribute.name),
+                    generic: generic + "/@" + attribute.name, "attribute not in stub",
+                    hint: isStrict ? "add it to the stub, or drop --strict" : nil,
                     expected: "absent", actual: "present")
             }
             let liveContent = XMLShape.content(of: live)
@@ -187,12 +189,12 @@ struct XMLShape {
             case (.text, .elements) where !shape.hasElements:
                 let names = Self.list(live.elements.map(\.name))
                 append(
-                    .drift, path, generic: generic, "expected text, got child elements \(names)",
+                    .drift, .content, path, generic: generic, "expected text, got child elements \(names)",
                     hint: "change the app's model, or fix the stub", expected: "text", actual: "elements")
                 return
             case (.elements, .text) where !shape.hasText:
                 append(
-                    .drift, path, generic: generic,
+                    .drift, .content, path, generic: generic,
                     "expected child elements \(Self.list(shape.children.map(\.name))), got text "
                         + "\"\(Self.excerpt(live.text))\"",
                     hint: "change the app's model, or fix the stub", expected: "elements", actual: "text")
@@ -219,13 +221,13 @@ struct XMLShape {
                             }
                     }) {
                         append(
-                            .drift, path + "/" + child.name, generic: childGeneric,
+                            .drift, .namespace, path.appending(child.name), generic: childGeneric,
                             "expected \(child.describe()), got \(XMLShape.describe(other))",
                             hint: "names compare by namespace URI: fix the namespace in the stub or the service",
                             expected: child.describe(), actual: XMLShape.describe(other))
                     } else if child.isRequired {
                         append(
-                            .drift, path + "/" + child.name, generic: childGeneric,
+                            .drift, .missingElement, path.appending(child.name), generic: childGeneric,
                             "missing element (the stub has \(child.describe()))",
                             hint: "make it optional in the app's model, or fix the stub", expected: "present",
                             actual: "absent")
@@ -233,8 +235,10 @@ struct XMLShape {
                     continue
                 }
                 for (offset, element) in matching.enumerated() {
-                    let index = matching.count > 1 ? "[\(offset + 1)]" : ""
-                    check(element, against: child, path: path + "/" + child.name + index, generic: childGeneric)
+                    let position = matching.count > 1 ? offset + 1 : nil
+                    check(
+                        element, against: child, path: path.appending(child.name, position: position),
+                        generic: childGeneric)
                 }
             }
             var reported: Set<Name> = []
@@ -244,8 +248,8 @@ struct XMLShape {
                     reported.insert(name).inserted
                 else { continue }
                 append(
-                    isStrict ? .drift : .note, path + "/" + element.name, generic: generic + "/" + element.name,
-                    "element not in stub (\(XMLShape.describe(element)))",
+                    isStrict ? .drift : .note, .extraElement, path.appending(element.name),
+                    generic: generic + "/" + element.name, "element not in stub (\(XMLShape.describe(element)))",
                     hint: isStrict ? "add it to the stub, or drop --strict" : nil, expected: "absent",
                     actual: "present")
             }
@@ -253,8 +257,8 @@ struct XMLShape {
 
         /// Adds a finding, or counts it on the first one found at the same place across repeated elements.
         mutating func append(
-            _ kind: Finding.Kind, _ path: String, generic: String, _ message: String, hint: String?,
-            expected: String, actual: String
+            _ kind: Finding.Kind, _ rule: Finding.Rule, _ path: XMLLocation, generic: String, _ message: String,
+            hint: String?, expected: String, actual: String
         ) {
             let key = "\(kind) \(generic) \(message)"
             if let first = firstByKey[key] {
@@ -262,7 +266,7 @@ struct XMLShape {
                 return
             }
             firstByKey[key] = findings.count
-            findings.append(Finding(kind, path, message, expected: expected, actual: actual))
+            findings.append(Finding(kind, rule, at: .xml(path), message, expected: expected, actual: actual))
             repeats.append(0)
             hints.append(hint)
         }

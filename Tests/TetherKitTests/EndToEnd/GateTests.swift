@@ -47,7 +47,7 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         #expect(
             read(baseline) == """
                 {
-                  "tetherBaseline": 1,
+                  "tetherBaseline": 2,
                   "targets": [
                     {
                       "service": "Demo",

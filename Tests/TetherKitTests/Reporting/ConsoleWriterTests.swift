@@ -75,8 +75,8 @@ import Testing
         let result = ContractResult(
             contract: ReportFixtures.contract("Shop", "user", url: "http://127.0.0.1:8080/users/x"), outcome: .drifted,
             findings: [
-                Finding(.drift, "status", "expected 200, got 404"),
-                Finding(.note, "body", "not compared"),
+                Finding(.drift, .status, at: .status, "expected 200, got 404"),
+                Finding(.note, .notCompared, at: .body, "not compared"),
             ], liveStatusCode: 404, duration: 0.5)
         #expect(
             ConsoleWriter.line(for: result, color: false, redactor: Redactor(secrets: [])) == """
@@ -86,7 +86,8 @@ import Testing
                     note: body: not compared
                 """)
         let bodyOnly = ContractResult(
-            contract: result.contract, outcome: .drifted, findings: [Finding(.drift, "$.a", "missing key")])
+            contract: result.contract, outcome: .drifted,
+            findings: [Finding(.drift, .missingKey, at: .jsonPath("$.a"), "missing key")])
         #expect(
             ConsoleWriter.line(for: bodyOnly, color: false, redactor: Redactor(secrets: []))?.contains("GET ") == false)
         #expect(
@@ -182,7 +183,7 @@ import Testing
         let contract = Contract(
             service: "S", name: "t", baseURL: "http://127.0.0.1",
             request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
-        let notes = (1...5).map { Finding(.note, "$.k\($0)", "key not in stub (string)") }
+        let notes = (1...5).map { Finding(.note, .extraKey, at: .jsonPath("$.k\($0)"), "key not in stub (string)") }
         let passed = ContractResult(contract: contract, outcome: .passed, findings: notes)
         let line = { (result: ContractResult, detail: ConsoleDetail) in
             ConsoleWriter.line(for: result, color: false, redactor: Redactor(secrets: []), detail: detail)
@@ -195,7 +196,7 @@ import Testing
 
         let drifted = ContractResult(
             contract: contract, outcome: .drifted,
-            findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes)
+            findings: [Finding(.drift, .missingKey, at: .jsonPath("$.a"), "missing key (stub has string)")] + notes)
         let text = try #require(line(drifted, .quiet))
         #expect(text.contains("note: $.k3: key not in stub (string)"))
         #expect(!text.contains("$.k4"))
@@ -203,7 +204,8 @@ import Testing
         #expect(try #require(line(drifted, .verbose)).contains("$.k5"))
         let few = ContractResult(
             contract: contract, outcome: .drifted,
-            findings: [Finding(.drift, "$.a", "missing key (stub has string)")] + notes.prefix(3))
+            findings: [Finding(.drift, .missingKey, at: .jsonPath("$.a"), "missing key (stub has string)")]
+                + notes.prefix(3))
         #expect(line(few, .normal)?.contains("more note") == false)
         #expect(line(ContractResult(contract: contract, outcome: .skipped("why")), .quiet) == nil)
         #expect(line(ContractResult(contract: contract, outcome: .error("refused")), .quiet) != nil)

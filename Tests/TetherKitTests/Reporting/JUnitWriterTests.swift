@@ -48,7 +48,7 @@ import Testing
         return ReportFixtures.drift(
             message: "nul \u{0} esc \u{1B}[31m nonchar \u{FFFE}\u{FFFF} bell \u{7} c1 \u{9B} cdata ]]> lt < amp & "
                 + "quote \" apos ' excerpt \(invalidUTF8)",
-            path: "$.a\u{1}b")
+            at: .header("a\u{1}b"))
     }
 
     // MARK: Golden and validity
@@ -154,7 +154,7 @@ import Testing
         let document = try XMLDocument(data: data, options: [])
         let text = try #require(try strings(document, "//failure").first)
         #expect(text.contains(#"nul \u{0} esc \u{1B}[31m nonchar \u{FFFE}\u{FFFF} bell \u{7} c1 \u{9B}"#))
-        #expect(text.hasPrefix(#"$.a\u{1}b: "#))
+        #expect(text.hasPrefix(#"header a\u{1}b: "#))
     }
 
     @Test func invalidUTF8AndLoneSurrogatesCannotReachTheDocument() throws {
@@ -276,7 +276,10 @@ import Testing
         let results = (0..<count).map { index in
             ContractResult(
                 contract: ReportFixtures.contract("Many", "target\(index)", url: "http://127.0.0.1:8080/r/\(index)"),
-                outcome: .passed, findings: [Finding(.note, "$.extra\(index)", "key not in the stub <&> \(index)")],
+                outcome: .passed,
+                findings: [
+                    Finding(.note, .extraKey, at: .jsonPath("$.extra\(index)"), "key not in the stub <&> \(index)")
+                ],
                 liveStatusCode: 200, duration: 0.001)
         }
         let report = RunReport(

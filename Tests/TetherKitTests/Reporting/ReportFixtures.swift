@@ -27,16 +27,17 @@ enum ReportFixtures {
         let results = [
             ContractResult(
                 contract: contract("GitHub", "user", url: "http://127.0.0.1:8080/user", headers: auth),
-                outcome: .passed, findings: [Finding(.note, "$.plan", "key not in the stub")], liveStatusCode: 200,
+                outcome: .passed, findings: [Finding(.note, .extraKey, at: .jsonPath("$.plan"), "key not in the stub")],
+                liveStatusCode: 200,
                 liveURL: "http://127.0.0.1:8080/user", duration: 0.1204),
             ContractResult(
                 contract: contract(
                     "GitHub", "repos", url: "http://127.0.0.1:8080/repos?key=\(apiKey)", secrets: [apiKey]),
                 outcome: .drifted,
                 findings: [
-                    Finding(.drift, "status", "expected 200, got 404"),
-                    Finding(.note, "header Content-Type", "text/html instead of application/json"),
-                    Finding(.drift, "$.items[0].id", "expected number, got string \"7\""),
+                    Finding(.drift, .status, at: .status, "expected 200, got 404"),
+                    Finding(.note, .header, at: .header("Content-Type"), "text/html instead of application/json"),
+                    Finding(.drift, .type, at: .jsonPath("$.items[0].id"), "expected number, got string \"7\""),
                 ],
                 liveStatusCode: 404, liveURL: "http://127.0.0.1:8080/repos?key=\(apiKey)", duration: 0.3016),
             ContractResult(
@@ -52,12 +53,13 @@ enum ReportFixtures {
 
     /// One drifted result whose finding message is `message`, in a run with `secrets`.
     static func drift(
-        message: String, path: String = "body", url: String = "http://127.0.0.1:8080/x", secrets: [String] = [],
+        message: String, at location: Finding.Location = .body, url: String = "http://127.0.0.1:8080/x",
+        secrets: [String] = [],
         headers: [HTTPHeader] = []
     ) -> RunReport {
         let result = ContractResult(
             contract: contract("Svc", "target", url: url, headers: headers), outcome: .drifted,
-            findings: [Finding(.drift, path, message)], liveStatusCode: 500, duration: 0.5)
+            findings: [Finding(.drift, .notJSON, at: location, message)], liveStatusCode: 500, duration: 0.5)
         return RunReport(results: [result], startedAt: startedAt, duration: 0.5, hostname: "ci-host", secrets: secrets)
     }
 }

@@ -66,14 +66,17 @@ enum FormatFixtures {
             ContractResult(
                 contract: contract("items", line: 4, stub: itemsStub), outcome: .drifted,
                 findings: [
-                    Finding(.drift, "$[0].price", "expected number, got string \"12.50\""),
-                    Finding(.note, "$[0].extra", "key not in the stub"),
+                    Finding(.drift, .type, at: .jsonPath("$[0].price"), "expected number, got string \"12.50\""),
+                    Finding(.note, .extraKey, at: .jsonPath("$[0].extra"), "key not in the stub"),
                 ],
                 liveStatusCode: 200, liveURL: "http://127.0.0.1:8080/items", duration: 0.012),
             ContractResult(
                 contract: contract("binary", line: 9, stub: .object([JSONMember("a", .string("x"))])),
                 outcome: .drifted,
-                findings: [Finding(.drift, "body", "expected a JSON body, got bytes that are not UTF-8 (at byte 7)")],
+                findings: [
+                    Finding(
+                        .drift, .notJSON, at: .body, "expected a JSON body, got bytes that are not UTF-8 (at byte 7)")
+                ],
                 liveStatusCode: 200, liveURL: "http://127.0.0.1:8080/binary", duration: 0.02),
             ContractResult(
                 contract: contract("search", line: 14, stub: nil), outcome: .error("couldn't connect to server"),
@@ -83,7 +86,8 @@ enum FormatFixtures {
                 outcome: .skipped("the stub is a networkError (code -1009)")),
             ContractResult(
                 contract: contract("user", line: 24, stub: .object([JSONMember("id", .integer(1))])),
-                outcome: .passed, findings: [Finding(.note, "$.plan", "key not in the stub")], liveStatusCode: 200,
+                outcome: .passed, findings: [Finding(.note, .extraKey, at: .jsonPath("$.plan"), "key not in the stub")],
+                liveStatusCode: 200,
                 duration: 0.1),
         ]
         let live =
@@ -106,7 +110,7 @@ enum FormatFixtures {
         let results = (0..<count).map { number in
             ContractResult(
                 contract: contract("t\(number)", line: number + 1, stub: nil), outcome: .drifted,
-                findings: (0..<4).map { Finding(.drift, "$.f\($0)", long) }, liveStatusCode: 200)
+                findings: (0..<4).map { Finding(.drift, .type, at: .jsonPath("$.f\($0)"), long) }, liveStatusCode: 200)
         }
         return RunReport(results: results, startedAt: ReportFixtures.startedAt, duration: 3, hostname: "ci-host")
     }
@@ -235,7 +239,7 @@ enum FormatFixtures {
     }
 
     @Test func aTargetWithoutAPlaceGetsAnAnnotationWithoutAFile() {
-        var report = ReportFixtures.drift(message: "expected 200, got 500", path: "status")
+        var report = ReportFixtures.drift(message: "expected 200, got 500", at: .status)
         report.results[0].contract.declaration = nil
         #expect(
             GitHubAnnotations.commands(for: report)
@@ -324,8 +328,11 @@ extension JUnitValidator {
 @Suite struct HTMLFindingListTests {
     @Test func manyNotesFoldIntoOneLineAndDriftsStayInOrder() throws {
         let findings =
-            [Finding(.drift, "$.b", "second"), Finding(.drift, "$.a", "first? no: found second")]
-            + (0..<8).map { Finding(.note, "$.n\($0)", "key not in the stub") }
+            [
+                Finding(.drift, .type, at: .jsonPath("$.b"), "second"),
+                Finding(.drift, .type, at: .jsonPath("$.a"), "first? no: found second"),
+            ]
+            + (0..<8).map { Finding(.note, .extraKey, at: .jsonPath("$.n\($0)"), "key not in the stub") }
         let result = ContractResult(
             contract: FormatFixtures.contract("many", line: 1, stub: nil), outcome: .drifted, findings: findings)
         let report = RunReport(results: [result], startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")

@@ -14,8 +14,11 @@ import Testing
             isPending: isPending)
     }
 
-    private let idDrift = Finding(.drift, "$.items[3].id", "expected integer, got string \"7\": fix the stub")
-    private let nameDrift = Finding(.drift, "$.name", "missing key (stub has string): make it optional")
+    private let idDrift = Finding(
+        .drift, .type, at: .jsonPath("$.items[3].id"), "expected integer, got string \"7\": fix the stub",
+        expected: "integer", actual: "string \"7\"")
+    private let nameDrift = Finding(
+        .drift, .missingKey, at: .jsonPath("$.name"), "missing key (stub has string): make it optional")
 
     private func drifted(_ name: String, _ findings: [Finding], isPending: Bool = false) -> ContractResult {
         ContractResult(contract: contract(name, isPending: isPending), outcome: .drifted, findings: findings)
@@ -27,29 +30,132 @@ import Testing
             fixed: gate.fixed(in: results))
     }
 
-    @Test(arguments: [
-        ("$.id", "expected integer, got string \"7\": change it", "$.id", "expected integer"),
-        ("$.items[12].tags[0]", "expected string, got number 3", "$.items[*].tags[*]", "expected string"),
-        ("$[\"a[1]\"]", "unexpected null (stub has string)", "$[\"a[*]\"]", "unexpected null"),
-        ("status", "expected 200, got 503: check the path", "status", "expected 200"),
-        ("status", "404 is outside the target's validationType (2xx): widen it", "status", "outside validationType"),
+    /// Every rule's key, from its typed fields: where (array indices as `[*]`) and the rule with the stub's side.
+    static let keys: [(finding: Finding, path: String, rule: String)] = [
+        (Finding(.drift, .status, at: .status, "", expected: "200", actual: "503"), "status", "expected 200"),
         (
-            "header Content-Type", "expected \"application/json\", got \"text/html\": fix", "header Content-Type",
-            "expected \"application/json\""
+            Finding(.drift, .allowedStatus, at: .status, "", expected: "one of 200, 201", actual: "404"), "status",
+            "not one of 200, 201"
         ),
-        ("$", "User does not decode (keyNotFound): no value for id", "$", "User does not decode"),
-    ])
-    func keysHoldNoLiveValues(path: String, message: String, keyPath: String, rule: String) {
-        let key = BaselineGate.drift(of: Finding(.drift, path, message), in: contract("user"))
-        #expect(key == BaselineFile.Drift(path: keyPath, rule: rule))
+        (Finding(.drift, .validationType, at: .status, ""), "status", "outside validationType"),
+        (
+            Finding(.drift, .missingHeader, at: .header("X-Version"), "", expected: "2", actual: "absent"),
+            "header X-Version", "missing"
+        ),
+        (
+            Finding(
+                .drift, .header, at: .header("Content-Type"), "", expected: "application/json", actual: "text/html"),
+            "header Content-Type", #"expected "application/json""#
+        ),
+        (
+            Finding(.drift, .header, at: .header("Set-Cookie"), "", expected: "<redacted>", actual: "<redacted>"),
+            "header Set-Cookie", "expected <redacted>"
+        ),
+        (Finding(.drift, .notJSON, at: .body, ""), "body", "expected a JSON body"),
+        (Finding(.drift, .tooDeep, at: .body, ""), "body", "nested too deep"),
+        (Finding(.drift, .numberOutOfRange, at: .body, ""), "body", "number out of range"),
+        (Finding(.drift, .tooLarge, at: .body, ""), "body", "document too large for the JSON parser"),
+        (Finding(.drift, .emptyBody, at: .body, ""), "body", "expected a non-empty body"),
+        (Finding(.drift, .unexpectedJSON, at: .body, ""), "body", "expected a body that is not JSON"),
+        (Finding(.drift, .noBodyContract, at: .body, ""), "body", "no body contract"),
+        (
+            Finding(.drift, .type, at: .jsonPath("$.items[12].tags[0]"), "", expected: "string", actual: "number 3"),
+            "$.items[*].tags[*]", "expected string"
+        ),
+        (
+            Finding(.drift, .integer, at: .jsonPath("$[3].price"), "", expected: "integer", actual: "fractional 1.5"),
+            "$[*].price", "expected integer"
+        ),
+        (
+            Finding(.drift, .null, at: .json(JSONLocation([.key("a[1]")])), "", expected: "string", actual: "null"),
+            #"$["a[1]"]"#, "unexpected null"
+        ),
+        (Finding(.drift, .missingKey, at: .jsonPath("$.name"), ""), "$.name", "missing key"),
+        (Finding(.drift, .extraKey, at: .jsonPath("$.plan"), ""), "$.plan", "key not in stub"),
+        (
+            Finding(.drift, .format, at: .jsonPath("$.at"), "", expected: "date-time", actual: #""x""#), "$.at",
+            "not a date-time"
+        ),
+        (
+            Finding(.drift, .format, at: .jsonPath("$.mail"), "", expected: "email", actual: #""x""#), "$.mail",
+            "not an email"
+        ),
+        (
+            Finding(.drift, .format, at: .jsonPath("$.n"), "", expected: "int32", actual: "4294967296"), "$.n",
+            "does not fit int32"
+        ),
+        (
+            Finding(.drift, .value, at: .jsonPath("$.state"), "", expected: #"one of ["open"]"#, actual: #""gone""#),
+            "$.state", #"not one of ["open"]"#
+        ),
+        (Finding(.drift, .stubNotXML, at: .body, ""), "body", "the stub is not XML"),
+        (Finding(.drift, .notXML, at: .body, ""), "body", "expected an XML body"),
+        (Finding(.drift, .xmlEntities, at: .body, ""), "body", "the XML body declares entities in its DTD"),
+        (
+            Finding(.drift, .rootElement, at: .xml(XMLLocation(steps: [.init(name: "atom:feed")])), ""), "/atom:feed",
+            "expected root element <feed>"
+        ),
+        (
+            Finding(
+                .drift, .missingAttribute,
+                at: .xml(
+                    XMLLocation(steps: [.init(name: "feed"), .init(name: "entry", position: 2)], attribute: "id")),
+                ""), "/feed/entry[*]/@id", "missing attribute"
+        ),
+        (
+            Finding(.drift, .extraAttribute, at: .xml(XMLLocation(steps: [.init(name: "feed")], attribute: "v")), ""),
+            "/feed/@v", "attribute not in stub"
+        ),
+        (
+            Finding(.drift, .content, at: .xml(XMLLocation(steps: [.init(name: "t")])), "", expected: "text"), "/t",
+            "expected text"
+        ),
+        (
+            Finding(.drift, .content, at: .xml(XMLLocation(steps: [.init(name: "t")])), "", expected: "elements"),
+            "/t", "expected child elements"
+        ),
+        (
+            Finding(.drift, .namespace, at: .xml(XMLLocation(steps: [.init(name: "f"), .init(name: "a:link")])), ""),
+            "/f/a:link", "expected <link>"
+        ),
+        (
+            Finding(.drift, .missingElement, at: .xml(XMLLocation(steps: [.init(name: "f"), .init(name: "id")])), ""),
+            "/f/id", "missing element"
+        ),
+        (
+            Finding(.drift, .extraElement, at: .xml(XMLLocation(steps: [.init(name: "f"), .init(name: "x")])), ""),
+            "/f/x", "element not in stub"
+        ),
+        (Finding(.drift, .decode, at: .json(.root), "", expected: "User"), "$", "User does not decode"),
+        (Finding(.drift, .notVerified, at: .target, ""), "target", "not verified"),
+    ]
+
+    /// The key is read from the rule, the location and the stub's side: no live value, and the message plays no part
+    /// (reworded entirely, the key stays).
+    @Test(arguments: keys)
+    func keysComeFromTheRuleAndTheStubSideNotTheMessage(finding: Finding, path: String, rule: String) {
+        var finding = finding
+        finding.message = "expected string, got number 12 (stub has string): fix the stub"
+        let key = BaselineGate.drift(of: finding, in: contract("user"))
+        #expect(key == BaselineFile.Drift(path: path, rule: rule))
+        finding.message = "reworded: \(UUID().uuidString), got (something): else"
+        #expect(BaselineGate.drift(of: finding, in: contract("user")) == key)
+    }
+
+    /// Every rule that can make a drift has its row above; notes are never keyed.
+    @Test func everyRuleThatDriftsHasAKey() {
+        let notes: Set<Finding.Rule> = [.notCompared, .stubNull, .emptyStubArray]
+        #expect(Set(Self.keys.map(\.finding.rule)) == Set(Finding.Rule.allCases).subtracting(notes))
     }
 
     @Test func aSecretNeverReachesAKey() {
         var withSecret = contract("user")
         withSecret.secrets = ["s3cr3t-token"]
         let key = BaselineGate.drift(
-            of: Finding(.drift, "header X-Token", "expected \"s3cr3t-token\", got \"x\""), in: withSecret)
-        #expect(!key.rule.contains("s3cr3t"))
+            of: Finding(
+                .drift, .header, at: .header("X-Token"), "expected \"s3cr3t-token\", got \"x\"",
+                expected: "s3cr3t-token", actual: "x"), in: withSecret)
+        #expect(key.rule == #"expected "<redacted>""#)
     }
 
     @Test func recordedDriftIsKnownAndDoesNotFailTheGate() {
@@ -60,7 +166,9 @@ import Testing
                     drifts: [.init(path: "$.items[*].id", rule: "expected integer")])
             ]))
         // The same drift on another element, another live value: still the recorded one.
-        let moved = Finding(.drift, "$.items[0].id", "expected integer, got boolean true: fix the stub")
+        let moved = Finding(
+            .drift, .type, at: .jsonPath("$.items[0].id"), "expected integer, got boolean true: fix the stub",
+            expected: "integer", actual: "boolean true")
         let known = report([drifted("list", [moved])], gate: gate)
         #expect(known.results[0].isKnownDrift)
         #expect(known.exitCode == 0)
@@ -168,7 +276,7 @@ import Testing
         #expect(
             text == """
                 {
-                  "tetherBaseline": 1,
+                  "tetherBaseline": 2,
                   "targets": [
                     {
                       "service": "Demo",
@@ -204,7 +312,7 @@ import Testing
             ":1:", "expected true or false, got string"
         ),
         ("{\"targets\": []}", ":1:1", "missing key \"tetherBaseline\""),
-        ("{\"tetherBaseline\": 2, \"targets\": []}", ":1:", "newer than this tether reads"),
+        ("{\"tetherBaseline\": 3, \"targets\": []}", ":1:", "newer than this tether reads"),
         (
             "{\"tetherBaseline\": 1, \"targets\": [{\"service\": \"D\", \"target\": \"u\", \"hasPassed\": true},"
                 + " {\"service\": \"D\", \"target\": \"u\", \"hasPassed\": true}]}", ":1:", "listed twice"

@@ -27,7 +27,7 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    /// Answers are checked on the caller's thread while the transport sends from its own; `checksInStep` (and a
+    /// Answers are checked on the caller's thread while the transport sends from its own; `inStep` (and a
     /// single request) keep everything on the caller's thread.
     @Test(arguments: [(5, false, false), (5, true, true), (1, false, true)])
     func whereTheTransportRuns(count: Int, inStep: Bool, sendsFromTheCaller: Bool) async throws {
@@ -36,7 +36,7 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
         let (report, caller, resultThreads) = try await offPool {
             var threads = Set<ObjectIdentifier>()
             let report = runner.run(
-                Self.contracts(count), options: VerifyOptions(checksInStep: inStep),
+                Self.contracts(count), inStep: inStep,
                 onResult: { _, _ in threads.insert(ObjectIdentifier(Thread.current)) })
             return (report, ObjectIdentifier(Thread.current), threads)
         }

@@ -67,7 +67,7 @@ private func contract(_ body: StubBody, method: String = "GET", name: String = "
         var verifier = ContractVerifier.stubbed(transport)
         let loose = await verifier.verify([GitHub.zen])
         #expect(loose.results.count == 1 && loose.isPassing)
-        verifier.options.isExhaustive = true
+        verifier.checks.isExhaustive = true
         let report = await verifier.verify([GitHub.zen])
         #expect(report.results.map(\.outcome) == [.passed, .drifted, .drifted])
         #expect(report.results.dropFirst().map(\.contract.name) == ["userProfile", "userRepositories"])

@@ -48,12 +48,12 @@ private struct RecordingSink: ReportSink {
     @Test func everySinkGetsEveryResultThenTheRun() throws {
         let calls = Calls()
         var responses: [(Int, String)] = []
-        var pipeline = RunPipeline(
-            verifier: ContractRunner(transport: Self.transport, hostname: "test"),
-            sinks: [RecordingSink(calls: calls), RecordingSink(calls: calls)],
+        let pipeline = RunPipeline(
+            plan: RunPlan(), runner: ContractRunner(transport: Self.transport, hostname: "test"))
+        let (report, lines) = try pipeline.run(
+            Self.contracts(), sinks: [RecordingSink(calls: calls), RecordingSink(calls: calls)],
             onResponse: { index, response in responses.append((index, String(decoding: response.body, as: UTF8.self))) }
         )
-        let (report, lines) = try pipeline.run(Self.contracts())
         #expect(report.results.map(\.outcome) == [.passed, .drifted, .passed])
         #expect(lines == ["recorded", "recorded"])
         #expect(
@@ -65,19 +65,40 @@ private struct RecordingSink: ReportSink {
         #expect(responses[1].1 == #"{"id": "x"}"#)
     }
 
-    @Test func aSinkThatCannotPrepareIsFoundBeforeAnythingIsSent() {
-        let calls = Calls()
-        let pipeline = RunPipeline(sinks: [RecordingSink(calls: calls, failsToPrepare: true)])
-        #expect(throws: ReportError.self) { try pipeline.prepare() }
-        #expect(calls.events == ["prepare"])
+    /// A plan whose report cannot be written stops before anything is sent, naming the option; so does a baseline
+    /// that cannot be read. The exit code of a run always speaks of its contracts.
+    @Test func aReportThatCannotBeWrittenStopsThePlanBeforeAnythingIsSent() throws {
+        let folder = try ContractFolder([
+            "api.json": #"{"service": "S", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "a", "path": "/a"}]}"#
+        ])
+        let transport = StubTransport(status: 200)
+        var plan = RunPlan(inputs: RunInputs(paths: [folder.path]))
+        plan.reports.paths["junit"] = "/proc/tether-none/junit.xml"
+        let pipeline = RunPipeline(plan: plan, runner: ContractRunner(transport: transport, hostname: "test"))
+        #expect {
+            try pipeline.run(write: { _ in })
+        } throws: { error in
+            guard case .report(let option, _) = error as? RunError else { return false }
+            return option == "--junit"
+        }
+        plan.reports.paths = [:]
+        plan.gate.baselinePath = folder.file("missing-baseline.json")
+        let unread = RunPipeline(plan: plan, runner: ContractRunner(transport: transport, hostname: "test"))
+        #expect {
+            try unread.run(write: { _ in })
+        } throws: { error in
+            guard case .baseline = error as? RunError else { return false }
+            return true
+        }
+        #expect(transport.requests.isEmpty)
     }
 
     @Test func aSinkThatCannotFinishDoesNotStopTheOthers() {
         let calls = Calls()
-        var pipeline = RunPipeline(
-            verifier: ContractRunner(transport: Self.transport, hostname: "test"),
-            sinks: [RecordingSink(calls: calls, failsToFinish: true), RecordingSink(calls: calls)])
-        let error = #expect(throws: RunPipelineError.self) { try pipeline.run(Self.contracts()) }
+        let pipeline = RunPipeline(
+            plan: RunPlan(), runner: ContractRunner(transport: Self.transport, hostname: "test"))
+        let sinks: [any ReportSink] = [RecordingSink(calls: calls, failsToFinish: true), RecordingSink(calls: calls)]
+        let error = #expect(throws: RunPipelineError.self) { try pipeline.run(Self.contracts(), sinks: sinks) }
         #expect(error?.report.results.count == 3)
         #expect(error?.lines == ["recorded"])
         #expect(calls.events.filter { $0.hasPrefix("finish") }.count == 2)
@@ -105,23 +126,22 @@ private struct RecordingSink: ReportSink {
     }
 
     @Test func onlyASinkThatShowsLiveBodiesIsHandedResponses() throws {
-        var pipeline = RunPipeline(
-            verifier: ContractRunner(transport: Self.transport, hostname: "test"),
-            sinks: [JUnitFile(path: NSTemporaryDirectory() + "tether-\(UUID().uuidString).xml")])
-        #expect(!pipeline.sinks[0].wantsResponses)
+        let pipeline = RunPipeline(
+            plan: RunPlan(), runner: ContractRunner(transport: Self.transport, hostname: "test"))
+        #expect(!JUnitFile(path: NSTemporaryDirectory() + "tether-\(UUID().uuidString).xml").wantsResponses)
         let path = NSTemporaryDirectory() + "tether-\(UUID().uuidString).html"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        pipeline.sinks = [HTMLReportFile(path: path)]
-        #expect(pipeline.sinks[0].wantsResponses)
-        let (report, lines) = try pipeline.run(Self.contracts())
+        let html = HTMLReportFile(path: path)
+        #expect(html.wantsResponses)
+        let (report, lines) = try pipeline.run(Self.contracts(), sinks: [html])
         #expect(lines == ["HTML report: \(path)"])
-        let html = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(html.components(separatedBy: "<section class=\"target").count == report.results.count + 1)
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(page.components(separatedBy: "<section class=\"target").count == report.results.count + 1)
         // The live body was kept for the tree: /b answered {"id": "x"}, highlighted on the live side.
         #expect(
-            html.contains(
+            page.contains(
                 #"<li class="node drift" data-path="$.id"><span class="sign">+</span><span class="key">id</span>: <span class="value string">&quot;x&quot;</span>"#
-            ), "\(html)")
+            ), "\(page)")
     }
 }
 

@@ -17,7 +17,7 @@ import Testing
 
     @Test(
         arguments: [
-            ([Outcome.passed], Int32(0)),
+            ([Outcome.passed], ExitCode.success),
             ([.passed, .skipped("upload")], 0),
             ([.drifted], 1),
             ([.drifted, .error("refused")], 1),
@@ -27,8 +27,8 @@ import Testing
             ([.skipped("upload")], 4),
             ([.skipped("upload"), .error("refused")], 4),
             ([], 4),
-        ] as [([Outcome], Int32)])
-    func exitCodeFollowsOutcomes(outcomes: [Outcome], code: Int32) async {
+        ] as [([Outcome], ExitCode)])
+    func exitCodeFollowsOutcomes(outcomes: [Outcome], code: ExitCode) async {
         let run = Self.report(outcomes)
         #expect(run.exitCode == code)
         // The Swift API's verdict is the same policy, not a second one.

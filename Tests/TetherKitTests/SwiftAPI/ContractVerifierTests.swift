@@ -62,7 +62,7 @@ private var isoDecoder: JSONDecoder {
         #expect(
             report.results.first?.findings.first
                 == Finding(
-                    .drift, "status",
+                    .drift, .status, at: .status,
                     "expected 200, got 404: check the request's path and query, or fix the stub's status code",
                     expected: "200", actual: "404"))
         #expect(!report.isPassing)
@@ -156,7 +156,7 @@ private var isoDecoder: JSONDecoder {
         #expect(
             result.findings.filter(\.isDrift) == [
                 Finding(
-                    .drift, "status",
+                    .drift, .validationType, at: .status,
                     "401 is outside the target's validationType (successCodes, 200-299): fix the request, or widen validationType"
                 )
             ])
@@ -273,7 +273,9 @@ private var isoDecoder: JSONDecoder {
         #expect(!result.findings.contains { $0.message.contains("does not decode") })
         #expect(
             result.findings.contains(
-                Finding(.note, "body", "not decoded as Array<Repository>: the status differs from the stub's")))
+                Finding(
+                    .note, .notCompared, at: .body,
+                    "not decoded as Array<Repository>: the status differs from the stub's")))
     }
 
     @Test(arguments: [

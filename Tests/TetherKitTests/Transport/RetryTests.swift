@@ -100,7 +100,7 @@ import Testing
             request: HTTPRequest(method: "GET", url: server.baseURL + "/user"),
             sampleData: .json(.object([JSONMember("id", .integer(1))])), source: "test")
         let report = ContractRunner(transport: transport).run(
-            [contract], options: VerifyOptions(transport: options(retries: 3, baseDelay: 0.01)))
+            [contract], transport: options(retries: 3, baseDelay: 0.01))
         #expect(report.results[0].outcome == .drifted)
         #expect(report.results[0].attempts == 1)
         #expect(server.requestCount == 1)

@@ -25,7 +25,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             ContractCheck.findings(contract: contract(), response: live(404)).filter(\.isDrift) == [
                 Finding(
-                    .drift, "status",
+                    .drift, .status, at: .status,
                     "expected 200, got 404: check the request's path and query, or fix the stub's status code",
                     expected: "200", actual: "404")
             ])
@@ -36,11 +36,12 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             findings == [
                 Finding(
-                    .drift, "status",
+                    .drift, .status, at: .status,
                     "expected 200, got 500: check the request's path and query, or fix the stub's status code",
                     expected: "200", actual: "500"),
                 Finding(
-                    .note, "body", "not compared: the status differs, so the body answers another case than the stub"),
+                    .note, .notCompared, at: .body,
+                    "not compared: the status differs, so the body answers another case than the stub"),
             ])
     }
 
@@ -50,7 +51,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             findings.filter(\.isDrift) == [
                 Finding(
-                    .drift, "status",
+                    .drift, .validationType, at: .status,
                     "404 is outside the target's validationType (successCodes, 200-299): fix the request, or widen validationType"
                 )
             ])
@@ -72,11 +73,11 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             drifts.filter(\.isDrift) == [
                 Finding(
-                    .drift, "header Content-Type",
+                    .drift, .header, at: .header("Content-Type"),
                     "expected \"application/json\", got \"text/html\": fix the stub's response headers, or drop the ones the app does not read",
                     expected: "application/json", actual: "text/html"),
                 Finding(
-                    .drift, "header X-Version",
+                    .drift, .missingHeader, at: .header("X-Version"),
                     "missing (expected \"2\"): fix the stub's response headers, or drop the ones the app does not read",
                     expected: "2", actual: "absent"),
             ])
@@ -91,14 +92,14 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             ContractCheck.findings(contract: contract(stub), response: live(200, "")) == [
                 Finding(
-                    .drift, "body",
+                    .drift, .emptyBody, at: .body,
                     "expected a non-empty body (the stub has text), got an empty body: make sampleData empty, or fix the stub"
                 )
             ])
         #expect(
             ContractCheck.findings(contract: contract(stub), response: live(200, #"{"zen": "x"}"#)) == [
                 Finding(
-                    .drift, "body",
+                    .drift, .unexpectedJSON, at: .body,
                     #"expected a body that is not JSON (the stub is text), got JSON: {"zen": "x"}: make sampleData JSON, or fix the stub"#
                 )
             ])
@@ -108,7 +109,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             ContractCheck.findings(contract: contract(.none), response: live(200, "[1]")) == [
                 Finding(
-                    .note, "body",
+                    .note, .notCompared, at: .body,
                     "not checked: the stub has no body (sampleData is empty), so only the status was checked")
             ])
     }
@@ -127,7 +128,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
     @Test func headRequestsHaveNoBodyToCompare() {
         let findings = ContractCheck.findings(
             contract: contract(.json(.array([])), method: "HEAD"), response: live(200))
-        #expect(findings == [Finding(.note, "body", "not compared: a HEAD response has no body")])
+        #expect(findings == [Finding(.note, .notCompared, at: .body, "not compared: a HEAD response has no body")])
     }
 
     @Test func networkErrorStubsAreSkippedWithTheStubbedError() {
@@ -160,7 +161,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             findings == [
                 Finding(
-                    .drift, "header Set-Cookie",
+                    .drift, .header, at: .header("Set-Cookie"),
                     "expected <redacted>, got <redacted>: fix the stub's response headers, or drop the ones the app does not read",
                     expected: "<redacted>", actual: "<redacted>")
             ])
@@ -169,7 +170,7 @@ private func live(_ status: Int = 200, _ body: String = "", headers: [HTTPHeader
         #expect(
             missing == [
                 Finding(
-                    .drift, "header Authorization",
+                    .drift, .missingHeader, at: .header("Authorization"),
                     "missing (expected <redacted>): fix the stub's response headers, or drop the ones the app does not read",
                     expected: "<redacted>", actual: "absent")
             ])

@@ -1,128 +1,5 @@
 import Foundation
 
-/// `tether learn` as a library call: gather several live answers of each target (by calling it `samples` times, and
-/// from every matching entry of HAR files), propose the rules under which its stub holds against all of them
-/// (`RuleLearner`: `optional`, `nullable`, `maps`, nothing else), print each with its evidence, and with `isWriting`
-/// add them to the targets' `"rules"` in their manifests, as minimal edits (`JSONFileEdit`).
-///
-/// What no rule may fix (a type change, a key gone from every answer) is printed as a drift left: learning never
-/// hides a change of the API.
-public struct LearnCommand {
-    /// The manifests, `--base-url`, `--mock` and `--filter`, as verify reads them.
-    public var inputs: RunInputs
-    /// Strictness and transport, as for verify.
-    public var options: VerifyOptions
-    /// `--samples N`: how many times each target is called (0: only the HAR files are read).
-    public var samples: Int
-    /// `--pause SECONDS` between two rounds of calls.
-    public var pause: Double
-    /// `--har FILE`: recorded answers to learn from too (every entry that matches a target's request).
-    public var harFiles: [String]
-    /// `--write`: add the proposals to the manifests.
-    public var isWriting: Bool
-    /// The verifier (libcurl by default).
-    public var verifier: ContractRunner
-
-    /// - Parameters: as the properties.
-    public init(
-        inputs: RunInputs, options: VerifyOptions = VerifyOptions(), samples: Int = 3, pause: Double = 0,
-        harFiles: [String] = [],
-        isWriting: Bool = false, verifier: ContractRunner = ContractRunner()
-    ) {
-        self.inputs = inputs
-        self.options = options
-        self.samples = samples
-        self.pause = pause
-        self.harFiles = harFiles
-        self.isWriting = isWriting
-        self.verifier = verifier
-    }
-
-    /// Runs the command.
-    /// - Parameters:
-    ///   - write: Where console text goes.
-    ///   - isStopped: Asked between rounds and before any file is written: `true` (Ctrl-C) stops and writes nothing.
-    /// - Returns: The proposals, the drifts left, and what was written.
-    /// - Throws: `VerifyCommandError` for broken contracts or HAR files, a mock that cannot start, or no target
-    ///   selected (nothing was sent).
-    public func run(write: @escaping (String) -> Void, isStopped: () -> Bool = { false }) throws(VerifyCommandError)
-        -> LearnReport
-    {
-        var archives: [(path: String, archive: HARArchive)] = []
-        for path in harFiles {
-            do {
-                archives.append((path, try HARArchive.load(contentsOf: path)))
-            } catch {
-                throw .usage("--har \(error); nothing was sent")
-            }
-        }
-        let (selected, server) = try inputs.selectedContracts(write: write)
-        defer { withExtendedLifetime(server) {} }
-        var report = LearnReport(isWriting: isWriting)
-        let redactor = Redactor(contracts: selected)
-        // Each target's answers: (where from, status, body).
-        var answers = [[Answer]](repeating: [], count: selected.count)
-        var errors = [String?](repeating: nil, count: selected.count)
-        for round in 0..<samples {
-            if round > 0, pause > 0 {
-                // A long pause is a long silence: say where the run is.
-                if pause >= 1 {
-                    write(
-                        "round \(round) of \(samples) done; the next in \(pause == pause.rounded() ? String(Int(pause)) : String(pause))s\n"
-                    )
-                }
-                Self.sleep(pause, isStopped: isStopped)
-            }
-            guard !isStopped() else { return report }
-            var responses: [Int: HTTPResponse] = [:]
-            let run = verifier.run(selected, options: options, onResponse: { responses[$0] = $1 })
-            for (index, result) in run.results.enumerated() {
-                if let response = responses[index] {
-                    answers[index].append(Answer(status: response.statusCode, body: response.body))
-                } else if case .error(let message) = result.outcome {
-                    errors[index] = errors[index] ?? redactor.redact(message)
-                }
-            }
-        }
-        guard !isStopped() else { return report }
-        for (index, contract) in selected.enumerated() {
-            let (path, query) = HAREntry.target(of: contract.request.url)
-            let request = RequestKey(method: contract.request.method, path: path, query: query)
-            for (_, archive) in archives {
-                for entry in archive.entries where entry.hasResponse {
-                    let recorded = RequestKey(method: entry.method, path: entry.path, query: entry.query)
-                    if request == recorded || request.isAnswered(byRecorded: recorded) {
-                        answers[index].append(Answer(status: entry.status, body: entry.body))
-                    }
-                }
-            }
-        }
-        for (index, contract) in selected.enumerated() {
-            report.targets.append(
-                TargetLearning(
-                    contract: contract, answers: answers[index], error: errors[index],
-                    isStrict: contract.rules.isStrict ?? options.isStrict))
-        }
-        for target in report.targets {
-            for line in target.lines(redactor: redactor) { write(line + "\n") }
-        }
-        if isWriting, !isStopped() {
-            report.writeProposals(redactor: redactor)
-            for line in report.writeLines { write(line + "\n") }
-        }
-        write(report.summary + "\n")
-        return report
-    }
-
-    /// Sleeps `seconds`, waking every 50 ms to see whether the run was stopped.
-    private static func sleep(_ seconds: Double, isStopped: () -> Bool) {
-        let end = Date().addingTimeInterval(seconds)
-        while !isStopped(), Date() < end {
-            Thread.sleep(forTimeInterval: min(0.05, max(0, end.timeIntervalSinceNow)))
-        }
-    }
-}
-
 /// One live answer of a target: called, or read from a HAR file.
 struct Answer {
     var status: Int
@@ -266,14 +143,14 @@ public struct LearnReport: Sendable {
 
     /// 1 when there are proposals not written, drifts left or files not written; else 4 when no target with a JSON
     /// stub had an answer to learn from (or none has a JSON stub), 3 when some had none; else 0.
-    public var exitCode: Int32 {
+    public var exitCode: ExitCode {
         if (!isWriting && proposalCount > 0) || targets.contains(where: { !$0.drifts.isEmpty }) || !problems.isEmpty {
-            return 1
+            return .drift
         }
         let learnable = targets.filter(\.isLearnable)
-        if learnable.allSatisfy({ $0.responseCount == 0 }) { return 4 }
-        if learnable.contains(where: { $0.responseCount == 0 }) { return 3 }
-        return 0
+        if learnable.allSatisfy({ $0.responseCount == 0 }) { return .nothingChecked }
+        if learnable.contains(where: { $0.responseCount == 0 }) { return .notChecked }
+        return .success
     }
 
     /// The last line.

@@ -4,9 +4,10 @@ import Foundation
 /// are fixed, and the file `--update-baseline` writes. The one home of the baseline's policy; the exit code reads the
 /// marks it puts on each result (`ContractResult.failsGate`).
 ///
-/// - A drift is known when the baseline lists its target with the same `drift(of:)` key: the path with array
-///   indices as `[*]` (which element drifts first depends on the live data) and the rule, the message's head before
-///   any live value. A drifted target whose every drift is known does not fail the gate; one new drift does.
+/// - A drift is known when the baseline lists its target with the same `drift(of:)` key: its place with array
+///   indices as `[*]` (which element drifts first depends on the live data) and its rule with the stub's side
+///   (`expected integer`, `missing key`), both read from the finding's typed fields, never from its message, and
+///   never holding a live value.
 /// - A target is pending, reported but never failing, when the manifest says `"pending": true` and the baseline has
 ///   not seen it pass, or when a baseline is given and does not list it at all (new since the baseline). Without
 ///   `--baseline` a `"pending": true` target stays pending: nothing remembers its first pass.
@@ -25,11 +26,11 @@ public struct BaselineGate: Sendable, Equatable {
     /// - Parameters:
     ///   - finding: A drift.
     ///   - contract: Its contract, whose secrets are redacted.
-    /// - Returns: Its path (array indices as `[*]`) and rule.
+    /// - Returns: Its place (array indices as `[*]`) and rule.
     public static func drift(of finding: Finding, in contract: Contract) -> BaselineFile.Drift {
         let redactor = Redactor(contracts: [contract])
         return BaselineFile.Drift(
-            path: redactor.redact(stablePath(finding.path)), rule: redactor.redact(rule(of: finding)))
+            path: redactor.redact(finding.location.anyElement), rule: redactor.redact(rule(of: finding)))
     }
 
     /// The keys of a result's drifts.
@@ -37,38 +38,51 @@ public struct BaselineGate: Sendable, Equatable {
         Set(result.findings.filter(\.isDrift).map { drift(of: $0, in: result.contract) })
     }
 
-    /// The rule of a finding without the live values in its message: the head before `, got`, ` (` or `: `
-    /// (`expected string, got number 12` → `expected string`; `missing key (stub has string)` → `missing key`). A
-    /// validationType drift starts with the live status, so it has a fixed rule.
+    /// The rule part of a drift's key: the rule and the stub's side of it, in words (`expected integer`, `missing
+    /// key`, `not one of ["open", "closed"]`), the same words 0.2 wrote for every rule whose key held no live value
+    /// (`BaselineFile` migrates the others).
     static func rule(of finding: Finding) -> String {
-        if finding.path == "status" && finding.message.contains("outside the target's validationType") {
-            return "outside validationType"
+        let expected = finding.expected ?? ""
+        switch finding.rule {
+        case .status, .type: return "expected \(expected)"
+        case .allowedStatus, .value: return "not \(expected)"
+        case .validationType: return "outside validationType"
+        case .missingHeader: return "missing"
+        case .header: return "expected " + (expected == Redactor.marker ? expected : "\"\(expected)\"")
+        case .notJSON: return "expected a JSON body"
+        case .tooDeep: return BaselineFile.Drift.tooDeep
+        case .numberOutOfRange: return "number out of range"
+        case .tooLarge: return BaselineFile.Drift.tooLarge
+        case .emptyBody: return "expected a non-empty body"
+        case .unexpectedJSON: return "expected a body that is not JSON"
+        case .noBodyContract: return "no body contract"
+        case .integer: return "expected integer"
+        case .null: return "unexpected null"
+        case .missingKey: return "missing key"
+        case .extraKey: return "key not in stub"
+        case .format:
+            guard let format = ContractRules.Format(rawValue: expected) else { return "format \(expected)" }
+            return format.isInteger ? "does not fit \(expected)" : "not \(ContractRules.article(format))"
+        case .stubNotXML: return "the stub is not XML"
+        case .notXML: return "expected an XML body"
+        case .xmlEntities: return "the XML body declares entities in its DTD"
+        case .rootElement: return "expected root element <\(Self.elementName(of: finding.location))>"
+        case .missingAttribute: return "missing attribute"
+        case .extraAttribute: return "attribute not in stub"
+        case .content: return expected == "text" ? "expected text" : BaselineFile.Drift.childElements
+        case .namespace: return "expected <\(Self.elementName(of: finding.location))>"
+        case .missingElement: return "missing element"
+        case .extraElement: return "element not in stub"
+        case .decode: return "\(expected) does not decode"
+        case .notVerified: return "not verified"
+        case .notCompared, .stubNull, .emptyStubArray: return finding.rule.rawValue
         }
-        var head = Substring(finding.message)
-        for marker in [", got", " (", ": "] {
-            if let range = head.range(of: marker) { head = head[..<range.lowerBound] }
-        }
-        return String(head)
     }
 
-    /// `$.items[3].price` → `$.items[*].price`.
-    static func stablePath(_ path: String) -> String {
-        var output = ""
-        var rest = Substring(path)
-        while let open = rest.firstIndex(of: "[") {
-            output += rest[..<open]
-            let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "]"), close > after.startIndex,
-                after[..<close].allSatisfy(\.isASCII), after[..<close].allSatisfy(\.isNumber)
-            {
-                output += "[*]"
-                rest = after[after.index(after: close)...]
-            } else {
-                output += "["
-                rest = after
-            }
-        }
-        return output + rest
+    /// The local name of the element an XML finding is at (`entry` for `/feed/atom:entry[2]`).
+    private static func elementName(of location: Finding.Location) -> String {
+        guard case .xml(let place) = location, let last = place.steps.last else { return "" }
+        return last.localName
     }
 
     /// `result` with its known drifts and pending mark set.

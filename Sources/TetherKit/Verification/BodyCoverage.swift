@@ -59,7 +59,7 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
     public static func exhaustiveFinding(for contract: Contract) -> Finding? {
         guard case .network = contract.sampleResponse, let gap = gap(in: contract) else { return nil }
         return Finding(
-            .drift, "body",
+            .drift, .noBodyContract, at: .body,
             "no body contract: \(gap), so nothing about the body is asserted: "
                 + "add sampleData with the fields the app reads, or drop --exhaustive", expected: "a body contract",
             actual: "none")

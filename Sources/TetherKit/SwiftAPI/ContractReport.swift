@@ -24,7 +24,7 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
 
     /// The CLI's exit code for this run (`RunReport.exitCode`): 0 pass, 1 drift, 3 something could not be
     /// checked, 4 nothing was checked.
-    public var exitCode: Int32 { run.exitCode }
+    public var exitCode: ExitCode { run.exitCode }
 
     /// Targets with a body contract / all targets (`BodyCoverage`); the console's and JUnit's coverage.
     public var coverage: BodyCoverage { run.coverage }
@@ -67,10 +67,6 @@ public struct ContractReport: Sendable, Equatable, CustomStringConvertible {
     public func rendered(color: Bool = false) -> String {
         ConsoleWriter.render(run, color: color)
     }
-
-    /// The console report, as `rendered(color:)`.
-    @available(*, deprecated, renamed: "rendered(color:)")
-    public func rendered(colour: Bool) -> String { rendered(color: colour) }
 
     /// One result's lines as the console prints them, secrets redacted: the text of a test issue.
     /// - Parameter result: One of `results`.

@@ -16,8 +16,10 @@ import Foundation
 public struct ContractVerifier {
     /// How targets become contracts: the endpoint closure, the base URL override, added headers.
     public var converter: TargetConverter
-    /// Strictness, and the transport's `jobs`, `timeout` and limits.
-    public var options: VerifyOptions
+    /// `isStrict` and `isExhaustive`.
+    public var checks: CheckOptions
+    /// How requests travel: `jobs`, `timeout`, limits, retries, TLS.
+    public var transport: TransportOptions
     /// Sends the requests and times the run.
     public var verifier: ContractRunner
     /// A HAR file to replay on 127.0.0.1 for the run (`--mock`): every request goes to that server instead.
@@ -43,8 +45,8 @@ public struct ContractVerifier {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)
         self.converter.rules = rules
-        self.options = VerifyOptions(
-            isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout), isExhaustive: isExhaustive)
+        self.checks = CheckOptions(isStrict: isStrict, isExhaustive: isExhaustive)
+        self.transport = TransportOptions(jobs: jobs, timeout: timeout)
         self.verifier = verifier
     }
 
@@ -70,8 +72,8 @@ public struct ContractVerifier {
         self.mockHAR = mockHAR
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
         self.converter.rules = rules
-        self.options = VerifyOptions(
-            isStrict: isStrict, transport: TransportOptions(jobs: jobs, timeout: timeout), isExhaustive: isExhaustive)
+        self.checks = CheckOptions(isStrict: isStrict, isExhaustive: isExhaustive)
+        self.transport = TransportOptions(jobs: jobs, timeout: timeout)
         self.verifier = verifier
     }
 
@@ -97,7 +99,7 @@ public struct ContractVerifier {
     where Targets.Element: TargetType & CaseIterable {
         let given = Array(targets)
         var report = await perform(given).report
-        if options.isExhaustive { report.run.results += uncovered(by: given) }
+        if checks.isExhaustive { report.run.results += uncovered(by: given) }
         return report
     }
 
@@ -117,7 +119,7 @@ public struct ContractVerifier {
                     request: HTTPRequest(method: target.method.rawValue, url: URL(target: target).absoluteString),
                     sampleData: .none, source: "ContractVerifier.verify")
             let finding = Finding(
-                .drift, "target",
+                .drift, .notVerified, at: .target,
                 "not verified: \(service).\(described) is a case of \(Target.self).allCases that this verification "
                     + "left out: verify \(Target.self).allCases, or drop isExhaustive", expected: "verified",
                 actual: "not verified")
@@ -152,7 +154,9 @@ public struct ContractVerifier {
                     result.findings += DecodeCheck.findings(decoding: model, from: response.body, using: decoder)
                 } else {
                     result.findings.append(
-                        Finding(.note, "body", "not decoded as \(Model.self): the status differs from the stub's"))
+                        Finding(
+                            .note, .notCompared, at: .body,
+                            "not decoded as \(Model.self): the status differs from the stub's"))
                 }
                 if result.findings.contains(where: \.isDrift) { result.outcome = .drifted }
                 report.results[index] = result
@@ -195,7 +199,8 @@ public struct ContractVerifier {
             }
         }
         let (contracts, plan, errors) = prepare(targets, converter: converter)
-        let run = await Self.run(contracts, verifier: verifier, options: options, onResponse: onResponse)
+        let run = await Self.run(
+            contracts, verifier: verifier, checks: checks, transport: transport, onResponse: onResponse)
         withExtendedLifetime(server) {}
         return (ContractReport(run: merged(run, plan: plan), contractErrors: errors), true)
     }
@@ -257,17 +262,13 @@ public struct ContractVerifier {
 
     /// Runs the blocking pipeline on a thread of its own, so that the cooperative pool is never blocked.
     nonisolated(nonsending) private static func run(
-        _ contracts: [Contract], verifier: ContractRunner, options: VerifyOptions,
+        _ contracts: [Contract], verifier: ContractRunner, checks: CheckOptions, transport: TransportOptions,
         onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void
     ) async -> RunReport {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                var pipeline = RunPipeline(verifier: verifier, options: options, onResponse: onResponse)
-                // No sinks here (the report is written on request), so the run cannot fail to write one.
-                let report =
-                    (try? pipeline.run(contracts).report)
-                    ?? RunReport(
-                        results: [], startedAt: Date(), duration: 0, hostname: pipeline.verifier.hostname)
+                // No sinks here: the report is written on request.
+                let report = verifier.run(contracts, checks: checks, transport: transport, onResponse: onResponse)
                 continuation.resume(returning: report)
             }
             thread.name = "tether-verify"
@@ -286,7 +287,7 @@ final class ResponseRecorder: @unchecked Sendable {
         lock.withLock { recorded }
     }
 
-    /// For `RunPipeline.onResponse`.
+    /// For `ContractRunner.run`'s `onResponse`.
     func record(_ index: Int, _ response: HTTPResponse) {
         lock.withLock { recorded.append(response) }
     }

@@ -21,30 +21,38 @@ public enum DecodeCheck {
             let keys = KeyResolver(document: try? JSONValue.parse(body), strategy: decoder.keyDecodingStrategy)
             return [finding(error, model: "\(Model.self)", keys: keys)]
         } catch {
-            return [Finding(.drift, "$", "\(Model.self) does not decode: \(error)")]
+            return [
+                Finding(
+                    .drift, .decode, at: .json(.root), "\(Model.self) does not decode: \(error)",
+                    expected: "\(Model.self)")
+            ]
         }
     }
 
     static func finding(_ error: DecodingError, model: String, keys: KeyResolver = KeyResolver()) -> Finding {
-        let path = { (codingPath: [any CodingKey], missing: (any CodingKey)?) in keys.path(codingPath, missing: missing)
+        let at = { (codingPath: [any CodingKey], missing: (any CodingKey)?) -> Finding.Location in
+            .json(keys.location(codingPath, missing: missing))
         }
         switch error {
         case .typeMismatch(let type, let context):
             return Finding(
-                .drift, path(context.codingPath, nil),
-                "\(model) does not decode (typeMismatch, \(type)): \(reason(context))")
+                .drift, .decode, at: at(context.codingPath, nil),
+                "\(model) does not decode (typeMismatch, \(type)): \(reason(context))", expected: model)
         case .valueNotFound(let type, let context):
             return Finding(
-                .drift, path(context.codingPath, nil),
-                "\(model) does not decode (valueNotFound, \(type)): \(reason(context))")
+                .drift, .decode, at: at(context.codingPath, nil),
+                "\(model) does not decode (valueNotFound, \(type)): \(reason(context))", expected: model)
         case .keyNotFound(let key, let context):
             return Finding(
-                .drift, path(context.codingPath, key), "\(model) does not decode (keyNotFound): \(reason(context))")
+                .drift, .decode, at: at(context.codingPath, key),
+                "\(model) does not decode (keyNotFound): \(reason(context))", expected: model)
         case .dataCorrupted(let context):
             return Finding(
-                .drift, path(context.codingPath, nil), "\(model) does not decode (dataCorrupted): \(reason(context))")
+                .drift, .decode, at: at(context.codingPath, nil),
+                "\(model) does not decode (dataCorrupted): \(reason(context))", expected: model)
         @unknown default:
-            return Finding(.drift, "$", "\(model) does not decode: \(error)")
+            return Finding(
+                .drift, .decode, at: .json(.root), "\(model) does not decode: \(error)", expected: model)
         }
     }
 
@@ -56,16 +64,19 @@ public enum DecodeCheck {
 
     /// `$.items[3].price` from a coding path: array indices as `[3]`, identifier keys as `.key`, others as `["key"]`.
     public static func path(_ codingPath: [any CodingKey]) -> String {
-        var path = "$"
-        for key in codingPath {
-            // Foundation names an array element's key "Index 3".
-            if let index = key.intValue, key.stringValue == "Index \(index)" {
-                path += "[\(index)]"
-            } else {
-                JSONPath.appendKey(key.stringValue, to: &path)
-            }
-        }
-        return path
+        location(codingPath).description
+    }
+
+    /// The place in the document a coding path names.
+    /// - Parameter codingPath: The decoder's coding path.
+    /// - Returns: Its keys and indices.
+    public static func location(_ codingPath: [any CodingKey]) -> JSONLocation {
+        JSONLocation(
+            codingPath.map { key in
+                // Foundation names an array element's key "Index 3".
+                if let index = key.intValue, key.stringValue == "Index \(index)" { return .index(index) }
+                return .key(key.stringValue)
+            })
     }
 }
 
@@ -82,8 +93,8 @@ struct KeyResolver {
         if case .convertFromSnakeCase = strategy { isSnakeCase = true }
     }
 
-    /// The path of `codingPath` (then `missing`, a key that is not there) in the document.
-    func path(_ codingPath: [any CodingKey], missing: (any CodingKey)?) -> String {
+    /// The place of `codingPath` (then `missing`, a key that is not there) in the document.
+    func location(_ codingPath: [any CodingKey], missing: (any CodingKey)?) -> JSONLocation {
         var keys: [any CodingKey] = []
         var node = document
         for key in codingPath {
@@ -103,7 +114,7 @@ struct KeyResolver {
         if let missing {
             keys.append(PathKey(stringValue: isSnakeCase ? Self.snakeCase(missing.stringValue) : missing.stringValue))
         }
-        return DecodeCheck.path(keys)
+        return DecodeCheck.location(keys)
     }
 
     /// The member of `node` the decoder read as `key`: itself, else the one that differs only by `_` and case.

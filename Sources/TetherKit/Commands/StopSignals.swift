@@ -1,5 +1,4 @@
 import Foundation
-import TetherKit
 
 #if canImport(Glibc)
     import Glibc
@@ -14,11 +13,12 @@ import TetherKit
 /// it; the one waiting thread then receives each signal as a value. (A `DispatchSource` signal source on Linux reads
 /// a `signalfd` too, but only the threads that block the signal leave it to that reader.) A mask inherited from the
 /// parent process is overridden the same way.
-enum StopSignals {
+public enum StopSignals {
+    /// SIGINT and SIGTERM.
     static let handled: [Int32] = [SIGINT, SIGTERM]
 
     /// Blocks SIGINT and SIGTERM in this thread and so in every thread started after it.
-    static func block() {
+    public static func block() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
@@ -27,7 +27,7 @@ enum StopSignals {
     /// once with `128 + signal`, as a second Ctrl-C does in most tools.
     /// - Parameter onFirst: What to do on the first signal (raise a `Cancellation`, stop a server); it gets the
     ///   signal's number.
-    static func handle(_ onFirst: @escaping @Sendable (Int32) -> Void) {
+    public static func handle(_ onFirst: @escaping @Sendable (Int32) -> Void) {
         let thread = Thread {
             var set = signalSet()
             var count = 0
@@ -61,40 +61,28 @@ enum StopSignals {
     }
 }
 
-/// The signal that stopped the run, set from the signal thread and read by `main`.
-final class ReceivedSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signal: Int32?
-
-    /// Records `signal` (the first one wins).
-    func record(_ signal: Int32) {
-        lock.withLock { if self.signal == nil { self.signal = signal } }
-    }
-
-    /// The first signal received, if any.
-    var value: Int32? { lock.withLock { signal } }
-}
-
 /// For the commands that serve until stopped (`mock`, `serve`): made before the server starts, so that a signal
-/// during start-up counts too; then waits for SIGINT or SIGTERM, stops the server and exits 130 or 143.
+/// during start-up counts too; then waits for the first stop signal, stops the server and says so.
 struct StopWaiter {
     private let stop = DispatchSemaphore(value: 0)
     private let received = ReceivedSignal()
 
-    init() {
+    /// - Parameter context: Where the stop signals come from.
+    init(_ context: CommandContext) {
         let (stop, received) = (stop, received)
-        StopSignals.handle { signal in
+        context.onStop { signal in
             received.record(signal)
             stop.signal()
         }
     }
 
-    /// Waits for a stop signal, stops `server`, says `tether: SIGINT: WHAT` on standard error and exits.
-    func serveUntilStopped(_ server: MockServer, then what: String) -> Never {
+    /// Waits for a stop signal, stops `server`, says `tether: SIGINT: WHAT` on standard error.
+    /// - Returns: 128 + the signal.
+    func serveUntilStopped(_ server: MockServer, then what: String, context: CommandContext) -> ExitCode {
         stop.wait()
         server.stop()
         let signal = received.value ?? SIGINT
-        FileHandle.standardError.write(Data("tether: \(StopSignals.name(signal)): \(what)\n".utf8))
-        exit(128 + signal)
+        context.writeError("tether: \(StopSignals.name(signal)): \(what)\n")
+        return .stopped(by: signal)
     }
 }

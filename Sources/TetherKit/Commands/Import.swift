@@ -1,0 +1,90 @@
+/// `tether import`: contracts and sample files from traffic recorded in a HAR file.
+public struct ImportCommand: Command {
+    /// The HAR file to import.
+    public var harPath: String?
+    /// The service name (`--service`).
+    public var service: String?
+    /// The host whose entries to import (`--host`); `nil` takes the most common one.
+    public var host: String?
+    /// Where the manifest and its sample files go (`--out`).
+    public var folder = "contracts"
+
+    /// Every option at its default.
+    public init() {}
+
+    /// `tether import`.
+    public static let configuration = CommandConfiguration(
+        names: ["import"], usage: "tether import FILE.har --service NAME [--out DIR] [--host HOST]",
+        summary: "write contracts from traffic recorded in a HAR file (browsers, Charles, Proxyman, mitmproxy)",
+        help: { help })
+
+    /// `--service`, `--out`, `--host`, and the HAR file.
+    public static let options = OptionTable<ImportCommand>(
+        command: "import",
+        options: [
+            .value(
+                "--service", "NAME", section: .options, help: "the service's name: the manifest's service and file name"
+            ) { $0.service = $1 },
+            .value(
+                "--out", "DIR", section: .options, help: "the folder for the manifest and its samples",
+                defaultValue: "contracts"
+            ) { $0.folder = $1 },
+            .value(
+                "--host", "HOST", section: .options, help: "import the entries of HOST (or HOST:PORT)",
+                defaultValue: "the most common host"
+            ) { $0.host = $1 },
+            .help,
+        ],
+        operand: { command, path throws(UsageError) in
+            if let first = command.harPath {
+                throw UsageError("tether import reads one HAR file; got '\(first)' and '\(path)'")
+            }
+            command.harPath = path
+        })
+
+    /// The HAR file and `--service` are required.
+    public func validate() throws(UsageError) {
+        guard let path = harPath else {
+            throw UsageError("tether import needs a HAR file, e.g. tether import traffic.har --service GitHub")
+        }
+        guard service != nil else {
+            throw UsageError("tether import needs --service NAME, e.g. tether import \(path) --service GitHub")
+        }
+    }
+
+    /// Imports: exit 0 with the manifest written, 2 when nothing could be.
+    public func run(_ context: CommandContext) -> ExitCode {
+        do {
+            let (imported, manifestPath) = try HARImport.run(
+                harPath: harPath ?? "", service: service ?? "", host: host, folder: folder)
+            context.write(imported.messages.map { "note: \($0)\n" }.joined())
+            let samples =
+                imported.manifest.samples.count == 1
+                ? "1 sample file" : "\(imported.manifest.samples.count) sample files"
+            let count = imported.targetNames.count == 1 ? "1 target" : "\(imported.targetNames.count) targets"
+            context.write("wrote \(manifestPath): \(count) of \(imported.baseURL), \(samples)\n")
+            return .success
+        } catch {
+            context.write(error.messages.map { "note: \($0)\n" }.joined())
+            context.error(error.description)
+            return .usage
+        }
+    }
+
+    /// `tether import --help`.
+    static var help: String {
+        """
+        USAGE
+          \(configuration.usage)
+
+        Writes DIR/<service>.json and DIR/samples/<service>/: one target per distinct method and path of the most
+        common host, with the entry's query, its recorded status as sampleResponse and its body, byte for byte, as
+        the sample file. Entries without a response, with status 0, 1xx or a redirect, and entries of other hosts
+        are skipped with a message; a repeated request keeps its first recorded answer, the one --mock replays.
+        Only the Accept request header is copied: never credentials, cookies or HTTP/2 pseudo-headers; credentials
+        found in a recorded body are written as <redacted>. Then: tether verify DIR --mock FILE.har
+
+        \(options.helpSections())
+        """
+    }
+}
