@@ -5,8 +5,6 @@ import Testing
 @testable import TetherKit
 
 @Suite struct JUnitWriterTests {
-    static let validator = JUnitValidator.path
-
     // MARK: Helpers
 
     /// The report as a string, failing the test if it is not UTF-8.
@@ -41,16 +39,10 @@ import Testing
         expectGolden(try xmlString(ReportFixtures.everyOutcome), named: "junit-every-outcome.xml")
     }
 
-    @Test(
-        .enabled(
-            if: FileManager.default.isExecutableFile(atPath: validator),
-            "validate-junit is not installed at \(validator); schema validation skipped"))
-    func validatesAgainstBothSchemasAndParsers() throws {
+    @Test func validatesAgainstBothSchemasAndItsCountsHold() throws {
         for (name, report) in [("every outcome", ReportFixtures.everyOutcome), ("hostile text", Self.hostile)] {
-            let result = try JUnitValidator.validate(String(decoding: JUnitWriter.xml(for: report), as: UTF8.self))
-            #expect(result.status == 0, "validate-junit rejected the \(name) report:\n\(result.output)")
-            #expect(result.output.contains("VALID   windyroad-JUnit"), "\(result.output)")
-            #expect(result.output.contains("VALID   xunit-plugin-junit-10"), "\(result.output)")
+            let result = try JUnitValidator.validate(JUnitWriter.xml(for: report))
+            #expect(result.isValid, "the \(name) report:\n\(result)")
         }
     }
 
