@@ -1,4 +1,5 @@
-// libxml2's text writer, without ICU (Debian builds libxml2 with ICU, whose headers clash with Foundation).
+// libxml2's parser, text writer and XML Schema validation, without ICU (Debian builds libxml2 with ICU, whose headers
+// clash with Foundation).
 #ifndef TETHER_CLIBXML2_SHIM_H
 #define TETHER_CLIBXML2_SHIM_H
 #include <libxml/xmlversion.h>
@@ -7,5 +8,7 @@
 #include <libxml/xmlsave.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlschemas.h>
+#include <libxml/xmlschemastypes.h>
 
 #endif

@@ -1,4 +1,3 @@
-internal import CLibXML2
 import Foundation
 
 /// The JUnit XML report, written with libxml2's `xmlTextWriter`.
@@ -72,12 +71,6 @@ public enum JUnitWriter {
     ///   no file can be created there.
     public static func checkWritable(_ path: String) throws(ReportError) {
         try ReportFile.checkWritable(path)
-    }
-
-    /// Why `data` is not a well-formed XML 1.0 document, by libxml2's strict parser (no recovery, no network), or
-    /// `nil` when it is. For tests and self-checks: Foundation's `XMLDocument` on Linux recovers silently.
-    static func wellFormednessError(_ data: Data) -> String? {
-        XMLParsedDocument.error(parsing: data)
     }
 
     // MARK: Elements
@@ -237,143 +230,6 @@ public enum JUnitWriter {
         }
         .map { ReportText.clean($0, redactor: redactor) }
         .joined(separator: ", ")
-    }
-}
-
-/// libxml2's text writer over a memory buffer: owns both, frees both. Not `Sendable`; lives inside one call.
-///
-/// Every string passes through `ReportText.escapingControls` here, so nothing XML 1.0 forbids can reach libxml2
-/// (libxml2 2.9 would copy it into the document as is). Every status goes through `check`.
-final class XMLTextWriter {
-    private let buffer: xmlBufferPtr
-    private let writer: xmlTextWriterPtr
-
-    /// libxml2's global set-up must run once before any thread uses the library.
-    static let isLibraryReady: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
-    init() throws(ReportError) {
-        guard Self.isLibraryReady, let buffer = xmlBufferCreate() else {
-            throw .xml(message: "xmlBufferCreate: \(Self.lastError())")
-        }
-        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
-            xmlBufferFree(buffer)
-            throw .xml(message: "xmlNewTextWriterMemory: \(Self.lastError())")
-        }
-        self.buffer = buffer
-        self.writer = writer
-        try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
-        try check(Self.withXMLString("  ") { xmlTextWriterSetIndentString(writer, $0) }, "xmlTextWriterSetIndentString")
-    }
-
-    deinit {
-        xmlFreeTextWriter(writer)
-        xmlBufferFree(buffer)
-    }
-
-    func startDocument() throws(ReportError) {
-        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
-    }
-
-    func startElement(_ name: String) throws(ReportError) {
-        try check(Self.withXMLString(name) { xmlTextWriterStartElement(writer, $0) }, "xmlTextWriterStartElement")
-    }
-
-    func attribute(_ name: String, _ value: String) throws(ReportError) {
-        let status = Self.withXMLString(name) { name in
-            Self.withXMLString(ReportText.escapingControls(value)) { xmlTextWriterWriteAttribute(writer, name, $0) }
-        }
-        try check(status, "xmlTextWriterWriteAttribute \(name)")
-    }
-
-    func text(_ text: String) throws(ReportError) {
-        let status = Self.withXMLString(ReportText.escapingControls(text)) { xmlTextWriterWriteString(writer, $0) }
-        try check(status, "xmlTextWriterWriteString")
-    }
-
-    /// `<name>text</name>`, written with an end tag even when empty.
-    func textElement(_ name: String, _ content: String) throws(ReportError) {
-        try startElement(name)
-        if !content.isEmpty { try text(content) }
-        try fullEndElement()
-    }
-
-    /// Closes the element with an end tag even when it is empty (`<a></a>`, not `<a/>`).
-    func fullEndElement() throws(ReportError) {
-        try check(xmlTextWriterFullEndElement(writer), "xmlTextWriterFullEndElement")
-    }
-
-    func endElement() throws(ReportError) {
-        try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
-    }
-
-    /// Closes every open element (what is left to write is then in the buffer: see `drain`).
-    func finish() throws(ReportError) {
-        try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
-    }
-
-    /// Hands what is written so far to `output` and empties the buffer, when it holds at least `bytes` bytes
-    /// (flushing the writer first: libxml2 keeps up to 4 KB of its own).
-    func drain(ifAtLeast bytes: Int, into output: (UnsafeRawBufferPointer) throws(ReportError) -> Void)
-        throws(ReportError)
-    {
-        guard Int(xmlBufferLength(buffer)) >= bytes || bytes == 0 else { return }
-        try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
-        guard let content = xmlBufferContent(buffer), xmlBufferLength(buffer) > 0 else { return }
-        try output(UnsafeRawBufferPointer(start: content, count: Int(xmlBufferLength(buffer))))
-        xmlBufferEmpty(buffer)
-    }
-
-    /// The one place a libxml2 status becomes an error: negative means failure.
-    /// `call` is an autoclosure: its text (`xmlTextWriterWriteAttribute name`) is built only on failure, not for
-    /// each of a report's tens of thousands of calls.
-    private func check(_ status: Int32, _ call: @autoclosure () -> String) throws(ReportError) {
-        if status < 0 { throw .xml(message: "\(call()): \(Self.lastError())") }
-    }
-
-    private static func lastError() -> String {
-        guard let error = xmlGetLastError(), let message = error.pointee.message else { return "unknown error" }
-        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// `text` as the NUL-terminated `xmlChar` string libxml2 takes (escaped text holds no NUL).
-    private static func withXMLString<Result>(_ text: String, _ body: (UnsafePointer<xmlChar>) -> Result) -> Result {
-        text.withCString { body(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
-    }
-}
-
-/// A document parsed by libxml2's strict parser; owns the `xmlDoc` and frees it.
-final class XMLParsedDocument {
-    private let document: xmlDocPtr
-
-    private init(_ document: xmlDocPtr) {
-        self.document = document
-    }
-
-    deinit {
-        xmlFreeDoc(document)
-    }
-
-    /// libxml2's message for the first error in `data`, or `nil` when it parses without recovery.
-    static func error(parsing data: Data) -> String? {
-        _ = XMLTextWriter.isLibraryReady
-        xmlResetLastError()
-        let options = Int32(
-            bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                | XML_PARSE_NOWARNING.rawValue)
-        let parsed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> xmlDocPtr? in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return xmlReadMemory(base, Int32(clamping: bytes.count), "report.xml", "UTF-8", options)
-        }
-        guard let parsed else {
-            guard let error = xmlGetLastError(), let message = error.pointee.message else { return "empty document" }
-            return "line \(error.pointee.line): "
-                + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = XMLParsedDocument(parsed)  // takes the tree and frees it at once: only success mattered
-        return nil
     }
 }
 

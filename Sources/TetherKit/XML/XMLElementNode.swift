@@ -1,3 +1,5 @@
+// The one Swift file that imports CLibXML2: libxml2's reader (`XMLElementNode.read`), its text writer
+// (`XMLTextWriter`) and its XML Schema validation (`XMLSchema`).
 internal import CLibXML2
 import Foundation
 
@@ -76,6 +78,17 @@ struct XMLElementNode: Sendable {
     ///   - name: The file or URL, for libxml2's own messages.
     /// - Throws: `ReadError`.
     static func read(_ data: Data, name: String) throws(ReadError) -> XMLElementNode {
+        try withDocument(data, name: name) { (document) throws(ReadError) in
+            guard let root = xmlDocGetRootElement(document) else { throw .noRoot }
+            return element(root)
+        }
+    }
+
+    /// Parses `data` as `read` does (the same refusals) and hands libxml2's tree to `body`, freeing it afterwards.
+    /// For `XMLSchema`, in this file: the tree never leaves it.
+    fileprivate static func withDocument<Result>(
+        _ data: Data, name: String, _ body: (xmlDocPtr) throws(ReadError) -> Result
+    ) throws(ReadError) -> Result {
         _ = isReaderReady
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty }
         xmlResetLastError()
@@ -114,8 +127,7 @@ struct XMLElementNode: Sendable {
             throw .declaresEntities
         }
         if document.pointee.extSubset != nil { throw .declaresEntities }
-        guard let root = xmlDocGetRootElement(document) else { throw .noRoot }
-        return element(root)
+        return try body(document)
     }
 
     /// The first error of one parse, kept by the structured error handler.
@@ -191,5 +203,264 @@ struct XMLElementNode: Sendable {
     private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+    }
+}
+
+/// libxml2's text writer over a memory buffer: owns both, frees both. Not `Sendable`; lives inside one call.
+///
+/// Every string passes through `ReportText.escapingControls` here, so nothing XML 1.0 forbids can reach libxml2
+/// (libxml2 2.9 would copy it into the document as is). Every status goes through `check`.
+final class XMLTextWriter {
+    private let buffer: xmlBufferPtr
+    private let writer: xmlTextWriterPtr
+
+    /// libxml2's global set-up must run once before any thread uses the library.
+    static let isLibraryReady: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    init() throws(ReportError) {
+        guard Self.isLibraryReady, let buffer = xmlBufferCreate() else {
+            throw .xml(message: "xmlBufferCreate: \(Self.lastError())")
+        }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
+            xmlBufferFree(buffer)
+            throw .xml(message: "xmlNewTextWriterMemory: \(Self.lastError())")
+        }
+        self.buffer = buffer
+        self.writer = writer
+        try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
+        try check(Self.withXMLString("  ") { xmlTextWriterSetIndentString(writer, $0) }, "xmlTextWriterSetIndentString")
+    }
+
+    deinit {
+        xmlFreeTextWriter(writer)
+        xmlBufferFree(buffer)
+    }
+
+    func startDocument() throws(ReportError) {
+        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
+    }
+
+    func startElement(_ name: String) throws(ReportError) {
+        try check(Self.withXMLString(name) { xmlTextWriterStartElement(writer, $0) }, "xmlTextWriterStartElement")
+    }
+
+    func attribute(_ name: String, _ value: String) throws(ReportError) {
+        let status = Self.withXMLString(name) { name in
+            Self.withXMLString(ReportText.escapingControls(value)) { xmlTextWriterWriteAttribute(writer, name, $0) }
+        }
+        try check(status, "xmlTextWriterWriteAttribute \(name)")
+    }
+
+    func text(_ text: String) throws(ReportError) {
+        let status = Self.withXMLString(ReportText.escapingControls(text)) { xmlTextWriterWriteString(writer, $0) }
+        try check(status, "xmlTextWriterWriteString")
+    }
+
+    /// `<name>text</name>`, written with an end tag even when empty.
+    func textElement(_ name: String, _ content: String) throws(ReportError) {
+        try startElement(name)
+        if !content.isEmpty { try text(content) }
+        try fullEndElement()
+    }
+
+    /// Closes the element with an end tag even when it is empty (`<a></a>`, not `<a/>`).
+    func fullEndElement() throws(ReportError) {
+        try check(xmlTextWriterFullEndElement(writer), "xmlTextWriterFullEndElement")
+    }
+
+    func endElement() throws(ReportError) {
+        try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
+    }
+
+    /// Closes every open element (what is left to write is then in the buffer: see `drain`).
+    func finish() throws(ReportError) {
+        try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
+    }
+
+    /// Hands what is written so far to `output` and empties the buffer, when it holds at least `bytes` bytes
+    /// (flushing the writer first: libxml2 keeps up to 4 KB of its own).
+    func drain(ifAtLeast bytes: Int, into output: (UnsafeRawBufferPointer) throws(ReportError) -> Void)
+        throws(ReportError)
+    {
+        guard Int(xmlBufferLength(buffer)) >= bytes || bytes == 0 else { return }
+        try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
+        guard let content = xmlBufferContent(buffer), xmlBufferLength(buffer) > 0 else { return }
+        try output(UnsafeRawBufferPointer(start: content, count: Int(xmlBufferLength(buffer))))
+        xmlBufferEmpty(buffer)
+    }
+
+    /// The one place a libxml2 status becomes an error: negative means failure.
+    /// `call` is an autoclosure: its text (`xmlTextWriterWriteAttribute name`) is built only on failure, not for
+    /// each of a report's tens of thousands of calls.
+    private func check(_ status: Int32, _ call: @autoclosure () -> String) throws(ReportError) {
+        if status < 0 { throw .xml(message: "\(call()): \(Self.lastError())") }
+    }
+
+    private static func lastError() -> String {
+        guard let error = xmlGetLastError(), let message = error.pointee.message else { return "unknown error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `text` as the NUL-terminated `xmlChar` string libxml2 takes (escaped text holds no NUL).
+    private static func withXMLString<Result>(_ text: String, _ body: (UnsafePointer<xmlChar>) -> Result) -> Result {
+        text.withCString { body(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
+    }
+}
+
+/// An XML Schema (XSD 1.0) compiled by libxml2, to check documents against; owns the schema and the schema's own
+/// document, frees both. Not `Sendable`; lives inside one call.
+///
+/// Both the schema and the documents it checks are read as `XMLElementNode.read` reads: no network, no entity
+/// substitution, every external resource refused (so a schema that imports or includes another file does not
+/// compile), a DTD that declares entities refused.
+final class XMLSchema {
+    /// One complaint of libxml2's: its own text, and the line of the schema or document it names (0 when none).
+    struct Problem: Equatable, Sendable {
+        var line: Int
+        var message: String
+    }
+
+    /// Why a schema cannot be used, or a document does not satisfy it.
+    enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        /// The schema could not be read as XML.
+        case unreadableSchema(file: String, XMLElementNode.ReadError)
+        /// The schema is XML that libxml2 cannot compile as a schema: its messages, in order.
+        case unusableSchema(file: String, problems: [Problem])
+        /// The document could not be read as XML.
+        case unreadable(file: String, XMLElementNode.ReadError)
+        /// The document breaks the schema: libxml2's messages, in order.
+        case invalid(file: String, schema: String, problems: [Problem])
+
+        /// One line naming the file and what is wrong, then libxml2's messages, `file:line: message`, one a line.
+        var description: String {
+            switch self {
+            case .unreadableSchema(let file, let error): "\(Self.describe(error, file: file)) (an XML schema)"
+            case .unusableSchema(let file, let problems):
+                "\(file): not a usable XML schema:\n" + Self.lines(problems, file: file)
+            case .unreadable(let file, let error): Self.describe(error, file: file)
+            case .invalid(let file, let schema, let problems):
+                "\(file): does not satisfy the schema \(schema):\n" + Self.lines(problems, file: file)
+            }
+        }
+
+        /// `file:line: message`, one a line, the first ten and a count of the rest.
+        private static func lines(_ problems: [Problem], file: String) -> String {
+            var lines = problems.prefix(10).map { "  \(file):\($0.line): \($0.message)" }
+            if problems.count > 10 { lines.append("  … and \(problems.count - 10) more") }
+            return lines.joined(separator: "\n")
+        }
+
+        private static func describe(_ error: XMLElementNode.ReadError, file: String) -> String {
+            switch error {
+            case .empty: "\(file): empty document"
+            case .malformed(let line, let column, let message):
+                "\(file):\(line):\(column): not well-formed XML: \(message)"
+            case .declaresEntities: "\(file): declares entities or an external DTD, which are refused"
+            case .noRoot: "\(file): no root element"
+            }
+        }
+    }
+
+    /// The schema's name, e.g. its file name: `junit-10.xsd`.
+    let name: String
+    private let document: xmlDocPtr
+    private let schema: xmlSchemaPtr
+
+    /// libxml2 2.9 builds its table of built-in types on the first schema it compiles, unguarded: two threads
+    /// compiling their first schemas at once race. Built once here instead.
+    private static let isTypesReady: Bool = {
+        _ = XMLElementNode.isReaderReady
+        xmlSchemaInitTypes()  // void in libxml2 2.9, an int (discarded) from 2.11
+        return true
+    }()
+
+    /// Compiles a schema.
+    /// - Parameters:
+    ///   - data: The schema document's bytes.
+    ///   - name: Its file name or path, for messages.
+    /// - Throws: `Error.unreadableSchema` or `Error.unusableSchema` with libxml2's messages and lines.
+    init(_ data: Data, name: String) throws(Error) {
+        _ = Self.isTypesReady
+        let document: xmlDocPtr
+        do {
+            document = try XMLElementNode.withDocument(data, name: name) {
+                (document) throws(XMLElementNode.ReadError) in
+                // Kept: the compiled schema points into it. `withDocument` frees the one it hands over, so a copy.
+                guard let copy = xmlCopyDoc(document, 1) else { throw .empty }
+                return copy
+            }
+        } catch {
+            throw .unreadableSchema(file: name, error)
+        }
+        let problems = Problems()
+        guard let context = xmlSchemaNewDocParserCtxt(document) else {
+            xmlFreeDoc(document)
+            throw .unusableSchema(file: name, problems: [Problem(line: 0, message: "libxml2 made no parser context")])
+        }
+        xmlSchemaSetParserStructuredErrors(context, Problems.handler, Unmanaged.passUnretained(problems).toOpaque())
+        let schema = xmlSchemaParse(context)
+        xmlSchemaFreeParserCtxt(context)
+        withExtendedLifetime(problems) {}
+        guard let schema, problems.list.isEmpty else {
+            if let schema { xmlSchemaFree(schema) }
+            xmlFreeDoc(document)
+            throw .unusableSchema(
+                file: name,
+                problems: problems.list.isEmpty
+                    ? [Problem(line: 0, message: "libxml2 compiled nothing")] : problems.list)
+        }
+        self.name = name
+        self.document = document
+        self.schema = schema
+    }
+
+    deinit {
+        xmlSchemaFree(schema)
+        xmlFreeDoc(document)
+    }
+
+    /// Checks a document against the schema.
+    /// - Parameters:
+    ///   - data: The document's bytes.
+    ///   - name: Its file name or path, for messages.
+    /// - Throws: `Error.unreadable` when it is not XML `XMLElementNode.read` accepts, `Error.invalid` with every
+    ///   message and line of libxml2's when it breaks the schema.
+    func validate(_ data: Data, name: String) throws(Error) {
+        let problems = Problems()
+        let status: Int32
+        do {
+            status = try XMLElementNode.withDocument(data, name: name) { (document) throws(XMLElementNode.ReadError) in
+                guard let context = xmlSchemaNewValidCtxt(schema) else { return -1 }
+                defer { xmlSchemaFreeValidCtxt(context) }
+                xmlSchemaSetValidStructuredErrors(
+                    context, Problems.handler, Unmanaged.passUnretained(problems).toOpaque())
+                return xmlSchemaValidateDoc(context, document)
+            }
+        } catch {
+            throw .unreadable(file: name, error)
+        }
+        withExtendedLifetime(problems) {}
+        if status == 0 && problems.list.isEmpty { return }
+        throw .invalid(
+            file: name, schema: self.name,
+            problems: problems.list.isEmpty
+                ? [Problem(line: 0, message: "libxml2 could not validate (status \(status))")] : problems.list)
+    }
+
+    /// The messages of one compilation or validation, gathered by libxml2's structured error handler.
+    private final class Problems {
+        var list: [Problem] = []
+
+        static let handler: xmlStructuredErrorFunc = { context, error in
+            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let problems = Unmanaged<Problems>.fromOpaque(context).takeUnretainedValue()
+            let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+            problems.list.append(
+                Problem(line: Int(error.pointee.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+            )
+        }
     }
 }

@@ -88,10 +88,9 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         #expect(fixed.junit?.contains("fixed since the baseline: Demo.user $.id: expected integer") == true)
         #expect(
             fixed.junit?.contains(#"<property name="tether.fixed" value="Demo.user $.id: expected integer"/>"#) == true)
-        if JUnitValidator.isAvailable, let junit = known.junit {
-            let result = try JUnitValidator.validate(junit)
-            #expect(result.status == 0, "\(result.output)")
-        }
+        let knownJUnit = try #require(known.junit)
+        let result = try JUnitValidator.validate(knownJUnit)
+        #expect(result.isValid, "\(result)")
         #expect(read(baseline) == before)
 
         // Pruned: the update drops the entry's drift and remembers the pass.
@@ -218,10 +217,8 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         let junit = run.junit ?? ""
         #expect(junit.contains(#"<property name="tether.flaky" value="user"/>"#))
         #expect(junit.contains("Demo.user: flaky: passed on attempt 3 of 3"))
-        if JUnitValidator.isAvailable {
-            let result = try JUnitValidator.validate(junit)
-            #expect(result.status == 0, "\(result.output)")
-        }
+        let validation = try JUnitValidator.validate(junit)
+        #expect(validation.isValid, "\(validation)")
 
         let strict = try FlakyServer.failingTwice()
         try Data(manifest(baseURL: strict.baseURL, targets: target).utf8).write(

@@ -163,8 +163,7 @@ import Testing
         #expect(try String(contentsOfFile: summary, encoding: .utf8).contains("| `Shop.items` | DRIFT |"))
     }
 
-    @Test(.enabled(if: JUnitValidator.isAvailable, "validate-junit is not installed; schema validation skipped"))
-    func junitFileAttributesAreReadByParsersAndRejectedByTheStrictSchemas() async throws {
+    @Test func junitFileAttributesAreReadByParsersAndRejectedByTheStrictSchemas() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
         let run = try await Self.tether(
@@ -173,15 +172,17 @@ import Testing
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         let junit = try String(contentsOfFile: folder.file("junit.xml"), encoding: .utf8)
         #expect(junit.contains(#"name="items""#) && junit.contains(#"line="4""#), "\(junit)")
-        let result = try await offPool { try JUnitValidator.validateWithoutRequirements(junit) }
-        #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("OK    junitparser"), "\(result.output)")
-        #expect(result.output.contains("INVALID xunit-plugin-junit-10"), "\(result.output)")
+        let result = try await offPool { try JUnitValidator.validate(junit) }
+        #expect(result.countErrors.isEmpty, "\(result)")
+        for schema in JUnitValidator.schemaNames {
+            #expect(!result.accepts(schema), "\(result)")
+            #expect(result.error(schema)?.description.contains("attribute 'file'") == true, "\(result)")
+        }
         // Without the flag the same run validates against both strict schemas, as before.
         let plain = try await Self.tether(["verify", folder.path], environment: Self.environment)
         let plainJUnit = try #require(plain.junit)
         let strict = try await offPool { try JUnitValidator.validate(plainJUnit) }
-        #expect(strict.status == 0, "\(strict.output)")
+        #expect(strict.isValid, "\(strict)")
     }
 
     @Test func anUnwritableReportPathStopsTheRunBeforeAnythingIsSent() async throws {

@@ -77,37 +77,3 @@ enum TetherBinary {
             junit: junit, junitPath: junitPath)
     }
 }
-
-/// The shared JUnit validator (`../shared/junit/validate-junit` beside the package), run on a report's text.
-enum JUnitValidator {
-    static let path: String = {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent("../shared/junit/validate-junit").standardizedFileURL.path
-    }()
-
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
-
-    /// Exit status and output of `validate-junit FILE --require xunit-plugin-junit-10,windyroad-JUnit`.
-    static func validate(_ xml: String) throws -> (status: Int32, output: String) {
-        let file = NSTemporaryDirectory() + "tether-junit-" + UUID().uuidString + ".xml"
-        try Data(xml.utf8).write(to: URL(fileURLWithPath: file))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [file, "--require", "xunit-plugin-junit-10,windyroad-JUnit"]
-        let outPath = file + ".out"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outPath) }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        return (
-            process.terminationStatus,
-            String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
-        )
-    }
-}
