@@ -7,6 +7,8 @@
 #include <libxml/xmlwriter.h>
 #include <libxml/xmlsave.h>
 #include <libxml/parser.h>
+// xmlCreateMemoryParserCtxt: a parse whose document outlives a failure (XMLElementNode.read looks at its DTD).
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlschemastypes.h>

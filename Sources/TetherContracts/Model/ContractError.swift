@@ -38,17 +38,20 @@ public struct ContractError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Every contract error of a run, as a compiler reports every error of a build at once.
+/// Every contract error of a run, as a compiler reports every error of a build at once. The one home where they are
+/// collected: an identical diagnostic (one place, one message: a `${VAR}` in the service's headers, found again for
+/// every target that uses them) is kept once, so that what is printed and what is counted agree.
 public struct ContractErrors: Error, Sendable, Equatable, CustomStringConvertible {
-    /// In file order, then document order.
-    public var errors: [ContractError]
+    /// In file order, then document order; each diagnostic once.
+    public private(set) var errors: [ContractError]
 
     /// How many errors `description` lists before it counts the rest.
     public static let shownLimit = 50
 
-    /// - Parameter errors: At least one.
+    /// - Parameter errors: At least one; an error identical to an earlier one is dropped.
     public init(_ errors: [ContractError]) {
-        self.errors = errors
+        var seen: Set<String> = []
+        self.errors = errors.filter { seen.insert($0.diagnostic).inserted }
     }
 
     /// One diagnostic line per error (at most `shownLimit`, then a count of the rest), without a final newline.

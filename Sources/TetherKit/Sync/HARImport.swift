@@ -6,9 +6,13 @@ import Foundation
 /// The rules, each with a message when an entry is left out (the message names the file and `log.entries[i]`):
 /// - the service's base URL is the most common origin (`https://host:port`) of the entries with a response status (a
 ///   tie goes to the first in the file), or the one `host` names;
-///   entries for other hosts are skipped, one message per host saying how to import them;
+///   entries for other hosts are skipped, one message per host that has entries `import --host` could import, saying
+///   how (and listing only those);
 /// - entries without a response, with status 0 (aborted, blocked), a non-final status (1xx) or a redirect (3xx with a
-///   `Location`: `verify` follows redirects, so it never sees that status) are skipped;
+///   `Location`: `verify` follows redirects, so it never sees that status) are skipped; an entry without a response
+///   (or with status 0) is named with its method and URL, whatever its host (`log.entries[1] GET
+///   https://expired.badssl.com/style.css: no response was recorded …`), and so is every other entry of another host
+///   that cannot be imported;
 /// - the first answered entry of a method and path is the target: the one `HARReplay` answers that request with
 ///   (its first recorded answer); later entries with the same method and path are named as repeats and not imported;
 /// - the target keeps the entry's query (`?=` is an empty name with an empty value, `?flag` a name with an empty
@@ -74,6 +78,12 @@ public struct HARImport: Sendable {
         for (index, entry) in entries.enumerated() {
             guard let origin = origins[index] else {
                 notHTTP.append(index)
+                continue
+            }
+            // An entry that cannot be imported is named by its URL when its host is not the service's, or when it
+            // has no response (a host whose every entry failed is no service to import).
+            if let reason = Self.skipReason(entry), origin != chosen || !Self.isAnswered(entry) {
+                messages.append("\(file): log.entries[\(index)] \(entry.method) \(entry.url): \(reason): skipped")
                 continue
             }
             guard origin == chosen else {
@@ -180,14 +190,20 @@ public struct HARImport: Sendable {
 
     // MARK: - Entries
 
-    /// Why an entry of the service's host cannot become a target, or `nil` when it can.
+    /// Whether an entry holds a response: it has one, with a status (status 0 is a request aborted, blocked or
+    /// failed, recorded without an answer).
+    static func isAnswered(_ entry: HAREntry) -> Bool { entry.hasResponse && entry.status > 0 }
+
+    /// Why an entry cannot become a target of its host, or `nil` when it can.
     static func skipReason(_ entry: HAREntry) -> String? {
         guard entry.hasResponse else {
             return "no response was recorded (the request was still open when the file was exported)"
         }
         switch entry.status {
+        case ...0:
+            return "no response was recorded (status \(entry.status): the request was aborted, blocked or failed)"
         case ..<100:
-            return "status \(entry.status): no response was received (aborted, blocked or failed)"
+            return "status \(entry.status) is out of range 100...599"
         case 100..<200:
             return "status \(entry.status) is not a final response"
         case 300..<400 where entry.headers.contains(where: { $0.isNamed("Location") }):

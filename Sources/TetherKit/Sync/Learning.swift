@@ -182,11 +182,11 @@ public struct LearnReport: Sendable {
         var manifests: [String: Result<JSONValue, any Error>] = [:]
         for target in targets where !target.proposals.isEmpty {
             let name = "\(target.contract.service).\(target.contract.name)"
-            guard let source = target.contract.stubSource, source.manifestLocation.hasSuffix(".sampleData") else {
+            guard let source = target.contract.stubSource, let location = ManifestRuleEdit.targetLocation(of: source)
+            else {
                 problems.append("not written \(name): its stub is not declared in a manifest; add the rules by hand")
                 continue
             }
-            let location = String(source.manifestLocation.dropLast(".sampleData".count))
             let read =
                 manifests[source.manifest]
                 ?? Result { try JSONReader().value(Data(contentsOf: URL(fileURLWithPath: source.manifest))) }
@@ -198,19 +198,14 @@ public struct LearnReport: Sendable {
                 problems.append("cannot update \(source.manifest): cannot read it: \(error)")
                 continue
             }
-            guard let (_, declared) = JSONTextEdit.find(location, in: root), case .object(var members) = declared
+            guard let (_, declared) = JSONTextEdit.find(location, in: root),
+                let written = ManifestRuleEdit.target(declared, adding: target.proposals.map { ($0.rule, $0.path) })
             else {
                 problems.append(
                     "cannot update \(source.manifest): no target at \(location) (internal error: please report it)")
                 continue
             }
-            let rules = Self.adding(target.proposals, to: members.first { $0.key == "rules" }?.value)
-            if let position = members.firstIndex(where: { $0.key == "rules" }) {
-                members[position].value = rules
-            } else {
-                members.append(JSONMember("rules", rules))
-            }
-            let change = JSONTextEdit.Change(location: location, value: .object(members))
+            let change = JSONTextEdit.Change(location: location, value: written)
             if let position = byFile.firstIndex(where: { $0.file == source.manifest }) {
                 byFile[position].changes.append(change)
                 byFile[position].names.append(name)
@@ -229,24 +224,5 @@ public struct LearnReport: Sendable {
             }
         }
         writeLines += problems.map(redactor.redact)
-    }
-
-    /// A target's `"rules"` object with the proposals' paths added to its `optional`, `nullable` and `maps` lists
-    /// (created where missing, after the keys already there).
-    static func adding(_ proposals: [RuleProposal], to rules: JSONValue?) -> JSONValue {
-        var members: [JSONMember] = []
-        if case .object(let existing) = rules { members = existing }
-        for rule in RuleProposal.Rule.allCases {
-            let paths = proposals.filter { $0.rule == rule }.map { JSONValue.string($0.path.description) }
-            guard !paths.isEmpty else { continue }
-            if let position = members.firstIndex(where: { $0.key == rule.rawValue }),
-                case .array(let listed) = members[position].value
-            {
-                members[position].value = .array(listed + paths.filter { !listed.contains($0) })
-            } else {
-                members.append(JSONMember(rule.rawValue, .array(paths)))
-            }
-        }
-        return .object(members)
     }
 }

@@ -8,7 +8,7 @@ public struct RuleProposal: Sendable, Equatable {
         case optional
         /// A value `null` in some answers, typed in the others.
         case nullable
-        /// An object keyed by ids whose keys differ between answers.
+        /// An object keyed by ids: its keys differ between answers, its values keep one shape.
         case maps
     }
 
@@ -22,7 +22,9 @@ public struct RuleProposal: Sendable, Equatable {
 
 /// Proposes the rules that make a stub hold against a set of live answers of its target, and nothing else: a key
 /// absent in some answers (and present in others) is `optional`, a value `null` in some (and typed in others) is
-/// `nullable`, an object whose keys all look like ids and differ between answers is a map (`maps`). A key absent
+/// `nullable`, an object whose keys all look like ids and differ between answers is a map (`maps`), and so is one
+/// whose keys differ between answers as ids do while its values keep one shape (`u7`, then `u9` and `u3`, then none
+/// at all: `{}`), even when the stub's own key never comes back. A key absent
 /// from every answer, a value `null` in every answer, a changed type: these are changes of the API, not variation,
 /// and no rule is proposed for them (the structure check reports them); `ignore` is never proposed.
 ///
@@ -171,21 +173,64 @@ public enum RuleLearner {
             return text
         }
 
-        /// Why the object at a position is a map, or `nil`: every key of the stub's objects and the live ones looks
-        /// like an id, and the live key sets are not all the stub's.
+        /// Why the object at a position is a map, or `nil`. Either every key of the stub's objects and the live ones
+        /// looks like an id and the live key sets are not all the stub's; or, whatever the keys look like, they
+        /// differ between answers as a map's do while every value has one shape: the live answers have at least two
+        /// different key sets, bring keys the stub lacks, no key is in every object (the stub's and the live ones),
+        /// and the values (the stub's and the live ones) merge into one shape (`isOneShape`). An empty answer (`{}`)
+        /// and a stub key that never comes back are a map's nature then, not a missing key.
         func mapEvidence(stub: [[JSONMember]], live: [[JSONMember]]) -> String? {
             let stubKeys = Set(stub.flatMap { $0.map(\.key) })
-            guard !stubKeys.isEmpty, stubKeys.allSatisfy(RuleLearner.isIDLike), !live.isEmpty else { return nil }
+            guard !stubKeys.isEmpty, !live.isEmpty else { return nil }
             let liveKeySets = live.map { Set($0.map(\.key)) }
-            guard liveKeySets.allSatisfy({ $0.allSatisfy(RuleLearner.isIDLike) }),
-                liveKeySets.contains(where: { $0 != stubKeys })
-            else { return nil }
             let distinct = Set(liveKeySets).count
+            let why: String
+            if stubKeys.allSatisfy(RuleLearner.isIDLike),
+                liveKeySets.allSatisfy({ $0.allSatisfy(RuleLearner.isIDLike) }),
+                liveKeySets.contains(where: { $0 != stubKeys })
+            {
+                why = "keys look like ids and differ"
+            } else if distinct > 1, liveKeySets.contains(where: { !$0.isSubset(of: stubKeys) }),
+                (stub.map { Set($0.map(\.key)) } + liveKeySets).reduce(stubKeys, { $0.intersection($1) }).isEmpty,
+                RuleLearner.isOneShape(stub.flatMap { $0.map(\.value) } + live.flatMap { $0.map(\.value) })
+            {
+                why = "keys differ between answers and every value has one shape"
+            } else {
+                return nil
+            }
             let example = stubKeys.sorted().prefix(2).map { "\"\($0)\"" }.joined(separator: ", ")
             let objects = live.count == 1 ? "1 object" : "\(live.count) objects"
-            return "keys look like ids and differ: \(distinct) different key \(distinct == 1 ? "set" : "sets") in "
+            return "\(why): \(distinct) different key \(distinct == 1 ? "set" : "sets") in "
                 + "\(objects) (the stub's: \(example)\(stubKeys.count > 2 ? ", …" : ""))"
         }
+    }
+
+    /// Whether values merge into one shape, as a map's values must: every value that is not `null` has one type
+    /// (integers and fractions are both numbers), and so, all the way down, do the values under each key of the
+    /// objects and the elements of the arrays.
+    static func isOneShape(_ values: [JSONValue]) -> Bool {
+        guard !values.isEmpty else { return true }
+        var type: String?
+        var members: [String: [JSONValue]] = [:]
+        var elements: [JSONValue] = []
+        for value in values {
+            let name: String
+            switch value {
+            case .null: continue
+            case .bool: name = "boolean"
+            case .integer, .unsignedInteger, .double: name = "number"
+            case .string: name = "string"
+            case .array(let items):
+                name = "array"
+                elements += items
+            case .object(let pairs):
+                name = "object"
+                for pair in pairs { members[pair.key, default: []].append(pair.value) }
+            }
+            guard type == nil || type == name else { return false }
+            type = name
+        }
+        return isOneShape(elements) && members.values.allSatisfy(isOneShape)
     }
 }
 

@@ -6,7 +6,9 @@ import Foundation
 /// - a stub key the live object lacks is removed;
 /// - a type drift takes the live value (a stub integer where the live value is a fraction takes the fraction; a stub
 ///   fraction where the live value is an integer still holds and stays);
-/// - a live `null` where the stub has a value takes the `null` (a `nullable` rule once `ContractRules` has rules);
+/// - a live `null` where the stub has a value leaves the stub's value, and its type: the target needs a `nullable`
+///   rule there instead (`nullablePaths(stub:live:rules:)` names them; `tether update` writes them into the target's
+///   rules), so that a stub shared by several targets never takes one target's `null`;
 /// - a stub `null` accepts anything and stays;
 /// - each stub array element is merged with every live element in turn, so that it accepts all of them (an empty
 ///   stub or live array stays as it is);
@@ -28,25 +30,46 @@ public enum StubMerge {
     public static func merged(
         stub: JSONValue, live: JSONValue, isStrict: Bool, rules: ContractRules = ContractRules()
     ) -> JSONValue {
-        Merge(isStrict: isStrict, rules: rules).merged(stub, live, at: [])
+        var merge = Merge(isStrict: isStrict, rules: rules)
+        return merge.merged(stub, live, at: [])
+    }
+
+    /// Where `live` is `null` and `stub` has a value that `rules` do not let be `null`: the `nullable` rules the
+    /// target needs for its stub to hold (once merged with `live`), as the structure check walks them (array
+    /// elements and a map's values at `[*]`), each once, in the stub's order.
+    /// - Parameters:
+    ///   - stub: The stub body, usually already merged with `live`.
+    ///   - live: The live body, already redacted.
+    ///   - rules: The target's rules.
+    /// - Returns: The paths, none of them already `nullable` (or ignored) under `rules`.
+    public static func nullablePaths(stub: JSONValue, live: JSONValue, rules: ContractRules = ContractRules())
+        -> [JSONPathPattern]
+    {
+        var merge = Merge(isStrict: false, rules: rules)
+        _ = merge.merged(stub, live, at: [])
+        return merge.nulls.map { JSONPathPattern(steps: $0) }
     }
 
     private struct Merge {
         let isStrict: Bool
         let rules: ContractRules
+        /// Where a live `null` met a stub value no rule lets be `null`, each once.
+        var nulls: [[JSONPathPattern.Step]] = []
 
-        func merged(_ stub: JSONValue, _ live: JSONValue, at path: [JSONPathPattern.Step]) -> JSONValue {
+        mutating func merged(_ stub: JSONValue, _ live: JSONValue, at path: [JSONPathPattern.Step]) -> JSONValue {
             if !rules.ignore.isEmpty, rules.ignore.namesShapePosition(path) { return stub }
             switch (stub, live) {
             case (.null, _): return stub
-            case (_, .null): return rules.nullable.namesShapePosition(path) ? stub : live
+            case (_, .null):
+                if !rules.nullable.namesShapePosition(path), !nulls.contains(path) { nulls.append(path) }
+                return stub
             case (.object(let stubMembers), .object(let liveMembers)):
                 if !rules.maps.isEmpty, rules.maps.namesShapePosition(path) {
                     return .object(
                         stubMembers.map { member in
                             JSONMember(
-                                member.key, liveMembers.reduce(member.value) { merged($0, $1.value, at: path + [.any]) }
-                            )
+                                member.key,
+                                liveMembers.reduce(member.value) { merged($0, $1.value, at: path + [.any]) })
                         })
                 }
                 var members: [JSONMember] = []

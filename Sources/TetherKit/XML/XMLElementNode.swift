@@ -106,12 +106,38 @@ struct XMLElementNode: Sendable {
                 error.pointee.message.map { String(cString: $0) } ?? "unknown error"
             )
         }
-        let document = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> xmlDocPtr? in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return xmlReadMemory(base, Int32(clamping: bytes.count), name, nil, options)
+        // The parse keeps the document libxml2 built even when the text is not well-formed (`xmlReadMemory` frees
+        // it), so that the DTD read before the failure can still be looked at: a declared entity is the finding
+        // then, not the undefined entity or broken tag it leads to (`%remote;` never loaded leaves `&xxe;`
+        // undefined).
+        let (document, isWellFormed) = data.withUnsafeBytes {
+            (bytes: UnsafeRawBufferPointer) -> (xmlDocPtr?, Bool) in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                let context = xmlCreateMemoryParserCtxt(base, Int32(clamping: bytes.count))
+            else { return (nil, false) }
+            defer { xmlFreeParserCtxt(context) }
+            _ = xmlCtxtUseOptions(context, options)
+            if let input = context.pointee.input, input.pointee.filename == nil {
+                // libxml2 frees it with the context (its xmlFree is `free`, as below).
+                input.pointee.filename = UnsafePointer(strdup(name))
+            }
+            _ = xmlParseDocument(context)
+            let document = context.pointee.myDoc
+            context.pointee.myDoc = nil
+            return (document, context.pointee.wellFormed != 0)
         }
         xmlSetStructuredErrorFunc(nil, nil)
-        guard let document else {
+        withExtendedLifetime(first) {}
+        defer { xmlFreeDoc(document) }
+        if let document {
+            if let subset = document.pointee.intSubset,
+                subset.pointee.entities != nil || subset.pointee.pentities != nil
+            {
+                throw .declaresEntities
+            }
+            if document.pointee.extSubset != nil { throw .declaresEntities }
+        }
+        guard let document, isWellFormed else {
             guard let error = first.error else { throw .empty }
             // libxml2's own guard against billion laughs stops the parse: the same refusal as a declared entity.
             if error.code == Int(XML_ERR_ENTITY_LOOP.rawValue) { throw .declaresEntities }
@@ -119,14 +145,6 @@ struct XMLElementNode: Sendable {
                 line: error.line, column: error.column,
                 message: error.message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        withExtendedLifetime(first) {}
-        defer { xmlFreeDoc(document) }
-        if let subset = document.pointee.intSubset,
-            subset.pointee.entities != nil || subset.pointee.pentities != nil
-        {
-            throw .declaresEntities
-        }
-        if document.pointee.extSubset != nil { throw .declaresEntities }
         return try body(document)
     }
 

@@ -14,6 +14,8 @@ import Testing
         var targets: [String]
         /// Entries `import` must name in a message (skipped, repeated, another host).
         var named: [String] = []
+        /// What no message may say.
+        var unsaid: [String] = []
         /// Recorded credential values that no written file and no output may hold (the export holds them).
         var recordedSecrets: [String] = []
         var testDescription: String { file + (host.map { " --host \($0)" } ?? "") }
@@ -22,11 +24,18 @@ import Testing
     static let exports: [Export] = [
         Export(file: "har-exports/charles.har", targets: ["root"]),  // GET /?= from Charles 4.6.3
         Export(
-            file: "har-exports/chrome.har", targets: ["root"], named: ["2 entries for https://www.google.com"]),
+            file: "har-exports/chrome.har", targets: ["root"],
+            named: [
+                "log.entries[1] GET https://www.google.com/: no response was recorded (status 0",
+                "1 entry for https://www.google.com (log.entries[2])",
+            ]),
         Export(
             file: "har-exports/chrome.har", host: "www.google.com",
             targets: ["imagesBrandingGooglelogo2xGooglelogoLightColor272x92dpPng"],
-            named: ["log.entries[1] (GET /): status 0", "1 entry for https://mitmproxy.org (log.entries[0])"],
+            named: [
+                "log.entries[1] GET https://www.google.com/: no response was recorded (status 0",
+                "1 entry for https://mitmproxy.org (log.entries[0])",
+            ],
             recordedSecrets: ["YAieF18TdLas-8SKhGKNYvnieZbB1wJ1jf2t"]),
         Export(
             file: "har-exports/head-content-length.har",
@@ -39,7 +48,8 @@ import Testing
             named: ["1 entry for https://httpbin.org (log.entries[1])"]),
         Export(
             file: "har-exports/error_log.har", targets: ["postGet"],
-            named: ["1 entry for http://163.com (log.entries[0])"]),
+            named: ["log.entries[0] GET http://163.com/: no response was recorded (status 0"],
+            unsaid: ["--host 163.com", "another host"]),
         Export(
             file: "realworld/github-quirks.har",
             targets: [
@@ -66,6 +76,17 @@ import Testing
         #expect(imported.exitCode == 0, "\(imported.stdout)\(imported.stderr)")
         for text in export.named {
             #expect(imported.stdout.contains(text), "\(imported.stdout)")
+        }
+        for text in export.unsaid {
+            #expect(!imported.stdout.contains(text), "\(imported.stdout)")
+        }
+        // Every other-host hint leads somewhere: the import it names succeeds.
+        for hint in imported.stdout.matches(of: /'tether import \S+ --service NAME --host (\S+)'/) {
+            let other = NSTemporaryDirectory() + "tether-import-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: other) }
+            let followed = try TetherBinary.run(
+                ["import", har, "--service", "Other", "--out", other, "--host", String(hint.1)])
+            #expect(followed.exitCode == 0, "--host \(hint.1): \(followed.stdout)\(followed.stderr)")
         }
         let manifestPath = folder + "/imported.json"
         let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)

@@ -7,7 +7,8 @@ import Testing
 /// A service on 127.0.0.1 whose answers vary between calls, as real ones do: call `n` (from 0, counted per path)
 /// of `/user` has `company` null when `n` is odd and lacks `bio` when `n % 3 == 1`; `/teams` is keyed by ids that
 /// change with `n`; `/items` has elements with and without `discount`; `/count` changed a type (`"3"`, and echoes
-/// the caller's bearer token in that string); `/stable` never changes.
+/// the caller's bearer token in that string); `/stable` never changes; `/reactions` is keyed by user ids that are
+/// no id-like words (`u7`, then `u9` and `u3`, then none: `{}`, in turn).
 final class VaryingServer: PythonServer, @unchecked Sendable {
     private static let script = """
         import http.server, json, sys, threading
@@ -27,6 +28,10 @@ final class VaryingServer: PythonServer, @unchecked Sendable {
                     body = {"items": [{"sku": "s1", "discount": 0.5}, {"sku": "s2"}][: 1 + n % 2] if n else [{"sku": "s0"}]}
                 elif self.path == "/count":
                     body = {"count": "3 " + token}
+                elif self.path == "/reactions":
+                    body = {"reactions": [{"u7": {"emoji": "heart", "count": 1}},
+                                          {"u9": {"emoji": "+1", "count": 2}, "u3": {"emoji": "eyes", "count": 1}},
+                                          {}][n % 3]}
                 elif self.path == "/stable":
                     body = {"ok": True}
                 else:
@@ -162,6 +167,36 @@ final class VaryingServer: PythonServer, @unchecked Sendable {
         }
         #expect(again.exitCode == 0, "\(again.stdout)")
         #expect(again.stdout.contains("nothing to propose (3 targets learned from)"), "\(again.stdout)")
+    }
+
+    /// An object keyed by ids that are not id-like words, whose values keep one shape, is learned as a map, even
+    /// when one answer is `{}` and the stub's own key (`u1`) never comes back: not a missing key.
+    @Test func changingKeysOfOneShapeAreLearnedAsAMap() async throws {
+        let server = try VaryingServer()
+        let project = try Project(
+            """
+            {"service": "API", "baseURL": "\(server.baseURL)",
+             "targets": [{"name": "reactions", "path": "/reactions",
+                          "sampleData": {"json": {"reactions": {"u1": {"emoji": "+1", "count": 1}}}}}]}
+
+            """)
+        defer { project.remove() }
+        let run = try await offPool { try project.run(["learn", "MANIFEST", "--samples", "3"]) }
+        #expect(run.exitCode == 1, "\(run.stdout)\n\(run.stderr)")
+        #expect(
+            run.stdout.contains(
+                "LEARN API.reactions  3 responses\n  + maps     $.reactions  keys differ between answers and every "
+                    + #"value has one shape: 3 different key sets in 3 objects (the stub's: "u1")"#), "\(run.stdout)")
+        #expect(!run.stdout.contains("drift"), "\(run.stdout)")
+        let write = try await offPool { try project.run(["learn", "MANIFEST", "--samples", "3", "--write"]) }
+        #expect(write.exitCode == 0, "\(write.stdout)\n\(write.stderr)")
+        #expect(project.text.contains(#"}}}}, "rules": {"maps": ["$.reactions"]}}]}"#), "\(project.text)")
+        for _ in 0..<3 {
+            let verify = try await offPool { try project.run(["verify", "MANIFEST"]) }
+            #expect(verify.exitCode == 0, "\(verify.stdout)")
+        }
+        let again = try await offPool { try project.run(["learn", "MANIFEST", "--samples", "3"]) }
+        #expect(again.stdout.contains("nothing to propose (1 target learned from)"), "\(again.stdout)")
     }
 
     /// Ctrl-C between rounds stops the run at once and writes nothing.

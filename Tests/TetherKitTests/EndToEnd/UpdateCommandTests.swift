@@ -132,8 +132,13 @@ import Testing
         let dryRun = try project.run("update", ["--dry-run"])
         #expect(dryRun.exitCode == 1, "\(dryRun.stdout)\(dryRun.stderr)")
         #expect(dryRun.stdout.contains("--- \(project.folder)/contracts/samples/user.json"))
-        #expect(dryRun.stdout.contains("-   \"company\": \"Acme\",\n+   \"company\": null,"))
-        #expect(dryRun.stdout.contains("… (3 unchanged)"))
+        // A live null is a nullable rule on the target, shown as the rules it would write; the stub keeps "Acme".
+        #expect(!dryRun.stdout.contains(#""company": null"#), "\(dryRun.stdout)")
+        #expect(
+            dryRun.stdout.contains(
+                "--- \(project.manifest) targets[0].rules  (API.user)\n  {\n+   \"nullable\": [\"$.company\"]\n  }\n"),
+            "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("… (4 unchanged)"))
         #expect(dryRun.stdout.contains("(- stub, + live)"))
         #expect(dryRun.stdout.contains("3 files would change"))
         #expect(project.sample("user.json") == Self.user)
@@ -150,7 +155,7 @@ import Testing
                     "login": "octocat",
                     "id": 1.0e3,
                     "url": "https://example.com/a/b",
-                    "company": null,
+                    "company": "Acme",
                     "plan": {
                         "name": "free"
                     },
@@ -162,7 +167,10 @@ import Testing
         #expect(
             project.text(project.manifest)
                 == Self.manifest.replacingOccurrences(
-                    of: #"{ "id": 1, "tags": ["a"], "old": true }"#, with: #"{ "id": 1, "tags": [1] }"#))
+                    of: #"{ "id": 1, "tags": ["a"], "old": true }"#, with: #"{ "id": 1, "tags": [1] }"#
+                ).replacingOccurrences(
+                    of: #""samples/user.json" } },"#,
+                    with: #""samples/user.json" }, "rules": {"nullable": ["$.company"]} },"#))
         var status = stat()
         #expect(stat(userPath, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o640)
@@ -174,6 +182,85 @@ import Testing
         let again = try project.run("update", ["--dry-run"])
         #expect(again.exitCode == 0, "\(again.stdout)")
         #expect(again.stdout.contains("0 files would change"))
+    }
+
+    /// A sample file that three targets share keeps one text that holds for all of them: a target whose live body
+    /// has `null` where the stub has a value gains a `nullable` rule of its own (in an array too, at `[*]`), the
+    /// file keeps the string and its type, and a target whose body has the value gains nothing.
+    @Test func liveNullsBecomeEachTargetsNullableRulesAndTheSharedFileKeepsItsText() throws {
+        let manifest = """
+            {"service": "API", "baseURL": "https://api.test",
+             "targets": [
+              {"name": "first", "path": "/first", "sampleData": {"file": "samples/label.json"}},
+              {"name": "second", "path": "/second", "sampleData": {"file": "samples/label.json"},
+               "rules": {"optional": ["$.tags"]}},
+              {"name": "third", "path": "/third", "sampleData": {"file": "samples/label.json"}}
+             ]}
+            """
+        let label = "{\n  \"id\": 1,\n  \"description\": \"Something isn't working\",\n  \"tags\": [\"x\"]\n}\n"
+        let project = try Project(
+            manifest: manifest, samples: ["label.json": label],
+            live: [
+                ("/first", 200, #"{"id": 2, "description": null, "tags": ["a"]}"#),
+                ("/second", 200, #"{"id": 3, "description": null, "tags": ["b", null]}"#),
+                ("/third", 200, #"{"id": 4, "description": "text", "tags": []}"#),
+            ])
+        defer { project.remove() }
+        let dryRun = try project.run("update", ["--dry-run"])
+        #expect(dryRun.exitCode == 1, "\(dryRun.stdout)\(dryRun.stderr)")
+        #expect(
+            dryRun.stdout == """
+                --- \(project.manifest) targets[0].rules  (API.first)
+                  {
+                +   "nullable": ["$.description"]
+                  }
+                --- \(project.manifest) targets[1].rules  (API.second)
+                  {
+                    … (1 unchanged)
+                +   "nullable": ["$.description","$.tags[*]"]
+                  }
+                (- stub, + live)
+                1 file would change (dry run: nothing written)
+
+                """)
+        #expect(project.text(project.manifest) == manifest)
+
+        let update = try project.run("update")
+        #expect(update.exitCode == 0, "\(update.stdout)\(update.stderr)")
+        #expect(update.stdout.contains("updated \(project.manifest) (API.first, API.second)"), "\(update.stdout)")
+        #expect(project.sample("label.json") == label)  // byte-identical: no target's null, the string type kept
+        #expect(
+            project.text(project.manifest)
+                == manifest.replacingOccurrences(
+                    of: #""samples/label.json"}},"#,
+                    with: #""samples/label.json"}, "rules": {"nullable": ["$.description"]}},"#
+                ).replacingOccurrences(
+                    of: #""rules": {"optional": ["$.tags"]}},"#,
+                    with: #""rules": {"optional": ["$.tags"], "nullable": ["$.description", "$.tags[*]"]}},"#))
+        let verify = try project.run("verify")
+        #expect(verify.exitCode == 0, "\(verify.stdout)")
+        let again = try project.run("update", ["--dry-run"])
+        #expect(again.exitCode == 0, "\(again.stdout)")
+        #expect(again.stdout.contains("0 files would change"))
+    }
+
+    /// An inline stub in the manifest: its value and the target's new rule are one minimal edit of the target.
+    @Test func anInlineStubAndItsNewRuleAreOneEdit() throws {
+        let manifest = """
+            {"service": "API", "baseURL": "https://api.test",
+             "targets": [{"name": "me", "path": "/me", "sampleData": {"json": {"id": 1, "name": "a", "gone": true}}}]}
+            """
+        let project = try Project(
+            manifest: manifest, samples: [:], live: [("/me", 200, #"{"id": 2.5, "name": null}"#)])
+        defer { project.remove() }
+        let update = try project.run("update")
+        #expect(update.exitCode == 0, "\(update.stdout)\(update.stderr)")
+        #expect(
+            project.text(project.manifest)
+                == manifest.replacingOccurrences(
+                    of: #"{"json": {"id": 1, "name": "a", "gone": true}}}"#,
+                    with: #"{"json": {"id": 2.5, "name": "a"}}, "rules": {"nullable": ["$.name"]}}"#))
+        #expect(try project.run("verify").exitCode == 0)
     }
 
     @Test func strictAddsExtraKeysAndReplaceWritesTheLiveBody() throws {
@@ -277,6 +364,11 @@ import Testing
         let changed = zip(original.components(separatedBy: "\n"), after.components(separatedBy: "\n"))
             .filter { $0 != $1 }
         #expect(changed.count == 3)
+        // A live null is the target's nullable rule: the stubs keep "Acme" and "Swift", and their types.
+        #expect(
+            after.contains(#""company": "Acme", "hireable": true } }, "rules": {"nullable": ["$.company"]} },"#),
+            "\(after)")
+        #expect(after.contains(#""language": "Swift" }] }, "rules": {"nullable": ["$[*].language"]} },"#), "\(after)")
         #expect(original.components(separatedBy: "\n").count == after.components(separatedBy: "\n").count)
 
         let verify = try TetherBinary.run(["verify", manifest, "--mock", har, "--no-color"])

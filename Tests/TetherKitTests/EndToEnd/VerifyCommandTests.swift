@@ -131,6 +131,28 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         #expect(run.stderr.contains("shop.json"))
     }
 
+    /// A `${VAR}` in the service's headers is one error however many targets use them: printed once, counted once.
+    @Test func anUnsetVariableInTheServiceHeadersIsPrintedOnce() throws {
+        let folder = try ContractFolder([
+            "shop.json": """
+            {
+              "service": "Shop",
+              "baseURL": "http://127.0.0.1:9",
+              "headers": {"Authorization": "Bearer ${SHOP_TOKEN}"},
+              "targets": [{"name": "a", "path": "/a"}, {"name": "b", "path": "/b"}, {"name": "c", "path": "/c"}]
+            }
+            """
+        ])
+        for command in ["verify", "update", "learn"] {
+            let run = try TetherBinary.run([command, folder.path])
+            #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+            #expect(
+                run.stderr == "\(folder.path)/shop.json:4:32: error: headers.Authorization: environment variable "
+                    + "SHOP_TOKEN is not set (export it, or write ${SHOP_TOKEN:-default})\n"
+                    + "tether: error: 1 contract error; nothing was sent\n", "\(command): \(run.stderr)")
+        }
+    }
+
     @Test(arguments: [
         (["verify", "--jbos", "4"], "unknown option '--jbos' (did you mean '--jobs'?)"),
         (["verfy"], "unknown command 'verfy' (did you mean 'verify'?)"),

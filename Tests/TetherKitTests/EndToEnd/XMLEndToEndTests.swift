@@ -67,6 +67,39 @@ import Testing
         #expect(!junit.contains("root:x:"))
     }
 
+    /// A live body whose DTD declares a parameter entity naming a URL (`%remote;`, so `&xxe;` is undefined): a drift
+    /// saying the DTD declares entities, not "expected an XML body", and the URL is never asked.
+    @Test func aParameterEntityBodyIsADeclaredEntityDriftAndNothingIsFetched() throws {
+        let log = RequestLog()
+        let evil = try MockServer { request in
+            log.record(request)
+            return MockResponse(status: 200, headers: [], body: Data(#"<!ENTITY xxe "fetched">"#.utf8))
+        }
+        let body =
+            #"<!DOCTYPE Note [ <!ENTITY % remote SYSTEM "\#(evil.baseURL)/evil.dtd"> %remote; ]>"#
+            + "<Note><Body>&xxe;</Body></Note>"
+        let server = try MockServer { _ in
+            MockResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/xml")], body: Data(body.utf8))
+        }
+        let folder = try ContractFolder([
+            "note.json": #"""
+            {"service": "Notes", "baseURL": "\#(server.baseURL)", "targets": [
+              {"name": "note", "path": "/note", "sampleData": {"text": "<Note><Body>x</Body></Note>"},
+               "sampleResponse": {"response": {"statusCode": 200, "headers": {"Content-Type": "text/xml"}}}}
+            ]}
+            """#
+        ])
+        let run = try TetherBinary.run(["verify", folder.path, "--no-color"])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("DRIFT Notes.note"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "body: the XML body declares entities in its DTD: refused, not expanded (no external DTDs, no entity "
+                    + "expansion): make the service answer without <!ENTITY> declarations"), "\(run.stdout)")
+        #expect(!run.stdout.contains("expected an XML body") && !run.stdout.contains("fetched"), "\(run.stdout)")
+        #expect(log.all.isEmpty, "the DTD's URL was asked: \(log.all.map(\.path))")
+    }
+
     @Test(arguments: [
         ("<feed>\n  <entry>\n</feed>\n", "stubs/feed.xml:3:", "not well-formed XML"),
         (

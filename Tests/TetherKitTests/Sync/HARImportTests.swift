@@ -129,10 +129,10 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
         #expect(imported.targetNames == ["new"])
         #expect(
             imported.messages == [
-                "traffic.har: log.entries[0] (GET /pending): no response was recorded (the request was still open "
-                    + "when the file was exported): skipped",
-                "traffic.har: log.entries[1] (GET /aborted): status 0: no response was received (aborted, blocked or "
-                    + "failed): skipped",
+                "traffic.har: log.entries[0] GET https://shop.test/pending: no response was recorded (the request was "
+                    + "still open when the file was exported): skipped",
+                "traffic.har: log.entries[1] GET https://shop.test/aborted: no response was recorded (status 0: the "
+                    + "request was aborted, blocked or failed): skipped",
                 "traffic.har: log.entries[2] (GET /socket): status 101 is not a final response: skipped",
                 "traffic.har: log.entries[3] (GET /old): status 301 is a redirect ('tether verify' follows redirects, "
                     + "so it would check the answer it leads to); import that entry instead: skipped",
@@ -217,6 +217,43 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
             (error as? HARImportError)?.description
                 == "traffic.har has no entry for the host 'nowhere.test'; its hosts are: cdn.test (1), api.shop.test (2)"
         }
+    }
+
+    /// An entry without a response is named as such, with its URL, whatever its host; the other-host hint is given
+    /// only for a host that has entries `--host` could import, and lists only those: following it never fails.
+    @Test func entriesWithoutAResponseOnAnotherHostAreNamedAndGetNoHint() throws {
+        let recorded = [
+            Recorded(url: "https://shop.test/cart", text: "{}"),
+            Recorded(url: "https://expired.badssl.com/style.css", status: 0),
+            Recorded(url: "https://cdn.test/font.woff", text: "x"),
+            Recorded(url: "https://cdn.test/pending.woff", status: nil),
+            Recorded(url: "https://cdn.test/old", status: 301, responseHeaders: [("Location", "/new")]),
+            Recorded(url: "https://shop.test/items", text: "[]"),
+            Recorded(url: "https://blocked.test/ad.js", status: 0),
+            Recorded(url: "https://blocked.test/ad2.js", status: 0),
+        ]
+        let imported = try importing(recorded)
+        #expect(imported.baseURL == "https://shop.test" && imported.targetNames == ["cart", "items"])
+        #expect(
+            imported.messages == [
+                "traffic.har: log.entries[1] GET https://expired.badssl.com/style.css: no response was recorded "
+                    + "(status 0: the request was aborted, blocked or failed): skipped",
+                "traffic.har: log.entries[3] GET https://cdn.test/pending.woff: no response was recorded (the request "
+                    + "was still open when the file was exported): skipped",
+                "traffic.har: log.entries[4] GET https://cdn.test/old: status 301 is a redirect ('tether verify' "
+                    + "follows redirects, so it would check the answer it leads to); import that entry instead: skipped",
+                "traffic.har: log.entries[6] GET https://blocked.test/ad.js: no response was recorded (status 0: the "
+                    + "request was aborted, blocked or failed): skipped",
+                "traffic.har: log.entries[7] GET https://blocked.test/ad2.js: no response was recorded (status 0: the "
+                    + "request was aborted, blocked or failed): skipped",
+                "traffic.har: 1 entry for https://cdn.test (log.entries[2]): another host than the service's "
+                    + "(https://shop.test): skipped; import them as a service of their own with "
+                    + "'tether import traffic.har --service NAME --host cdn.test'",
+            ])
+        // The one hint given holds: that host imports.
+        #expect(try importing(recorded, host: "cdn.test").targetNames == ["fontWoff"])
+        // A host whose entries all failed has nothing to import (no hint pointed there).
+        #expect(throws: HARImportError.self) { try importing(recorded, host: "blocked.test") }
     }
 
     @Test func urlsThatAreNotHTTPAreSkippedInOneMessage() throws {

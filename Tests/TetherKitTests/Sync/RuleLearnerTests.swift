@@ -40,6 +40,29 @@ import Testing
             stub: #"{"p": {"name": "a", "size": 1}}"#, samples: [#"{"p": {"name": "a"}}"#, #"{"p": {"size": 2}}"#],
             expected: ["optional $.p.name", "optional $.p.size"]),
         Case(
+            name: "objects keyed by changing keys, values of one shape, are maps, with an empty answer too",
+            stub: #"{"reactions": {"u1": {"emoji": "+1", "at": 1}}}"#,
+            samples: [
+                #"{"reactions": {"u7": {"emoji": "heart", "at": 2}}}"#,
+                #"{"reactions": {"u9": {"emoji": "+1", "at": 3}, "u3": {"emoji": "eyes"}}}"#,
+                #"{"reactions": {}}"#,
+            ],
+            expected: ["maps $.reactions", "optional $.reactions[*].at"]),
+        Case(
+            name: "keys that differ are no map when a key is in every object", stub: #"{"p": {"a": "x", "b": "y"}}"#,
+            samples: [#"{"p": {"a": "x", "b": "y", "c": "z"}}"#, #"{"p": {"a": "x"}}"#], expected: ["optional $.p.b"]),
+        Case(
+            name: "keys that differ are no map when no answer brings a key the stub lacks",
+            stub: #"{"p": {"name": "a", "nick": "b"}}"#, samples: [#"{"p": {"name": "a"}}"#, #"{"p": {"nick": "c"}}"#],
+            expected: ["optional $.p.name", "optional $.p.nick"]),
+        Case(
+            name: "keys that differ are no map when the values have different shapes",
+            stub: #"{"p": {"u1": {"n": 1}}}"#, samples: [#"{"p": {"u7": {"n": "x"}}}"#, #"{"p": {"u8": [1]}}"#],
+            expected: []),
+        Case(
+            name: "a renamed key is no map: every answer has the same keys", stub: #"{"p": {"old": 1}}"#,
+            samples: [#"{"p": {"new": 2}}"#, #"{"p": {"new": 3}}"#], expected: []),
+        Case(
             name: "elements of arrays merge at [*]", stub: #"{"items": [{"id": 1, "d": 0.5}]}"#,
             samples: [#"{"items": [{"id": 1, "d": 0.5}, {"id": 2}]}"#, #"{"items": []}"#],
             expected: ["optional $.items[*].d"]),
@@ -110,6 +133,23 @@ import Testing
         let proposals = RuleLearner.proposals(stub: stub, rules: ContractRules(), samples: samples)
         #expect(
             proposals.map(\.evidence) == ["absent in 2 of 3 responses (2 of 4 values)", "null in 1 of 3 responses"])
+    }
+
+    /// Keys that are not id-like (`u7`) still make a map when they change between answers and every value has one
+    /// shape; the stub's own key never coming back and an empty answer are part of that, not a missing key.
+    @Test func changingKeysOfOneShapeAreAMapWithEvidence() throws {
+        let stub = try JSONValue.parse(Data(#"{"reactions": {"u1": {"emoji": "+1"}}}"#.utf8))
+        let samples = try [
+            #"{"reactions": {"u7": {"emoji": "heart"}}}"#,
+            #"{"reactions": {"u9": {"emoji": "+1"}, "u3": {"emoji": "x"}}}"#,
+            #"{"reactions": {}}"#,
+        ].map { try JSONValue.parse(Data($0.utf8)) }
+        let proposals = RuleLearner.proposals(stub: stub, rules: ContractRules(), samples: samples)
+        #expect(proposals.map { "\($0.rule.rawValue) \($0.path)" } == ["maps $.reactions"])
+        #expect(
+            proposals.map(\.evidence) == [
+                #"keys differ between answers and every value has one shape: 3 different key sets in 3 objects (the stub's: "u1")"#
+            ])
     }
 
     @Test(arguments: [

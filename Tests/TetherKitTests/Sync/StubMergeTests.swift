@@ -14,8 +14,9 @@ import Testing
         (#"{"n": "1", "i": 1}"#, #"{"n": 1, "i": 2.5}"#, false, #"{"n": 1, "i": 2.5}"#),
         // A stub fraction accepts a live integer and stays.
         (#"{"f": 1.5}"#, #"{"f": 3}"#, false, #"{"f": 1.5}"#),
-        // A live null where the stub has a value becomes null; a stub null stays whatever the live value.
-        (#"{"c": "Acme", "d": null}"#, #"{"c": null, "d": {"x": 1}}"#, false, #"{"c": null, "d": null}"#),
+        // A live null where the stub has a value keeps the stub's value (the target needs a nullable rule); a stub
+        // null stays whatever the live value.
+        (#"{"c": "Acme", "d": null}"#, #"{"c": null, "d": {"x": 1}}"#, false, #"{"c": "Acme", "d": null}"#),
         // Extra live keys: only under strict, at the end.
         (#"{"a": 1}"#, #"{"z": true, "a": 2}"#, false, #"{"a": 1}"#),
         (#"{"a": 1}"#, #"{"z": true, "a": 2}"#, true, #"{"a": 1, "z": true}"#),
@@ -31,8 +32,14 @@ import Testing
         let merged = StubMerge.merged(stub: try json(stub), live: try json(live), isStrict: strict)
         let want = try json(expected)
         #expect(merged == want)
-        // What the merge makes holds against the live body: the structure check agrees.
-        #expect(!ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: strict).contains { $0.isDrift })
+        // What the merge makes holds against the live body, with the nullable rules it names: the structure check
+        // agrees.
+        var rules = ContractRules()
+        rules.nullable = StubMerge.nullablePaths(stub: merged, live: try json(live))
+        #expect(
+            !ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: strict, rules: rules).contains {
+                $0.isDrift
+            })
     }
 
     /// The target's rules stay true after the merge: nothing they name is removed or nulled, and every rule path
@@ -65,6 +72,45 @@ import Testing
         let contractRules = try #require(try ManifestLoader(environment: [:]).load(paths: [folder]).first).rules
         let merged = StubMerge.merged(stub: try json(stub), live: try json(live), isStrict: false, rules: contractRules)
         #expect(merged == (try json(expected)))
+        #expect(contractRules.problems(stub: .json(merged)).isEmpty, "\(contractRules.problems(stub: .json(merged)))")
+        #expect(
+            !ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: false, rules: contractRules).contains {
+                $0.isDrift
+            })
+    }
+
+    /// A live `null` where the stub has a value is a rule the target needs, named as the structure check walks:
+    /// array elements and a map's values at `[*]`, each path once; a path the rules already allow, an ignored one
+    /// and a stub `null` need none.
+    @Test(arguments: [
+        (#"{"c": "Acme", "d": null}"#, #"{"c": null, "d": null}"#, "{}", ["$.c"]),
+        (
+            #"{"items": [{"l": "Swift", "n": 1}], "o": {"p": 1}}"#,
+            #"{"items": [{"l": null, "n": null}, {"l": null, "n": 2}], "o": null}"#, "{}",
+            ["$.items[*].l", "$.items[*].n", "$.o"]
+        ),
+        (
+            #"{"u": {"1": {"n": "a"}}}"#, #"{"u": {"7": {"n": null}, "8": null}}"#, #"{"maps": ["$.u"]}"#,
+            ["$.u[*].n", "$.u[*]"]
+        ),
+        (
+            #"{"a": 1, "b": 2, "t": {"x": 1}}"#, #"{"a": null, "b": null, "t": {"x": null}}"#,
+            #"{"nullable": ["$.a"], "ignore": ["$.t"]}"#, ["$.b"]
+        ),
+    ])
+    func liveNullsAreNullableRulesNotNulls(stub: String, live: String, rules: String, expected: [String]) throws {
+        let manifest =
+            #"{"service": "S", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "t", "path": "/", "sampleData": {"json": \#(stub)}, "rules": \#(rules)}]}"#
+        let folder = NSTemporaryDirectory() + "tether-merge-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: folder + "/api.json"))
+        var contractRules = try #require(try ManifestLoader(environment: [:]).load(paths: [folder]).first).rules
+        let merged = StubMerge.merged(stub: try json(stub), live: try json(live), isStrict: false, rules: contractRules)
+        #expect(merged == (try json(stub)), "a live null never reaches the stub")
+        let paths = StubMerge.nullablePaths(stub: merged, live: try json(live), rules: contractRules)
+        #expect(paths.map(\.description) == expected)
+        contractRules.nullable += paths
         #expect(contractRules.problems(stub: .json(merged)).isEmpty, "\(contractRules.problems(stub: .json(merged)))")
         #expect(
             !ShapeCheck.findings(stub: merged, live: Data(live.utf8), strict: false, rules: contractRules).contains {

@@ -262,8 +262,51 @@ private let atomStub = """
         let external = #"<?xml version="1.0"?><!DOCTYPE r SYSTEM "file://\#(secret)"><r><a>x</a></r>"#
         let root = try XMLElementNode.read(Data(external.utf8), name: "dtd.xml")
         #expect(root.name == "r" && root.elements.map(\.name) == ["a"] && root.elements[0].text == "x")
-        // An external parameter entity inside the internal subset: refused at once.
+        // An external parameter entity inside the internal subset: refused at once, as a declared entity.
         let parameter = #"<!DOCTYPE r [<!ENTITY % p SYSTEM "file://\#(secret)"> %p;]><r/>"#
-        #expect(throws: (any Error).self) { try XMLElementNode.read(Data(parameter.utf8), name: "p.xml") }
+        #expect(throws: XMLElementNode.ReadError.declaresEntities) {
+            try XMLElementNode.read(Data(parameter.utf8), name: "p.xml")
+        }
+    }
+
+    /// A DTD whose declarations leave the rest of the document unreadable (a parameter entity that is never loaded,
+    /// so `&xxe;` is undefined; a general entity before a broken tag) is still a DTD that declares entities: the
+    /// finding says so, not "expected an XML body", and nothing is fetched from the URL the DTD names.
+    @Test func aDTDThatDeclaresEntitiesIsSaidSoEvenWhenTheRestDoesNotParse() async throws {
+        let log = RequestLog()
+        let server = try MockServer { request in
+            log.record(request)
+            return MockResponse(
+                status: 200, headers: [HTTPHeader("Content-Type", "application/xml-dtd")],
+                body: Data(#"<!ENTITY xxe "TETHER-FETCHED">"#.utf8))
+        }
+        let url = server.baseURL + "/evil.dtd"
+        let bodies = [
+            #"<!DOCTYPE Note [ <!ENTITY % remote SYSTEM "\#(url)"> %remote; ]><Note><Body>&xxe;</Body></Note>"#,
+            #"<!DOCTYPE Note [ <!ENTITY % remote SYSTEM "\#(url)"> ]><Note><Body>&xxe;</Body></Note>"#,
+            #"<!DOCTYPE Note [ <!ENTITY xxe SYSTEM "\#(url)"> ]><Note><Body>&xxe;</Bod></Note>"#,
+            #"<!DOCTYPE Note [ <!ENTITY xxe "x"> ]><Note><Body>&xxe;</Body><Other>&undeclared;</Other></Note>"#,
+        ]
+        for body in bodies {
+            let findings = xmlFindings(stub: "<Note><Body>x</Body></Note>", live: body, contentType: "text/xml")
+            #expect(findings.count == 1, "\(findings)")
+            #expect(
+                findings.first?.message.hasPrefix("the XML body declares entities in its DTD: refused, not expanded")
+                    == true, "\(body): \(findings)")
+            #expect(!findings.contains { $0.message.contains("expected an XML body") }, "\(findings)")
+            #expect(!findings.contains { $0.message.contains("TETHER-FETCHED") })
+            #expect(throws: XMLElementNode.ReadError.declaresEntities) {
+                try XMLElementNode.read(Data(body.utf8), name: "note.xml")
+            }
+            let asStub = xmlFindings(stub: body, live: "<Note><Body>x</Body></Note>", contentType: "text/xml")
+            #expect(asStub.count == 1 && asStub[0].message.contains("declares entities"), "\(asStub)")
+        }
+        // The server named by the DTD works (this test can see a fetch), and it was never asked.
+        let reachable = try await exchange(url)
+        #expect(String(decoding: reachable.body, as: UTF8.self).contains("TETHER-FETCHED"))
+        #expect(log.all.map(\.path) == ["/evil.dtd"], "only the test's own request: \(log.all.map(\.path))")
+        // A document that is only broken, with no DTD, stays "not XML".
+        let broken = xmlFindings(stub: "<Note/>", live: "<Note><Body>&xxe;</Body></Note>", contentType: "text/xml")
+        #expect(broken.first?.message.hasPrefix("expected an XML body, got") == true, "\(broken)")
     }
 }
