@@ -81,6 +81,16 @@ public struct ManifestLoader: Sendable {
                     errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
                     continue
                 }
+                // A baseline (`--baseline`) lists targets too; the one suggested is contracts/baseline.json.
+                if document.root["tetherBaseline"] != nil {
+                    if !isFolder.boolValue {
+                        errors.append(
+                            ContractError(
+                                file: file,
+                                "a baseline file (give it with --baseline), not a contract manifest; drop it from PATH"))
+                    }
+                    continue
+                }
                 guard document.root["targets"] != nil else {
                     if !isFolder.boolValue {  // in a folder: a sample file, not a manifest
                         errors.append(

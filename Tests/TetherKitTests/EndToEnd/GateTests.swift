@@ -25,6 +25,28 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }
 
+    /// The baseline where `--update-baseline`'s own hint puts it, contracts/baseline.json, is not read as a manifest
+    /// when the folder is verified (it lists targets too); named as a PATH, it is refused saying what it is.
+    @Test func aBaselineInTheContractsFolderIsNotAManifest() throws {
+        let server = try MockServer { _ in .json(#"{"id": "1", "name": "Ada"}"#) }
+        let folder = try ContractFolder(["contracts/api.json": manifest(baseURL: server.baseURL, targets: userTarget)])
+        let contracts = folder.file("contracts")
+        let baseline = folder.file("contracts/baseline.json")
+        let verify = ["verify", contracts, "--no-color", "--junit", folder.file("junit.xml"), "--baseline", baseline]
+        let first = try TetherBinary.run(verify + ["--update-baseline"])
+        #expect(first.exitCode == 0, "\(first.stdout)\(first.stderr)")
+        #expect(read(baseline).contains(#""tetherBaseline": 2"#))
+        let again = try TetherBinary.run(verify)
+        #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("[known drift: in the baseline]"), "\(again.stdout)")
+        let named = try TetherBinary.run(["verify", baseline, "--no-color"])
+        #expect(named.exitCode == 2)
+        #expect(
+            named.stderr.contains(
+                "\(baseline): error: a baseline file (give it with --baseline), not a contract manifest; drop it from PATH"),
+            "\(named.stderr)")
+    }
+
     @Test func theBaselineLifeCycleNewKnownFixedPruned() throws {
         let body = ChangingBody()
         let server = try MockServer { _ in .json(body.text) }
