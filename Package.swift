@@ -14,7 +14,7 @@ let package = Package(
         // or paths may differ only in case: `Tether.build` and `tether.build` would be one folder).
         .library(name: "TetherKit", targets: ["TetherKit"]),
         .executable(name: "tether", targets: ["TetherCLI"]),
-        // Test helpers for Swift Testing and XCTest; apart, so that Tether and tether never link XCTest.
+        // Test helpers for Swift Testing and XCTest; apart, so that TetherKit and tether never link XCTest.
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
     ],
     targets: [

@@ -16,7 +16,7 @@ package enum ReportFile {
         case flushed
         /// Renamed without waiting for the disk: a report the run makes again (JUnit, HTML, Markdown). Readers still
         /// see the old file or the new one; only a power loss in the next seconds can leave it empty, as with any
-        /// test reporter. The flush was a ~0.9 ms wait of a 16 ms one-contract run (README "Performance").
+        /// test reporter. The flush was a ~0.9 ms wait of a 16 ms one-contract run (bench/HISTORY.md).
         case report
     }
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Tether mirrors Moya's protocol (Moya cannot be built on Linux), so a target written for Moya compiles against
 /// Tether with at most an import change; on macOS an existing Moya target becomes a Tether one through a forwarding
-/// conformance (see the README, "Using your Moya targets").
+/// conformance (see docs/swift-api.md, "Using your Moya targets").
 public protocol TargetType {
     /// The target's base URL.
     var baseURL: URL { get }

@@ -1,5 +1,5 @@
 import Foundation
-import TetherContracts  // with Moya: `import Moya`, and a forwarding `extension GitHub: TetherKit.TargetType` (see the README)
+import TetherContracts  // with Moya: `import Moya`, and a forwarding `extension GitHub: TetherKit.TargetType` (see docs/swift-api.md)
 
 /// The GitHub API of Moya's demo and testing guide.
 public enum GitHub: CaseIterable, Sendable {
