@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The package supports macOS 13 and iOS 16 (`platforms:` in Package.swift). Nothing here runs on a Mac, and on Linux
+/// the compiler checks no availability: what can be found mechanically is checked here instead.
+@Suite struct PlatformFloorTests {
+    private static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// An API newer than the platforms the package declares, as a pattern over a line of Swift (comments removed).
+    private struct NewerAPI {
+        /// Text every match holds (a cheap test before the pattern's).
+        var word: String
+        var pattern: String
+        var name: String
+        /// The first macOS that has it.
+        var macOS: Int
+    }
+
+    private static let newerAPIs = [
+        NewerAPI(
+            word: "Synchronization",
+            pattern: #"^\s*(@\w+\s+)*((public|package|internal|private|fileprivate)\s+)?import\s+Synchronization\b"#,
+            name: "the Synchronization module", macOS: 15),
+        NewerAPI(
+            word: "Mutex", pattern: #"\bMutex\s*[<(]"#, name: "Mutex (Synchronization)", macOS: 15),
+        NewerAPI(
+            word: "Atomic", pattern: #"\b(Atomic|AtomicLazyReference)\s*[<(]"#, name: "Atomic (Synchronization)",
+            macOS: 15),
+        NewerAPI(
+            word: "Int128", pattern: #"\b(U?Int128)\b"#, name: "Int128 and UInt128", macOS: 15),
+        NewerAPI(
+            word: "TaskExecutor", pattern: #"\bwithTaskExecutorPreference\b|\bTaskExecutor\b"#, name: "task executors",
+            macOS: 15),
+        NewerAPI(
+            word: "DiscardingTaskGroup", pattern: #"\bwith(Throwing)?DiscardingTaskGroup\b"#,
+            name: "discarding task groups", macOS: 14),
+        NewerAPI(
+            word: "Observ", pattern: #"\bimport\s+Observation\b|@Observable\b"#, name: "Observation", macOS: 14),
+        NewerAPI(
+            word: "#Predicate", pattern: #"#Predicate\b"#, name: "Foundation's #Predicate", macOS: 14),
+        NewerAPI(
+            word: "DispatchSerialQueue", pattern: #"\bDispatchSerialQueue\b"#, name: "DispatchSerialQueue", macOS: 14),
+        NewerAPI(
+            word: "InlineArray", pattern: #"\bInlineArray\b"#, name: "InlineArray", macOS: 26),
+        NewerAPI(
+            word: "pan", pattern: #"\b(Raw|Mutable|MutableRaw|Output|UTF8)?Span\b|\.span\b(?!\s*\()"#, name: "Span",
+            macOS: 26),
+        NewerAPI(
+            word: "Task", pattern: #"\bTask\.immediate\b|\bTask\s*\(\s*name:"#, name: "Task.immediate and named tasks",
+            macOS: 26),
+        NewerAPI(
+            word: "deinit", pattern: #"\bisolated\s+deinit\b"#, name: "isolated deinit", macOS: 26),
+    ]
+
+    /// Every Swift file of the package, its tests, examples, benchmarks and fuzzers (no build folders).
+    private static func swiftFiles() -> [URL] {
+        let skipped: Set<String> = [".build", ".swiftpm", "Fixtures"]
+        guard
+            let walk = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var files: [URL] = []
+        for case let url as URL in walk {
+            if skipped.contains(url.lastPathComponent) {
+                walk.skipDescendants()
+            } else if url.pathExtension == "swift" {
+                files.append(url)
+            }
+        }
+        return files
+    }
+
+    /// The macOS version the root package declares (`.macOS(.v13)`).
+    private static func declaredMacOS() throws -> Int {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let match = try #require(manifest.firstMatch(of: /\.macOS\(\.v(\d+)\)/), "no .macOS(.vN) in Package.swift")
+        return try #require(Int(match.1))
+    }
+
+    @Test func noSwiftFileUsesAnAPINewerThanThePlatforms() throws {
+        let floor = try Self.declaredMacOS()
+        #expect(floor == 13, "Package.swift declares macOS \(floor): update this test's table for the new floor")
+        let checks = try Self.newerAPIs.filter { $0.macOS > floor }.map { ($0, try Regex($0.pattern)) }
+        let files = Self.swiftFiles()
+        #expect(files.count > 100, "found only \(files.count) Swift files under \(Self.root.path)")
+        var found: [String] = []
+        for file in files where file.lastPathComponent != "PlatformFloorTests.swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                // The code only: a comment may name anything.
+                let code = line.firstRange(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+                for (api, regex) in checks where code.contains(api.word) && code.contains(regex) {
+                    let path = file.path.replacingOccurrences(of: Self.root.path + "/", with: "")
+                    found.append("\(path):\(number + 1): \(api.name) needs macOS \(api.macOS)")
+                }
+            }
+        }
+        #expect(
+            found.isEmpty,
+            """
+            the package supports macOS \(floor) (Package.swift), and a test target cannot raise its own platform: \
+            use what macOS \(floor) has (the tests' Locked box instead of Mutex)
+            \(found.joined(separator: "\n"))
+            """)
+    }
+}
