@@ -107,4 +107,91 @@ import Testing
             \(found.joined(separator: "\n"))
             """)
     }
+
+    /// What `swift package dump-package` says of a manifest, as far as this test reads it.
+    private struct Manifest: Decodable {
+        struct Platform: Decodable {
+            var platformName: String
+            var version: String
+        }
+        struct Dependency: Decodable {
+            struct Local: Decodable { var path: String }
+            var fileSystem: [Local]?
+        }
+        var platforms: [Platform]
+        var dependencies: [Dependency]
+    }
+
+    /// The manifest of the package at `folder`, read by SwiftPM itself.
+    private static func dumpPackage(_ folder: URL) throws -> Manifest {
+        // A scratch path and TMPDIR of its own: the test run holds the package's .build, and SwiftPM's lock files go
+        // to TMPDIR, so that removing the folder leaves nothing behind.
+        let scratch = NSTemporaryDirectory() + "tether-platforms-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swift", "package", "--package-path", folder.path, "--scratch-path", scratch + "/build", "dump-package",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch]) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "swift package dump-package failed in \(folder.path)")
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    /// "13.0" → [13, 0].
+    private static func version(_ text: String) -> [Int] { text.split(separator: ".").map { Int($0) ?? 0 } }
+
+    /// SwiftPM on Darwin refuses a target that depends on a product whose platform is newer than the target's own
+    /// (BuildPlan's `productRequiresHigherPlatformVersion`), and a manifest without `platforms` has SwiftPM's oldest
+    /// (macOS 12): every package here that depends on the root declares each of the root's platforms, as new or newer.
+    @Test func everyPackageThatDependsOnTheRootDeclaresItsPlatforms() throws {
+        let rootManifest = try Self.dumpPackage(Self.root)
+        #expect(!rootManifest.platforms.isEmpty)
+        var others: [URL] = []
+        if let walk = FileManager.default.enumerator(
+            at: Self.root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        {
+            for case let url as URL in walk {
+                if url.lastPathComponent == ".build" || url.lastPathComponent == "Fixtures" {
+                    walk.skipDescendants()
+                } else if url.lastPathComponent == "Package.swift", url.deletingLastPathComponent() != Self.root {
+                    others.append(url.deletingLastPathComponent())
+                }
+            }
+        }
+        #expect(others.count >= 4, "found \(others.map(\.path))")
+        var problems: [String] = []
+        for folder in others {
+            let manifest = try Self.dumpPackage(folder)
+            let dependsOnRoot = manifest.dependencies.contains { dependency in
+                (dependency.fileSystem ?? []).contains {
+                    URL(fileURLWithPath: $0.path).standardizedFileURL.path == Self.root.standardizedFileURL.path
+                }
+            }
+            guard dependsOnRoot else { continue }
+            let name = folder.path.replacingOccurrences(of: Self.root.path + "/", with: "") + "/Package.swift"
+            for platform in rootManifest.platforms {
+                let declared = manifest.platforms.first { $0.platformName == platform.platformName }
+                if let declared,
+                    Self.version(declared.version).lexicographicallyPrecedes(
+                        Self.version(platform.version))
+                {
+                    problems.append(
+                        "\(name): \(platform.platformName) \(declared.version) is older than the root's "
+                            + "\(platform.version): declare \(platform.version) or newer")
+                } else if declared == nil {
+                    problems.append(
+                        "\(name): no \(platform.platformName) in `platforms:` (the root declares "
+                            + "\(platform.platformName) \(platform.version)): declare it, as the root's or newer")
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
 }
