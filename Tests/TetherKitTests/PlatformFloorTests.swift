@@ -74,19 +74,41 @@ import Testing
         return files
     }
 
+    /// A check that could not be made (the helpers below run off the test's task, where `#expect` has no test).
+    private struct Unchecked: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// The macOS version the root package declares (`.macOS(.v13)`).
     private static func declaredMacOS() throws -> Int {
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let match = try #require(manifest.firstMatch(of: /\.macOS\(\.v(\d+)\)/), "no .macOS(.vN) in Package.swift")
-        return try #require(Int(match.1))
+        guard let match = manifest.firstMatch(of: /\.macOS\(\.v(\d+)\)/), let version = Int(match.1) else {
+            throw Unchecked(description: "Package.swift: no .macOS(.vN) in `platforms:`")
+        }
+        return version
     }
 
-    @Test func noSwiftFileUsesAnAPINewerThanThePlatforms() throws {
+    @Test func noSwiftFileUsesAnAPINewerThanThePlatforms() async throws {
+        // (Off the cooperative pool: reading every file takes seconds, and async tests wait for its threads.)
+        let (files, found) = try await offPool { try Self.newerAPIsInUse() }
         let floor = try Self.declaredMacOS()
         #expect(floor == 13, "Package.swift declares macOS \(floor): update this test's table for the new floor")
+        #expect(files > 100, "found only \(files) Swift files under \(Self.root.path)")
+        #expect(
+            found.isEmpty,
+            """
+            the package supports macOS \(floor) (Package.swift), and a test target cannot raise its own platform: \
+            use what macOS \(floor) has (the tests' Locked box instead of Mutex)
+            \(found.joined(separator: "\n"))
+            """)
+    }
+
+    /// How many Swift files were read, and `file:line: API needs macOS N` for each use of an API newer than the
+    /// declared macOS.
+    private static func newerAPIsInUse() throws -> (files: Int, found: [String]) {
+        let floor = try Self.declaredMacOS()
         let checks = try Self.newerAPIs.filter { $0.macOS > floor }.map { ($0, try Regex($0.pattern)) }
         let files = Self.swiftFiles()
-        #expect(files.count > 100, "found only \(files.count) Swift files under \(Self.root.path)")
         var found: [String] = []
         for file in files where file.lastPathComponent != "PlatformFloorTests.swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -99,13 +121,7 @@ import Testing
                 }
             }
         }
-        #expect(
-            found.isEmpty,
-            """
-            the package supports macOS \(floor) (Package.swift), and a test target cannot raise its own platform: \
-            use what macOS \(floor) has (the tests' Locked box instead of Mutex)
-            \(found.joined(separator: "\n"))
-            """)
+        return (files.count, found)
     }
 
     /// What `swift package dump-package` says of a manifest, as far as this test reads it.
@@ -129,19 +145,14 @@ import Testing
         let scratch = NSTemporaryDirectory() + "tether-platforms-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swift", "package", "--package-path", folder.path, "--scratch-path", scratch + "/build", "dump-package",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "swift package dump-package failed in \(folder.path)")
-        return try JSONDecoder().decode(Manifest.self, from: data)
+        let run = try ChildProcess.run(
+            "/usr/bin/env",
+            ["swift", "package", "--package-path", folder.path, "--scratch-path", scratch + "/build", "dump-package"],
+            environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch]) { _, new in new })
+        guard run.status == 0 else {
+            throw Unchecked(description: "swift package dump-package failed in \(folder.path): \(run.stderrText)")
+        }
+        return try JSONDecoder().decode(Manifest.self, from: run.stdout)
     }
 
     /// "13.0" → [13, 0].
@@ -150,9 +161,15 @@ import Testing
     /// SwiftPM on Darwin refuses a target that depends on a product whose platform is newer than the target's own
     /// (BuildPlan's `productRequiresHigherPlatformVersion`), and a manifest without `platforms` has SwiftPM's oldest
     /// (macOS 12): every package here that depends on the root declares each of the root's platforms, as new or newer.
-    @Test func everyPackageThatDependsOnTheRootDeclaresItsPlatforms() throws {
+    @Test func everyPackageThatDependsOnTheRootDeclaresItsPlatforms() async throws {
+        let problems = try await offPool { try Self.platformProblems() }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// What is wrong with the `platforms:` of the packages that depend on the root.
+    private static func platformProblems() throws -> [String] {
         let rootManifest = try Self.dumpPackage(Self.root)
-        #expect(!rootManifest.platforms.isEmpty)
+        guard !rootManifest.platforms.isEmpty else { return ["Package.swift: no `platforms:`"] }
         var others: [URL] = []
         if let walk = FileManager.default.enumerator(
             at: Self.root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
@@ -165,8 +182,8 @@ import Testing
                 }
             }
         }
-        #expect(others.count >= 4, "found \(others.map(\.path))")
         var problems: [String] = []
+        if others.count < 4 { problems.append("found only \(others.map(\.path)): where are the others?") }
         for folder in others {
             let manifest = try Self.dumpPackage(folder)
             let dependsOnRoot = manifest.dependencies.contains { dependency in
@@ -192,6 +209,6 @@ import Testing
                 }
             }
         }
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        return problems
     }
 }

@@ -178,15 +178,7 @@ import Testing
 /// Runs `/usr/bin/python3` (Debian's, with python3-jsonschema from scripts/setup) on a script.
 enum Python {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PythonServer.python)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let run = try ChildProcess.run(PythonServer.python, arguments)
+        return (run.status, run.stdoutText + run.stderrText)
     }
 }

@@ -37,16 +37,15 @@ final class TLSServer: PythonServer, @unchecked Sendable {
     init() throws {
         let folder = NSTemporaryDirectory() + "tether-tls-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
+        let openssl = try ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
+            ])
+        guard openssl.status == 0 else {
+            throw Failure.notStarted(name: "HTTPS test server", "openssl req failed: \(openssl.stderrText)")
+        }
         self.folder = folder
         try super.init(
             script: Self.script, name: "HTTPS test server", arguments: [folder + "/cert.pem", folder + "/key.pem"])

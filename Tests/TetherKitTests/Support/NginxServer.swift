@@ -62,7 +62,7 @@ final class NginxServer: @unchecked Sendable {
     let mode: Mode
     let folder: String
     private(set) var port = 0
-    private var process: Process?
+    private var process: ChildProcess?
     private let lock = NSLock()
 
     var baseURL: String { "\(mode.isTLS ? "https" : "http")://127.0.0.1:\(port)" }
@@ -98,16 +98,14 @@ final class NginxServer: @unchecked Sendable {
         }
     }
 
-    /// Kills nginx and waits for it. Idempotent.
+    /// Kills nginx and reaps it. Idempotent.
     func stop() {
         let running = lock.withLock {
             defer { process = nil }
             return process
         }
-        guard let running else { return }
-        // SIGKILL is safe: one process, no workers to orphan (and SIGTERM may be blocked in a test's child).
-        kill(running.processIdentifier, SIGKILL)
-        running.waitUntilExit()
+        // SIGKILL is safe: one process, no workers to orphan.
+        running?.kill()
     }
 
     deinit {
@@ -185,13 +183,7 @@ final class NginxServer: @unchecked Sendable {
             let port = try freePort()
             let conf = folder + "/nginx.conf"
             try Data(configuration(port: port, upstreamPort: upstreamPort).utf8).write(to: URL(fileURLWithPath: conf))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.nginx)
-            process.arguments = ["-p", folder, "-c", conf, "-e", folder + "/error.log"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(Self.nginx, ["-p", folder, "-c", conf, "-e", folder + "/error.log"])
             let deadline = Date().addingTimeInterval(10)
             while process.isRunning && Date() < deadline && !accepts(port: port) { usleep(10_000) }
             if process.isRunning && accepts(port: port) {
@@ -201,8 +193,7 @@ final class NginxServer: @unchecked Sendable {
                 }
                 return
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.kill()
             lastError = (try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "no error log"
             guard lastError.contains("Address already in use") else { break }
         }
@@ -210,16 +201,10 @@ final class NginxServer: @unchecked Sendable {
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure.notStarted("\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let run = try ChildProcess.run(tool, arguments, deadline: 60)
+        guard run.status == 0 else {
+            throw Failure.notStarted(
+                "\(tool) \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderrText)")
         }
     }
 }

@@ -43,35 +43,15 @@ enum TetherBinary {
             all.insert(contentsOf: ["--junit", junitPath], at: all.firstIndex(of: "--") ?? all.endIndex)
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = all
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
         let outPath = scratch + "/stdout"
         let errPath = scratch + "/stderr"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let start = Date()
-        while process.isRunning && Date().timeIntervalSince(start) < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of a test thread
-            process.waitUntilExit()
-            Issue.record("tether \(all.joined(separator: " ")) did not finish within \(deadline) s")
-        }
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
+        let process = try ChildProcess(path, all, environment: env, stdout: .file(outPath), stderr: .file(errPath))
+        let ended = process.finish(within: deadline)
         let junit = FileManager.default.contents(atPath: junitPath).map { String(decoding: $0, as: UTF8.self) }
         return TetherRun(
-            exitCode: process.terminationStatus,
+            exitCode: ended?.status ?? -1,
             stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
             stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self),
             junit: junit, junitPath: junitPath)
@@ -93,21 +73,7 @@ enum JUnitValidator {
         let file = NSTemporaryDirectory() + "tether-junit-" + UUID().uuidString + ".xml"
         try Data(xml.utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [file, "--require", "xunit-plugin-junit-10,windyroad-JUnit"]
-        let outPath = file + ".out"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outPath) }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        return (
-            process.terminationStatus,
-            String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
-        )
+        let run = try ChildProcess.run(path, [file, "--require", "xunit-plugin-junit-10,windyroad-JUnit"])
+        return (run.status, run.stdoutText + run.stderrText)
     }
 }

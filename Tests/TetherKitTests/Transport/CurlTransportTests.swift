@@ -9,19 +9,8 @@ import Testing
     let transport = CurlTransport()
 
     private func gzipped(_ text: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        let run = try ChildProcess.run("/bin/gzip", ["-c"], input: Data(text.utf8))
+        return run.stdout
     }
 
     @Test func manyRequestsInParallelComeBackInOrder() throws {
