@@ -124,6 +124,28 @@ import Testing
         return (files.count, found)
     }
 
+    /// Tools that a Mac keeps elsewhere or in another flavour are found, not named: /bin/gzip is /usr/bin/gzip there,
+    /// and /usr/bin/openssl is LibreSSL (`OpenSSL` finds an OpenSSL 3, preferring Homebrew's).
+    @Test func noTestNamesAToolWhereOnlyDebianHasIt() async throws {
+        let found = try await offPool {
+            try Self.swiftFiles().filter { !["OpenSSL.swift", "OpenSSLTests.swift"].contains($0.lastPathComponent) }
+                .flatMap { file in
+                    let text = try String(contentsOf: file, encoding: .utf8)
+                    return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+                        number, line -> String? in
+                        let code = line.firstRange(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+                        guard code.contains("\"/bin/gzip\"") || code.contains("\"/usr/bin/openssl\"") else {
+                            return nil
+                        }
+                        return "\(file.lastPathComponent):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))"
+                    }
+                }
+        }
+        #expect(
+            found.isEmpty,
+            "find gzip on PATH (executableOnPath) and openssl with OpenSSL.path:\n\(found.joined(separator: "\n"))")
+    }
+
     /// What `swift package dump-package` says of a manifest, as far as this test reads it.
     private struct Manifest: Decodable {
         struct Platform: Decodable {

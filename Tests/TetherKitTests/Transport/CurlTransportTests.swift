@@ -9,7 +9,12 @@ import Testing
     let transport = CurlTransport()
 
     private func gzipped(_ text: String) throws -> Data {
-        let run = try ChildProcess.run("/bin/gzip", ["-c"], input: Data(text.utf8))
+        // gzip from PATH: /bin/gzip on Debian, /usr/bin/gzip on macOS.
+        let gzip = try #require(
+            executableOnPath("gzip"),
+            "gzip is not on PATH (\(ProcessInfo.processInfo.environment["PATH"] ?? "")): install it")
+        let run = try ChildProcess.run(gzip, ["-c"], input: Data(text.utf8))
+        #expect(run.status == 0, "\(gzip) -c failed: \(run.stderrText)")
         return run.stdout
     }
 
