@@ -16,15 +16,31 @@ struct TetherRun {
 
 /// Runs the `tether` executable that `swift build` put beside the test bundle, the way a user or CI runs it.
 enum TetherBinary {
-    static let path: String = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "tether"
-        ).path
-        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent(".build/debug/tether").path
-    }()
+    static let path = locate(
+        argument0: CommandLine.arguments[0], moduleBundle: Bundle.module.bundleURL,
+        sourceRoot: FixturePaths.packageRoot, isExecutable: FileManager.default.isExecutableFile(atPath:))
+
+    /// Where the built `tether` is: in the products folder, which holds this test target's resource bundle
+    /// (`Bundle.module`: `Tether_TetherKitTests.resources` on Linux, `.bundle` on macOS, in `.build/<triple>/debug` or
+    /// wherever `--scratch-path` and `-c` put the build), or a folder above it (Xcode puts the resource bundle inside
+    /// the test bundle). Not from `arguments[0]` alone: on Linux that is the test executable in the products folder,
+    /// but on macOS it is `xctest` or SwiftPM's testing helper in the toolchain. Then beside `arguments[0]` (Linux),
+    /// then `.build/debug/tether` in the package.
+    static func locate(
+        argument0: String, moduleBundle: URL?, sourceRoot: URL, isExecutable: (String) -> Bool
+    ) -> String {
+        var folders: [URL] = []
+        if var folder = moduleBundle?.deletingLastPathComponent() {
+            for _ in 0..<4 {
+                folders.append(folder)
+                folder.deleteLastPathComponent()
+            }
+        }
+        folders.append(URL(fileURLWithPath: argument0).deletingLastPathComponent())
+        let candidates = folders.map { $0.appendingPathComponent("tether").path }
+        return candidates.first(where: isExecutable)
+            ?? sourceRoot.appendingPathComponent(".build/debug/tether").path
+    }
 
     /// - Parameters:
     ///   - arguments: After `tether`; `--junit` is added (a fresh temporary file) unless given.
