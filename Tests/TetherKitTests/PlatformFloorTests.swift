@@ -124,6 +124,69 @@ import Testing
         return (files.count, found)
     }
 
+    /// The Swift each Xcode carries, for the Xcodes that carry 6.2 (Apple's Xcode support table: "Xcode 26.2 …
+    /// Swift 6.2.3"; 26.4 carries 6.3).
+    private static let swiftOfXcode = [
+        "26.0": "6.2", "26.0.1": "6.2", "26.1": "6.2.1", "26.1.1": "6.2.1", "26.2": "6.2.3", "26.3": "6.2.3",
+    ]
+
+    /// The jobs of .github/workflows/ci.yml by name, each with its lines (indented two spaces under `jobs:`).
+    private static func workflowJobs() throws -> [String: String] {
+        let text = try String(
+            contentsOf: root.appendingPathComponent(".github/workflows/ci.yml"), encoding: .utf8)
+        var jobs: [String: String] = [:]
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let match = line.wholeMatch(of: #/  ([A-Za-z0-9_-]+):\s*/#) {
+                current = String(match.1)
+            } else if let current, line.hasPrefix("   ") || line.isEmpty || line.hasPrefix("    #") {
+                jobs[current, default: ""] += line + "\n"
+            } else if !line.hasPrefix(" ") {
+                current = nil
+            }
+        }
+        return jobs
+    }
+
+    /// A macOS runner's default Xcode is its newest (a newer Swift than the manifest's 6.2, and maybe no iOS simulator
+    /// runtime): every macOS job pins an Xcode that carries the manifest's Swift, checks it, and the job that runs the
+    /// tests gives them a Python with jsonschema (`PythonServer.python` reads `TETHER_TEST_PYTHON`).
+    @Test func theMacOSJobsPinAnXcodeWithTheManifestsSwift() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let tools = try #require(manifest.firstMatch(of: /swift-tools-version:\s*(\d+\.\d+)/)?.1)
+        let jobs = try Self.workflowJobs().filter { $0.value.contains("runs-on: macos") }
+        #expect(jobs.count >= 2, "macOS jobs found: \(jobs.keys.sorted())")
+        for (name, job) in jobs {
+            let pin = job.firstMatch(of: /DEVELOPER_DIR: \/Applications\/Xcode_([0-9.]+)\.app\/Contents\/Developer/)
+            guard let pin else {
+                Issue.record(
+                    """
+                    ci.yml: job \(name) runs on the image's default Xcode: set DEVELOPER_DIR to an Xcode with Swift \
+                    \(tools)
+                    """)
+                continue
+            }
+            let swift = Self.swiftOfXcode[String(pin.1)] ?? "other than 6.2"
+            #expect(
+                swift == tools || swift.hasPrefix(tools + "."),
+                "ci.yml: job \(name) pins Xcode \(pin.1), which carries Swift \(swift), not the manifest's \(tools)")
+            let check = "Swift version " + tools.replacingOccurrences(of: ".", with: "\\.")
+            #expect(job.contains(check), "ci.yml: job \(name) does not check the Swift it runs ('\(check)')")
+        }
+        let testing = jobs.filter { $0.value.contains("swift test") }
+        #expect(!testing.isEmpty)
+        for (name, job) in testing {
+            #expect(
+                job.contains("jsonschema") && job.contains("TETHER_TEST_PYTHON="),
+                "ci.yml: job \(name) runs the tests without a Python that has jsonschema (TETHER_TEST_PYTHON)")
+        }
+        for (name, job) in jobs where job.contains("iOS Simulator") {
+            #expect(
+                job.contains("simctl list runtimes"),
+                "ci.yml: job \(name) does not make sure of an iOS simulator runtime")
+        }
+    }
+
     /// Tools that a Mac keeps elsewhere or in another flavour are found, not named: /bin/gzip is /usr/bin/gzip there,
     /// and /usr/bin/openssl is LibreSSL (`OpenSSL` finds an OpenSSL 3, preferring Homebrew's).
     @Test func noTestNamesAToolWhereOnlyDebianHasIt() async throws {

@@ -14,7 +14,18 @@ class PythonServer: @unchecked Sendable {
         }
     }
 
-    static let python = "/usr/bin/python3"
+    /// The python3 the tests run (servers, and the HAR schema check, which needs jsonschema): `TETHER_TEST_PYTHON`
+    /// when set (the macOS CI job's virtual environment, with jsonschema installed); else Debian's /usr/bin/python3 on
+    /// Linux (scripts/setup installs python3-jsonschema for it); on macOS the first python3 on PATH (/usr/bin/python3
+    /// there is Xcode's, with no jsonschema), else /usr/bin/python3.
+    static let python: String = {
+        if let chosen = ProcessInfo.processInfo.environment["TETHER_TEST_PYTHON"], !chosen.isEmpty { return chosen }
+        #if canImport(Darwin)
+            return executableOnPath("python3") ?? "/usr/bin/python3"
+        #else
+            return "/usr/bin/python3"
+        #endif
+    }()
 
     let port: Int
     private let process: ChildProcess
