@@ -123,16 +123,19 @@ import Testing
 
     /// The Swift API from a test's task, as an app's test target calls it: on Linux in a child process, this test
     /// executable again with Darwin's thread stacks (the cooperative pool's threads get 512 KB too, as on a Mac).
-    @Test func theSwiftAPIChecksTheDeepestDocumentsOnDarwinsThreadStacks() throws {
+    @Test func theSwiftAPIChecksTheDeepestDocumentsOnDarwinsThreadStacks() async throws {
         #if canImport(Darwin)
             // The child test below runs in this very process, where the stacks are Darwin's own.
         #else
             var environment = try DarwinThreadStacks.environment.get()
             environment["TETHER_DARWIN_STACKS_CHILD"] = "1"
-            let run = try ChildProcess.run(
-                CommandLine.arguments[0],
-                ["--testing-library", "swift-testing", "--filter", "swiftAPIOnDarwinsStacks"],
-                environment: environment.merging(Self.plainEnvironment) { own, _ in own }, deadline: 300)
+            let childEnvironment = environment.merging(Self.plainEnvironment) { own, _ in own }
+            let run = try await offPool {  // (minutes, maybe: off the cooperative pool)
+                try ChildProcess.run(
+                    CommandLine.arguments[0],
+                    ["--testing-library", "swift-testing", "--filter", "swiftAPIOnDarwinsStacks"],
+                    environment: childEnvironment, deadline: 300)
+            }
             let output = run.stdoutText + run.stderrText
             #expect(run.status == 0, "\(output.suffix(6000))")
             #expect(
