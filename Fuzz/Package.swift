@@ -8,6 +8,7 @@ let fuzzers = ["FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzX
 
 let package = Package(
     name: "TetherFuzz",
+    platforms: [.macOS(.v13), .iOS(.v16)],  // the root's: SwiftPM on Darwin refuses an older package depending on it
     products: fuzzers.map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "Tether", path: "..")],
     targets: [

@@ -5,7 +5,7 @@ import PackageDescription
 // `bench/run` builds it (release) and runs it beside curl.
 let package = Package(
     name: "TetherBench",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],  // the root's (PlatformFloorTests)
     dependencies: [.package(name: "Tether", path: "..")],
     targets: [
         .executableTarget(

@@ -4,6 +4,9 @@ import PackageDescription
 // An app's API layer as Moya's documentation writes it, verified by Tether from `swift test`.
 let package = Package(
     name: "GitHubExample",
+    // The root's platforms (or newer): SwiftPM on Darwin refuses a dependency on a product that needs a newer macOS
+    // than the package itself declares, and without `platforms` that is SwiftPM's oldest (macOS 12).
+    platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(name: "Tether", path: "../..")],
     targets: [
         // The API layer needs only the Moya-shaped types: the Foundation-only product, as an app target would use.

@@ -5,22 +5,61 @@
 #include <new>
 #include <sys/mman.h>
 
-static_assert(TJ_CAPACITY == simdjson::CAPACITY, "error codes drifted");
-static_assert(TJ_MEMALLOC == simdjson::MEMALLOC, "error codes drifted");
-static_assert(TJ_TAPE_ERROR == simdjson::TAPE_ERROR, "error codes drifted");
-static_assert(TJ_DEPTH_ERROR == simdjson::DEPTH_ERROR, "error codes drifted");
-static_assert(TJ_STRING_ERROR == simdjson::STRING_ERROR, "error codes drifted");
-static_assert(TJ_T_ATOM_ERROR == simdjson::T_ATOM_ERROR, "error codes drifted");
-static_assert(TJ_F_ATOM_ERROR == simdjson::F_ATOM_ERROR, "error codes drifted");
-static_assert(TJ_N_ATOM_ERROR == simdjson::N_ATOM_ERROR, "error codes drifted");
-static_assert(TJ_NUMBER_ERROR == simdjson::NUMBER_ERROR, "error codes drifted");
-static_assert(TJ_UTF8_ERROR == simdjson::UTF8_ERROR, "error codes drifted");
-static_assert(TJ_EMPTY == simdjson::EMPTY, "error codes drifted");
-static_assert(TJ_UNESCAPED_CHARS == simdjson::UNESCAPED_CHARS, "error codes drifted");
-static_assert(TJ_UNCLOSED_STRING == simdjson::UNCLOSED_STRING, "error codes drifted");
-static_assert(TJ_NUMBER_OUT_OF_RANGE == simdjson::NUMBER_OUT_OF_RANGE, "error codes drifted");
-static_assert(TJ_INCOMPLETE_ARRAY_OR_OBJECT == simdjson::INCOMPLETE_ARRAY_OR_OBJECT, "error codes drifted");
-static_assert(TJ_TRAILING_CONTENT == simdjson::TRAILING_CONTENT, "error codes drifted");
+// Besides the API, the shim uses simdjson's public members that are not documented API: dom::parser's
+// `implementation` and `doc`; dom::document's `tape`, `string_buf`, `allocate()` and `capacity()`;
+// internal::dom_parser_implementation's `stage1()`, `stage2_next()`, `structural_indexes`, `n_structural_indexes` and
+// `next_structural_index`; stage1_mode::regular; dom::MINIMAL_DOCUMENT_CAPACITY. All are in 3.0.1 (Debian 12) and in
+// 4.0.2 to 4.6.7 (Homebrew ships 4.x) alike; `scripts/check-simdjson FOLDER` builds the shim against another release.
+
+// simdjson's error codes are renumbered between releases (3.7.1 added BIGINT_ERROR before UTF8_ERROR, so 4.x's
+// UTF8_ERROR is 11, not 10): every code is mapped to the shim's own (tether_simdjson.h) by name, never by number.
+// Every name below exists in simdjson 3.0 and 4.x alike; a code added later maps to TJ_OTHER_ERROR.
+
+// BIGINT_ERROR exists from simdjson 3.7.1 on (Debian 12 has 3.0.1): named through a template, so that this file
+// compiles with both. It is the error 3.0 reported as NUMBER_ERROR for the same input (an integer beyond 64 bits).
+template <typename Code, typename = void> struct BigIntError {
+    static bool matches(Code) { return false; }
+};
+template <typename Code> struct BigIntError<Code, decltype(void(Code::BIGINT_ERROR))> {
+    static bool matches(Code code) { return code == Code::BIGINT_ERROR; }
+};
+
+static int tj_code(simdjson::error_code error) {
+    switch (error) {
+    case simdjson::SUCCESS: return TJ_SUCCESS;
+    case simdjson::CAPACITY: return TJ_CAPACITY;
+    case simdjson::MEMALLOC: return TJ_MEMALLOC;
+    case simdjson::TAPE_ERROR: return TJ_TAPE_ERROR;
+    case simdjson::DEPTH_ERROR: return TJ_DEPTH_ERROR;
+    case simdjson::STRING_ERROR: return TJ_STRING_ERROR;
+    case simdjson::T_ATOM_ERROR: return TJ_T_ATOM_ERROR;
+    case simdjson::F_ATOM_ERROR: return TJ_F_ATOM_ERROR;
+    case simdjson::N_ATOM_ERROR: return TJ_N_ATOM_ERROR;
+    case simdjson::NUMBER_ERROR: return TJ_NUMBER_ERROR;
+    case simdjson::UTF8_ERROR: return TJ_UTF8_ERROR;
+    case simdjson::UNINITIALIZED: return TJ_UNINITIALIZED;
+    case simdjson::EMPTY: return TJ_EMPTY;
+    case simdjson::UNESCAPED_CHARS: return TJ_UNESCAPED_CHARS;
+    case simdjson::UNCLOSED_STRING: return TJ_UNCLOSED_STRING;
+    case simdjson::UNSUPPORTED_ARCHITECTURE: return TJ_UNSUPPORTED_ARCHITECTURE;
+    case simdjson::INCORRECT_TYPE: return TJ_INCORRECT_TYPE;
+    case simdjson::NUMBER_OUT_OF_RANGE: return TJ_NUMBER_OUT_OF_RANGE;
+    case simdjson::INDEX_OUT_OF_BOUNDS: return TJ_INDEX_OUT_OF_BOUNDS;
+    case simdjson::NO_SUCH_FIELD: return TJ_NO_SUCH_FIELD;
+    case simdjson::IO_ERROR: return TJ_IO_ERROR;
+    case simdjson::INVALID_JSON_POINTER: return TJ_INVALID_JSON_POINTER;
+    case simdjson::INVALID_URI_FRAGMENT: return TJ_INVALID_URI_FRAGMENT;
+    case simdjson::UNEXPECTED_ERROR: return TJ_UNEXPECTED_ERROR;
+    case simdjson::PARSER_IN_USE: return TJ_PARSER_IN_USE;
+    case simdjson::OUT_OF_ORDER_ITERATION: return TJ_OUT_OF_ORDER_ITERATION;
+    case simdjson::INSUFFICIENT_PADDING: return TJ_INSUFFICIENT_PADDING;
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return TJ_INCOMPLETE_ARRAY_OR_OBJECT;
+    case simdjson::SCALAR_DOCUMENT_AS_VALUE: return TJ_SCALAR_DOCUMENT_AS_VALUE;
+    case simdjson::OUT_OF_BOUNDS: return TJ_OUT_OF_BOUNDS;
+    case simdjson::TRAILING_CONTENT: return TJ_TRAILING_CONTENT;
+    default: return BigIntError<simdjson::error_code>::matches(error) ? TJ_NUMBER_ERROR : TJ_OTHER_ERROR;
+    }
+}
 
 struct tj_parser {
     simdjson::dom::parser parser;
@@ -95,15 +134,15 @@ static simdjson::error_code prepare(tj_parser *parser, size_t len) {
 
 extern "C" int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len) {
     simdjson::error_code error = prepare(parser, len);
-    if (error) { return int(error); }
-    if (parser->padded_capacity < len) {
+    if (error) { return tj_code(error); }
+    if (parser->padded == nullptr || parser->padded_capacity < len) {  // (an empty document too: its padding)
         std::free(parser->padded);
         parser->padded = nullptr;
         parser->padded_capacity = 0;
         size_t size = len + simdjson::SIMDJSON_PADDING;
         void *buffer = nullptr;
         size_t alignment = size >= (size_t(4) << 20) ? (size_t(2) << 20) : 64;
-        if (posix_memalign(&buffer, alignment, size) != 0) { return int(simdjson::MEMALLOC); }
+        if (posix_memalign(&buffer, alignment, size) != 0) { return TJ_MEMALLOC; }
         parser->padded = static_cast<uint8_t *>(buffer);
         parser->padded_capacity = len;
         advise_huge(buffer, size);
@@ -112,15 +151,15 @@ extern "C" int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len) {
     std::memset(parser->padded + len, 0, simdjson::SIMDJSON_PADDING);
     simdjson::dom::element root;
     error = parser->parser.parse(parser->padded, len, false).get(root);
-    return int(error);
+    return tj_code(error);
 }
 
 extern "C" int tj_parse_in_place(tj_parser *parser, const uint8_t *bytes, size_t len) {
     simdjson::error_code error = prepare(parser, len);
-    if (error) { return int(error); }
+    if (error) { return tj_code(error); }
     simdjson::dom::element root;
     error = parser->parser.parse(bytes, len, false).get(root);
-    return int(error);
+    return tj_code(error);
 }
 
 // The structural index covers a window of the document at a time, not all of it (1 MB from Swift), so that the index stays
@@ -164,20 +203,20 @@ static simdjson::error_code index_window(tj_parser *parser, size_t start, size_t
 
 extern "C" int tj_elements_begin(
     tj_parser *parser, const uint8_t *bytes, size_t len, size_t window, size_t from, size_t until) {
-    if (parser->max_depth < 2) { return int(simdjson::DEPTH_ERROR); }
+    if (parser->max_depth < 2) { return TJ_DEPTH_ERROR; }
     size_t open = 0;
     if (from == 0) {
         while (open < len && (bytes[open] == ' ' || bytes[open] == '\n' || bytes[open] == '\r' || bytes[open] == '\t')) {
             open++;
         }
-        if (open == len || bytes[open] != '[') { return int(simdjson::TAPE_ERROR); }
+        if (open == len || bytes[open] != '[') { return TJ_TAPE_ERROR; }
     } else if (from >= len || bytes[from] != '{') {
-        return int(simdjson::TAPE_ERROR);
+        return TJ_TAPE_ERROR;
     }
     if (parser->inner.max_depth() != parser->max_depth - 1) {
         simdjson::error_code error =
             parser->inner.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, parser->max_depth - 1);
-        if (error) { return int(error); }
+        if (error) { return tj_code(error); }
     }
     parser->outer_bytes = bytes;
     parser->outer_len = len;
@@ -186,13 +225,13 @@ extern "C" int tj_elements_begin(
     parser->is_stopped = false;
     parser->until = until > (from == 0 ? open : from) && until < len ? until : SIZE_MAX;
     simdjson::error_code error = index_window(parser, from == 0 ? open + 1 : from, parser->window_bytes);
-    if (error) { return int(error); }
+    if (error) { return tj_code(error); }
     // At least one element: "[]" is read whole.
     const simdjson::internal::dom_parser_implementation &index = *parser->outer.implementation;
     if (index.n_structural_indexes == 0 || bytes[parser->window_start + index.structural_indexes[0]] == ']') {
-        return int(simdjson::TAPE_ERROR);
+        return TJ_TAPE_ERROR;
     }
-    return int(simdjson::SUCCESS);
+    return TJ_SUCCESS;
 }
 
 // What a structural character means to the element scan: 1 opens a container, 2 closes one, 3 is a ',', 0 is
@@ -222,20 +261,20 @@ extern "C" int tj_elements_next(tj_parser *parser) {
         uint32_t i = parser->outer_next;
         if (i >= count) {
             // The window ended just after a ',': the next element starts in the next window.
-            if (is_last_window) { return int(simdjson::TAPE_ERROR); }  // "[1," and nothing more
+            if (is_last_window) { return TJ_TAPE_ERROR; }  // "[1," and nothing more
             if (parser->window_end == parser->until) {
                 // The window was cut at `until`, and nothing but whitespace lies between that ',' and it.
                 parser->is_stopped = true;
                 return -2;
             }
             simdjson::error_code error = index_window(parser, parser->window_end, parser->window_bytes);
-            if (error) { return int(error); }
+            if (error) { return tj_code(error); }
             continue;
         }
         // The element runs to the first ',' or ']' at the array's own level; brackets inside it are only counted here
         // (its own parse below checks that they match, and everything else about it).
         const uint32_t first = i;
-        if (base[at[first]] == ',' || base[at[first]] == ']') { return int(simdjson::TAPE_ERROR); }  // ",," or ",]"
+        if (base[at[first]] == ',' || base[at[first]] == ']') { return TJ_TAPE_ERROR; }  // ",," or ",]"
         if (parser->until != SIZE_MAX && parser->window_start + at[first] >= parser->until) {
             if (parser->window_start + at[first] == parser->until) {
                 parser->is_stopped = true;
@@ -261,24 +300,24 @@ extern "C" int tj_elements_next(tj_parser *parser) {
         }
         if (i == count) {
             // The element goes on past the window: index again from its start (a larger window if it is the first).
-            if (is_last_window) { return int(simdjson::TAPE_ERROR); }
+            if (is_last_window) { return TJ_TAPE_ERROR; }
             // An element that runs across `until` (where its window was cut) means no element starts there.
             if (parser->window_end == parser->until) { parser->until = SIZE_MAX; }
             size_t start = parser->window_start + at[first];
             size_t size = first == 0 ? 2 * (parser->window_end - parser->window_start) : parser->window_bytes;
             simdjson::error_code error = index_window(parser, start, size);
-            if (error) { return int(error); }
+            if (error) { return tj_code(error); }
             continue;
         }
         if (base[at[i]] == ',') {
             parser->outer_next = i + 1;
         } else {
-            if (base[at[i]] != ']') { return int(simdjson::TAPE_ERROR); }  // "[1}"
+            if (base[at[i]] != ']') { return TJ_TAPE_ERROR; }  // "[1}"
             // The array's close: only whitespace may follow, up to the document's end.
-            if (i + 1 != count) { return int(simdjson::TAPE_ERROR); }
+            if (i + 1 != count) { return TJ_TAPE_ERROR; }
             for (size_t k = parser->window_start + at[i] + 1; k < parser->outer_len; k++) {
                 const uint8_t c = bytes[k];
-                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') { return int(simdjson::TAPE_ERROR); }
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') { return TJ_TAPE_ERROR; }
             }
             parser->is_closed = true;
         }
@@ -290,19 +329,19 @@ extern "C" int tj_elements_next(tj_parser *parser) {
             simdjson::dom::document &doc = parser->inner.doc;
             if (doc.capacity() < element_len) {
                 simdjson::error_code error = doc.allocate(element_len);
-                if (error) { return int(error); }
+                if (error) { return tj_code(error); }
             }
             simdjson::internal::dom_parser_implementation &stage2 = *parser->outer.implementation;
             stage2.next_structural_index = first;
             simdjson::error_code error = stage2.stage2_next(doc);
             if (!error && stage2.next_structural_index != i) { error = simdjson::TAPE_ERROR; }
-            return int(error);
+            return tj_code(error);
         }
         // A scalar: parsed as a document of its own (the bytes from its first structural to the ',' or ']': the
         // document's own bytes, padded by the rest of the document and its padding).
         simdjson::dom::element element;
         simdjson::error_code error = parser->inner.parse(base + at[first], element_len, false).get(element);
-        return int(error);
+        return tj_code(error);
     }
 }
 
@@ -328,4 +367,50 @@ extern "C" const uint64_t *tj_tape(const tj_parser *parser) { return parser->par
 
 extern "C" const uint8_t *tj_string_buffer(const tj_parser *parser) { return parser->parser.doc.string_buf.get(); }
 
-extern "C" const char *tj_error_message(int code) { return simdjson::error_message(simdjson::error_code(code)); }
+// simdjson 3.0's texts (src/internal/error_tables.cpp): 4.x words them alike behind the code's name
+// ("NUMBER_ERROR: Problem while parsing a number"), and Tether's messages do not change with the library.
+extern "C" const char *tj_error_message(int code) {
+    switch (code) {
+    case TJ_SUCCESS: return "No error";
+    case TJ_CAPACITY: return "This parser can't support a document that big";
+    case TJ_MEMALLOC: return "Error allocating memory, we're most likely out of memory";
+    case TJ_TAPE_ERROR:
+        return "The JSON document has an improper structure: missing or superfluous commas, braces, missing keys, etc.";
+    case TJ_DEPTH_ERROR: return "The JSON document was too deep (too many nested objects and arrays)";
+    case TJ_STRING_ERROR: return "Problem while parsing a string";
+    case TJ_T_ATOM_ERROR: return "Problem while parsing an atom starting with the letter 't'";
+    case TJ_F_ATOM_ERROR: return "Problem while parsing an atom starting with the letter 'f'";
+    case TJ_N_ATOM_ERROR: return "Problem while parsing an atom starting with the letter 'n'";
+    case TJ_NUMBER_ERROR: return "Problem while parsing a number";
+    case TJ_UTF8_ERROR: return "The input is not valid UTF-8";
+    case TJ_UNINITIALIZED: return "Uninitialized";
+    case TJ_EMPTY: return "Empty: no JSON found";
+    case TJ_UNESCAPED_CHARS: return "Within strings, some characters must be escaped, we found unescaped characters";
+    case TJ_UNCLOSED_STRING: return "A string is opened, but never closed.";
+    case TJ_UNSUPPORTED_ARCHITECTURE:
+        return "simdjson does not have an implementation supported by this CPU architecture (perhaps it's a non-SIMD "
+               "CPU?).";
+    case TJ_INCORRECT_TYPE: return "The JSON element does not have the requested type.";
+    case TJ_NUMBER_OUT_OF_RANGE:
+        return "The JSON number is too large or too small to fit within the requested type.";
+    case TJ_INDEX_OUT_OF_BOUNDS: return "Attempted to access an element of a JSON array that is beyond its length.";
+    case TJ_NO_SUCH_FIELD: return "The JSON field referenced does not exist in this object.";
+    case TJ_IO_ERROR: return "Error reading the file.";
+    case TJ_INVALID_JSON_POINTER: return "Invalid JSON pointer syntax.";
+    case TJ_INVALID_URI_FRAGMENT: return "Invalid URI fragment syntax.";
+    case TJ_UNEXPECTED_ERROR:
+        return "Unexpected error, consider reporting this problem as you may have found a bug in simdjson";
+    case TJ_PARSER_IN_USE: return "Cannot parse a new document while a document is still in use.";
+    case TJ_OUT_OF_ORDER_ITERATION: return "Objects and arrays can only be iterated when they are first encountered.";
+    case TJ_INSUFFICIENT_PADDING:
+        return "simdjson requires the input JSON string to have at least SIMDJSON_PADDING extra bytes allocated, "
+               "beyond the string's length. Consider using the simdjson::padded_string class if needed.";
+    case TJ_INCOMPLETE_ARRAY_OR_OBJECT: return "JSON document ended early in the middle of an object or array.";
+    case TJ_SCALAR_DOCUMENT_AS_VALUE:
+        return "A JSON document made of a scalar (number, Boolean, null or string) is treated as a value. Use "
+               "get_bool(), get_double(), etc. on the document instead. ";
+    case TJ_OUT_OF_BOUNDS: return "Attempted to access location outside of document.";
+    case TJ_TRAILING_CONTENT: return "Unexpected trailing content in the JSON input.";
+    default: return "Unexpected simdjson error (one this version of Tether does not know)";
+    }
+}

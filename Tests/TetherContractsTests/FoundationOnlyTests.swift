@@ -26,24 +26,20 @@ import Testing
     }
 
     private func dumpPackage() throws -> Manifest {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch path of its own: the test run holds the package's .build. SwiftPM puts its lock files in TMPDIR:
         // there too, so that removing the folder leaves nothing behind.
         let folder = NSTemporaryDirectory() + "tether-dump-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        process.arguments = [
-            "swift", "package", "--package-path", Self.root.path, "--scratch-path", folder + "/scratch", "dump-package",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try JSONDecoder().decode(Manifest.self, from: data)
+        let run = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "swift", "package", "--package-path", Self.root.path, "--scratch-path", folder + "/scratch",
+                "dump-package",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": folder]) { _, new in new })
+        #expect(run.status == 0, "\(run.stderrText)")
+        return try JSONDecoder().decode(Manifest.self, from: run.stdout)
     }
 
     @Test func theClosureHoldsNoCAndNoCxxTarget() throws {

@@ -19,7 +19,9 @@
 extern "C" {
 #endif
 
-/// simdjson's error codes that the Swift side tells apart (values as in simdjson::error_code; checked in the .cpp).
+/// The shim's own error codes, stable whatever simdjson's version: the shim maps each simdjson::error_code to one of
+/// these by name (simdjson renumbers its codes between releases: 3.7.1 added BIGINT_ERROR before UTF8_ERROR). The
+/// values are those simdjson 3.0 gave the same errors, so that they read the same in a debugger either way.
 enum {
     TJ_SUCCESS = 0,
     TJ_CAPACITY = 1,
@@ -30,14 +32,30 @@ enum {
     TJ_T_ATOM_ERROR = 6,
     TJ_F_ATOM_ERROR = 7,
     TJ_N_ATOM_ERROR = 8,
-    TJ_NUMBER_ERROR = 9,
+    TJ_NUMBER_ERROR = 9,  // simdjson's NUMBER_ERROR, and its BIGINT_ERROR (an integer beyond 64 bits) since 3.7.1
     TJ_UTF8_ERROR = 10,
+    TJ_UNINITIALIZED = 11,
     TJ_EMPTY = 12,
     TJ_UNESCAPED_CHARS = 13,
     TJ_UNCLOSED_STRING = 14,
+    TJ_UNSUPPORTED_ARCHITECTURE = 15,
+    TJ_INCORRECT_TYPE = 16,
     TJ_NUMBER_OUT_OF_RANGE = 17,
+    TJ_INDEX_OUT_OF_BOUNDS = 18,
+    TJ_NO_SUCH_FIELD = 19,
+    TJ_IO_ERROR = 20,
+    TJ_INVALID_JSON_POINTER = 21,
+    TJ_INVALID_URI_FRAGMENT = 22,
+    TJ_UNEXPECTED_ERROR = 23,
+    TJ_PARSER_IN_USE = 24,
+    TJ_OUT_OF_ORDER_ITERATION = 25,
+    TJ_INSUFFICIENT_PADDING = 26,
     TJ_INCOMPLETE_ARRAY_OR_OBJECT = 27,
-    TJ_TRAILING_CONTENT = 30
+    TJ_SCALAR_DOCUMENT_AS_VALUE = 28,
+    TJ_OUT_OF_BOUNDS = 29,
+    TJ_TRAILING_CONTENT = 30,
+    /// A simdjson error this shim does not name (one added after it was written): an error, never a wrong one.
+    TJ_OTHER_ERROR = 1000
 };
 
 /// An opaque simdjson DOM parser with its buffers; reusable, not thread-safe.
@@ -53,7 +71,7 @@ tj_parser *tj_parser_create(size_t max_depth);
 void tj_parser_destroy(tj_parser *parser);
 
 /// Parses len bytes at bytes (no padding needed: they are copied into the parser's padded buffer first).
-/// Returns TJ_SUCCESS or a simdjson error code; on success the tape and string buffer below hold the document.
+/// Returns TJ_SUCCESS or one of the TJ_ error codes above; on success the tape and string buffer below hold the document.
 int tj_parse(tj_parser *parser, const uint8_t *bytes, size_t len);
 
 /// Parses len bytes at bytes where they are, without a copy: bytes[len ..< len + tj_padding()] must be allocated
@@ -71,7 +89,7 @@ void tj_buffer_free(uint8_t *buffer);
 /// Starts reading a document that is one JSON array element by element, in place (padded as for
 /// tj_parse_in_place): simdjson's stage 1 (UTF-8, strings, the structural index) runs over a window of about
 /// window bytes at a time (larger for an element that does not fit), and the array's own brackets and commas are
-/// checked. TJ_SUCCESS, a simdjson error code, or TJ_TAPE_ERROR when the document is not an array
+/// checked. TJ_SUCCESS, a TJ_ error code, or TJ_TAPE_ERROR when the document is not an array
 /// with at least one element. Elements then come from tj_elements_next; the bytes must stay untouched meanwhile.
 ///
 /// For reading one array in parts, each with a parser of its own: from is 0 to start at the array's '[', or the
@@ -99,7 +117,8 @@ const uint64_t *tj_tape(const tj_parser *parser);
 /// The string buffer of the last successful parse.
 const uint8_t *tj_string_buffer(const tj_parser *parser);
 
-/// simdjson's own text for an error code (static storage).
+/// The text for one of the TJ_ error codes above (static storage): simdjson 3.0's wording, whichever simdjson is
+/// linked (4.0 prefixes its texts with the code's name), so that messages do not change with the library.
 const char *tj_error_message(int code);
 
 #ifdef __cplusplus

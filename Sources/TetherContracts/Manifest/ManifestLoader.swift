@@ -367,7 +367,8 @@ public struct ManifestLoader: Sendable {
             if parts == 1 {
                 buildPart(0)
             } else {
-                DispatchQueue.concurrentPerform(iterations: parts, execute: buildPart)
+                // On threads whose stack holds the deepest stub, not Dispatch's (see `DeepStack`).
+                DeepStack.concurrentPerform(name: "tether-manifest-part", iterations: parts, buildPart)
             }
             let results = outcome.results
             var firstOffset: [String: Int] = [:]  // target name → the element of `targets` that first declared it

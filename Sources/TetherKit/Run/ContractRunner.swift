@@ -86,12 +86,10 @@ public struct ContractRunner: Sendable {
             return
         }
         let queue = HandOver<(Int, Result<HTTPResponse, TransportError>)>(capacity: max(1, options.jobs))
-        let sender = Thread {
+        DeepStack.start(name: "tether-transport") {
             transport.send(requests, options: options) { position, result in queue.put((position, result)) }
             queue.close()
         }
-        sender.name = "tether-transport"
-        sender.start()
         while let batch = queue.take() {
             for (position, result) in batch { handle(position, result) }
         }

@@ -109,12 +109,14 @@ public struct CurlTransport: HTTPTransport {
             Self.sendLoop(requests, options: options, jobs: max(1, options.jobs), source: source, onResult: onResult)
             return
         }
-        // The loops run on Dispatch's threads, the caller's among them, and all are done when this returns (no
-        // closure outlives the call). Were fewer threads free than loops, the first loops would take every request.
+        // The loops run on threads of their own, all done when this returns (no closure outlives the call), whose
+        // stack holds the deepest body: `onResult` may check the answers there (`--fail-fast`), and Dispatch's
+        // threads have 512 KB on Darwin (see `DeepStack`). Were fewer threads free than loops, the first loops would
+        // take every request.
         let handOver = NSLock()
         withoutActuallyEscaping(onResult) { onResult in
             let deliver = UncheckedSendable(onResult)  // called under `handOver` only
-            DispatchQueue.concurrentPerform(iterations: shares.count) { loop in
+            DeepStack.concurrentPerform(name: "tether-transport-loop", iterations: shares.count) { loop in
                 Self.sendLoop(requests, options: options, jobs: shares[loop], source: source) { index, result in
                     handOver.withLock { deliver.value(index, result) }
                 }

@@ -161,9 +161,10 @@ extension JSONShape {
                 return whole.end == .closed ? whole.walk?.result() : nil
             }
             let parts = [ElementsPart](unsafeUninitializedCapacity: cuts.count + 1) { buffer, initializedCount in
-                // Each part initializes only its own element; `concurrentPerform` returns when all have.
+                // Each part initializes only its own element; `concurrentPerform` returns when all have. (On threads
+                // whose stack holds the deepest element, not Dispatch's: see `DeepStack`.)
                 let shared = UncheckedSendable((slots: buffer, read: part, parsers: [parser] + helpers))
-                DispatchQueue.concurrentPerform(iterations: cuts.count + 1) { index in
+                DeepStack.concurrentPerform(name: "tether-body-part", iterations: cuts.count + 1) { index in
                     let (slots, read, parsers) = shared.value
                     (slots.baseAddress! + index).initialize(
                         to: read(

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import TetherContracts
@@ -7,7 +6,7 @@ import Testing
 
 /// A body the test changes between runs, served on 127.0.0.1.
 private final class ChangingBody: Sendable {
-    private let body = Mutex(#"{"id": 1, "name": "Ada"}"#)
+    private let body = Locked(#"{"id": 1, "name": "Ada"}"#)
     func set(_ text: String) { body.withLock { $0 = text } }
     var text: String { body.withLock { $0 } }
 }

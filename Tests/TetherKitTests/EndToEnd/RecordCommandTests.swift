@@ -69,7 +69,12 @@ import Testing
         // A third party's HAR 1.2 schema (ahmadnassri/har-schema), formats checked, accepts it.
         let schema = try Python.run(
             [FixturePaths.fixture("har-schema/validate.py"), recorded.harPath])
-        #expect(schema.status == 0, "\(schema.output)")
+        #expect(
+            schema.status == 0,
+            """
+            \(schema.output)(run by \(PythonServer.python), which needs jsonschema: scripts/setup installs it on Debian; \
+            elsewhere pip install jsonschema and point TETHER_TEST_PYTHON at that python3)
+            """)
 
         // No secret in any encoding, and no personal data the patterns name.
         let text = String(decoding: recorded.har, as: UTF8.self)
@@ -175,18 +180,11 @@ import Testing
     }
 }
 
-/// Runs `/usr/bin/python3` (Debian's, with python3-jsonschema from scripts/setup) on a script.
+/// Runs the tests' python3 (`PythonServer.python`: Debian's, with python3-jsonschema from scripts/setup, or
+/// `TETHER_TEST_PYTHON`) on a script.
 enum Python {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PythonServer.python)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let run = try ChildProcess.run(PythonServer.python, arguments)
+        return (run.status, run.stdoutText + run.stderrText)
     }
 }

@@ -136,18 +136,21 @@ import Testing
     func aSignalStopsItWhileAConnectionIsHeld(signal: Int32, exitCode: Int32) async throws {
         let folder = try ContractFolder(["api.json": Self.manifest, "samples/profile.json": Self.profile])
         let (tether, url) = try Self.start([folder.path])
-        async let held = runCurl(["-s", "--max-time", "30", "\(url)/timeout"])
+        // curl starts here, not in an `async let` (which waits for a free thread of the cooperative pool).
+        let held = try StartedCurl(["-s", "--max-time", "30", "\(url)/timeout"], deadline: 40)
         // The request must be held when the signal comes: wait (bounded) until curl's connection is established, then
-        // give the server a moment to read the request. A fixed sleep lost this race on a loaded machine.
+        // give the server a moment to read the request. A fixed sleep lost this race on a loaded machine; so did this
+        // wait on the pool (`Task.sleep`), which a busy machine let run 20 s, past curl's own deadline.
         let port = Int(url.split(separator: ":").last ?? "") ?? 0
-        for _ in 0..<100 where !Self.isConnected(toPort: port) {
-            try await _Concurrency.Task.sleep(nanoseconds: 100_000_000)
+        let pid = tether.process.processIdentifier
+        try await offPool {
+            for _ in 0..<100 where !Self.isConnected(toPort: port) { usleep(100_000) }
+            usleep(500_000)
+            kill(pid, signal)
         }
-        try await _Concurrency.Task.sleep(nanoseconds: 500_000_000)
-        kill(tether.process.processIdentifier, signal)
         #expect(tether.waitForExit(within: 10) == exitCode, "stderr: \(tether.stderr)")
         #expect(tether.stderr.contains("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopped serving"))
-        let result = try await held
+        let result = try await held.result()
         #expect(!result.wasKilled, "the held connection outlived the server")
         #expect(
             tether.stdout.contains("GET /timeout  API.timeout  not answered: the server stopped"), "\(tether.stdout)")

@@ -41,15 +41,21 @@ import Testing
     @Test func stopEndsHeldConnectionsAndTheListener() async throws {
         let server = try MisbehavingServer(mode: .hang)
         // curl waits up to 10 s; stopping the server closes its connection first, so curl ends early with
-        // an empty reply instead of timing out.
-        async let waiting = runCurl(
+        // an empty reply instead of timing out. Started here, and the server watched and stopped off the cooperative
+        // pool: on a busy machine an `async let` or a `Task.sleep` may wait for a free thread of the pool for longer
+        // than curl's 10 s (curl then started after the server stopped, or timed out before it did).
+        let waiting = try StartedCurl(
             ["-sS", "-w", "%{time_total}", "--max-time", "10", server.baseURL + "/held"], deadline: 30)
-        let deadline = Date().addingTimeInterval(30)  // a bound against a hang: the pool may be busy
-        while server.requests.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(server.requests.count == 1)
-        server.stop()
-        server.stop()  // idempotent
-        let result = try await waiting
+        let requests = try await offPool {
+            let deadline = Date().addingTimeInterval(30)
+            while server.requests.isEmpty, Date() < deadline { usleep(20_000) }
+            let requests = server.requests.count
+            server.stop()
+            server.stop()  // idempotent
+            return requests
+        }
+        #expect(requests == 1)
+        let result = try await waiting.result()
         #expect(result.exitCode == 52)  // the server closed the held connection: not curl's timeout (28)
         let waited = try #require(Double(result.outputText), "curl -w printed '\(result.outputText)'")
         #expect(waited < 10, "curl waited \(waited) s: the connection was not closed by stop()")

@@ -8,27 +8,8 @@ import Testing
 func runTool(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    let scratch = NSTemporaryDirectory() + "tether-tool-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    for name in ["out", "err", "in"] { FileManager.default.createFile(atPath: "\(scratch)/\(name)", contents: nil) }
-    if let input { try input.write(to: URL(fileURLWithPath: "\(scratch)/in")) }
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(scratch)/out"))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(scratch)/err"))
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: "\(scratch)/in"))
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    func read(_ name: String) -> String {
-        String(decoding: FileManager.default.contents(atPath: "\(scratch)/\(name)") ?? Data(), as: UTF8.self)
-    }
-    return (process.terminationStatus, read("out"), read("err"))
+    let run = try ChildProcess.run(executable, arguments, input: input)
+    return (run.status, run.stdoutText, run.stderrText)
 }
 
 /// The first executable called `name` on PATH (or in /usr/bin), if any.

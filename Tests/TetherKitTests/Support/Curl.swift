@@ -38,23 +38,6 @@ enum CurlFailure: Error, CustomStringConvertible {
     }
 }
 
-/// Set from the deadline timer and read after curl ended.
-private final class KillFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var killed = false
-    private var launch: String?
-
-    var wasKilled: Bool {
-        get { lock.withLock { killed } }
-        set { lock.withLock { killed = newValue } }
-    }
-
-    var launchError: String? {
-        get { lock.withLock { launch } }
-        set { lock.withLock { launch = newValue } }
-    }
-}
-
 /// Runs curl and waits for it, at most `deadline` seconds (then kills it): a test never hangs on it.
 /// Proxies are always bypassed so nothing leaves 127.0.0.1.
 func runCurl(_ arguments: [String], deadline: Double = 20) async throws -> CurlResult {
@@ -64,43 +47,24 @@ func runCurl(_ arguments: [String], deadline: Double = 20) async throws -> CurlR
 /// curl started at once, on the calling thread, and awaited later: for a test that must know curl is running before
 /// it blocks (an `async let` child may not start while the pool's threads are busy, which made a held-connection
 /// test wait 20 s for a request that was never sent).
-final class StartedCurl: @unchecked Sendable {
-    private let process = Process()
+final class StartedCurl: Sendable {
+    private let process: ChildProcess
     private let outputURL: URL
     private let errorURL: URL
-    private let outputHandle: FileHandle
-    private let errorHandle: FileHandle
-    private let killed = KillFlag()
-    private let ended = DispatchSemaphore(value: 0)
+    private let deadline: Date
 
-    /// Starts curl now; kills it after `deadline` seconds.
+    /// Starts curl now; kills it `deadline` seconds from now if it still runs then.
     init(_ arguments: [String], deadline: Double = 20) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tether-curl-\(UUID().uuidString)")
         outputURL = scratch.appendingPathExtension("out")
         errorURL = scratch.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        outputHandle = try FileHandle(forWritingTo: outputURL)
-        errorHandle = try FileHandle(forWritingTo: errorURL)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--noproxy", "*"] + arguments
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        let ended = ended
-        process.terminationHandler = { _ in ended.signal() }
+        self.deadline = Date().addingTimeInterval(deadline)
         do {
-            try process.run()
+            process = try ChildProcess(
+                "/usr/bin/curl", ["--noproxy", "*"] + arguments, stdout: .file(outputURL.path),
+                stderr: .file(errorURL.path))
         } catch {
             throw CurlFailure.cannotRun(String(describing: error))
-        }
-        let process = process
-        let killed = killed
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-            if process.isRunning {
-                killed.wasKilled = true
-                process.terminate()
-            }
         }
     }
 
@@ -109,18 +73,16 @@ final class StartedCurl: @unchecked Sendable {
         try? FileManager.default.removeItem(at: errorURL)
     }
 
-    /// Waits (off the cooperative pool) for curl to end; what it produced.
+    /// Waits (off the cooperative pool) for curl to end, or kills it at the deadline; what it produced.
     func result() async throws -> CurlResult {
-        let ended = ended
-        try await offPool { ended.wait() }
-        process.waitUntilExit()
-        try? outputHandle.close()
-        try? errorHandle.close()
+        let (process, deadline) = (process, deadline)
+        let ended = try await offPool { process.wait(within: max(0, deadline.timeIntervalSinceNow)) }
+        let status = ended?.status ?? process.kill()?.status ?? -1
         return CurlResult(
-            exitCode: process.terminationStatus,
+            exitCode: status,
             output: (try? Data(contentsOf: outputURL)) ?? Data(),
             errorText: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "",
-            wasKilled: killed.wasKilled)
+            wasKilled: ended == nil)
     }
 }
 

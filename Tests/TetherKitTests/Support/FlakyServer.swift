@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TetherKit
 
 /// A server on 127.0.0.1 (the engine's own libmicrohttpd `MockServer`) that fails its first `failures` requests
@@ -46,7 +45,7 @@ final class FlakyServer {
 
 /// The arrival times of a server's requests, recorded on the server's threads.
 final class Arrivals: Sendable {
-    private let recorded = Mutex<[Date]>([])
+    private let recorded = Locked<[Date]>([])
 
     /// Records a request now; returns how many there have been, this one included.
     func record() -> Int {

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -44,7 +43,7 @@ final class MisbehavingServer: Sendable {
     let mode: Mode
     let port: Int
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
 
     var baseURL: String { "http://127.0.0.1:\(port)" }

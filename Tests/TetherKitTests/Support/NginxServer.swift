@@ -13,7 +13,8 @@ import Foundation
 /// The access log has one line per request: nginx's connection number, the protocol and the URI, so a test sees which
 /// requests shared a connection.
 ///
-/// The test fails (the initialiser throws) when nginx or openssl is missing: `scripts/setup` installs them.
+/// The test fails (the initialiser throws) when nginx or OpenSSL 3 is missing: `scripts/setup` installs them (the macOS
+/// CI job: Homebrew's nginx and openssl@3).
 final class NginxServer: @unchecked Sendable {
     enum Mode: String, Sendable, CaseIterable, CustomStringConvertible {
         /// `http://`, HTTP/1.1.
@@ -50,10 +51,6 @@ final class NginxServer: @unchecked Sendable {
 
     /// Debian's nginx-light, else Homebrew's (Apple silicon, then Intel), as the macOS CI job installs it.
     static let nginx = firstExecutable(["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"])
-    /// OpenSSL 3 (Debian's, else Homebrew's `openssl@3`; macOS's own LibreSSL lacks some `req` options).
-    static let openssl = firstExecutable([
-        "/usr/bin/openssl", "/opt/homebrew/opt/openssl@3/bin/openssl", "/usr/local/opt/openssl@3/bin/openssl",
-    ])
 
     private static func firstExecutable(_ candidates: [String]) -> String {
         candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
@@ -61,8 +58,9 @@ final class NginxServer: @unchecked Sendable {
 
     let mode: Mode
     let folder: String
+    private let openssl: String
     private(set) var port = 0
-    private var process: Process?
+    private var process: ChildProcess?
     private let lock = NSLock()
 
     var baseURL: String { "\(mode.isTLS ? "https" : "http")://127.0.0.1:\(port)" }
@@ -73,9 +71,9 @@ final class NginxServer: @unchecked Sendable {
     ///   - mode: What the server speaks.
     ///   - upstream: Where `/delay/...` is proxied.
     init(mode: Mode, upstream: SlowServer) throws {
-        for tool in [Self.nginx, Self.openssl] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw Failure.missing(tool)
-        }
+        guard FileManager.default.isExecutableFile(atPath: Self.nginx) else { throw Failure.missing(Self.nginx) }
+        // OpenSSL 3: Homebrew's openssl@3 before macOS's LibreSSL (see `OpenSSL`).
+        openssl = try OpenSSL.path.get()
         self.mode = mode
         folder = NSTemporaryDirectory() + "tether-nginx-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder + "/temp", withIntermediateDirectories: true)
@@ -98,16 +96,14 @@ final class NginxServer: @unchecked Sendable {
         }
     }
 
-    /// Kills nginx and waits for it. Idempotent.
+    /// Kills nginx and reaps it. Idempotent.
     func stop() {
         let running = lock.withLock {
             defer { process = nil }
             return process
         }
-        guard let running else { return }
-        // SIGKILL is safe: one process, no workers to orphan (and SIGTERM may be blocked in a test's child).
-        kill(running.processIdentifier, SIGKILL)
-        running.waitUntilExit()
+        // SIGKILL is safe: one process, no workers to orphan.
+        running?.kill()
     }
 
     deinit {
@@ -118,21 +114,21 @@ final class NginxServer: @unchecked Sendable {
     private func makeCertificates() throws {
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try run(
-            Self.openssl,
+            openssl,
             ["req", "-x509"] + ec + [
                 "-days", "1", "-subj", "/CN=Tether Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
                 "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-keyout", folder + "/ca.key", "-out",
                 folder + "/ca.pem",
             ])
         try run(
-            Self.openssl,
+            openssl,
             ["req"] + ec + [
                 "-subj", "/CN=127.0.0.1", "-keyout", folder + "/server.key", "-out", folder + "/server.csr",
             ])
         try Data("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n".utf8).write(
             to: URL(fileURLWithPath: folder + "/server.ext"))
         try run(
-            Self.openssl,
+            openssl,
             [
                 "x509", "-req", "-in", folder + "/server.csr", "-CA", folder + "/ca.pem", "-CAkey", folder + "/ca.key",
                 "-CAcreateserial", "-days", "1", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem",
@@ -185,13 +181,7 @@ final class NginxServer: @unchecked Sendable {
             let port = try freePort()
             let conf = folder + "/nginx.conf"
             try Data(configuration(port: port, upstreamPort: upstreamPort).utf8).write(to: URL(fileURLWithPath: conf))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.nginx)
-            process.arguments = ["-p", folder, "-c", conf, "-e", folder + "/error.log"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(Self.nginx, ["-p", folder, "-c", conf, "-e", folder + "/error.log"])
             let deadline = Date().addingTimeInterval(10)
             while process.isRunning && Date() < deadline && !accepts(port: port) { usleep(10_000) }
             if process.isRunning && accepts(port: port) {
@@ -201,8 +191,7 @@ final class NginxServer: @unchecked Sendable {
                 }
                 return
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.kill()
             lastError = (try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "no error log"
             guard lastError.contains("Address already in use") else { break }
         }
@@ -210,16 +199,10 @@ final class NginxServer: @unchecked Sendable {
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure.notStarted("\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let run = try ChildProcess.run(tool, arguments, deadline: 60)
+        guard run.status == 0 else {
+            throw Failure.notStarted(
+                "\(tool) \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderrText)")
         }
     }
 }

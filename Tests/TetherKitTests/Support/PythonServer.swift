@@ -1,7 +1,8 @@
 import Foundation
 
 /// A server on 127.0.0.1 that a Python script runs (Python's own http.server): the script listens on a port the
-/// system picks and prints it as its first line. `stop()` (also run by `deinit`) kills the process.
+/// system picks and prints it as its first line. `stop()` (also run by `deinit`) kills the process and reaps it, within
+/// a deadline (`ChildProcess`: never `Process.waitUntilExit`, which once waited for ever on a killed python3).
 class PythonServer: @unchecked Sendable {
     enum Failure: Error, CustomStringConvertible {
         case notStarted(name: String, String)
@@ -13,14 +14,26 @@ class PythonServer: @unchecked Sendable {
         }
     }
 
-    static let python = "/usr/bin/python3"
+    /// The python3 the tests run (servers, and the HAR schema check, which needs jsonschema): `TETHER_TEST_PYTHON`
+    /// when set (the macOS CI job's virtual environment, with jsonschema installed); else Debian's /usr/bin/python3 on
+    /// Linux (scripts/setup installs python3-jsonschema for it); on macOS the first python3 on PATH (/usr/bin/python3
+    /// there is Xcode's, with no jsonschema), else /usr/bin/python3.
+    static let python: String = {
+        if let chosen = ProcessInfo.processInfo.environment["TETHER_TEST_PYTHON"], !chosen.isEmpty { return chosen }
+        #if canImport(Darwin)
+            return executableOnPath("python3") ?? "/usr/bin/python3"
+        #else
+            return "/usr/bin/python3"
+        #endif
+    }()
 
     let port: Int
-    private let process = Process()
-    private let lock = NSLock()
-    private var isStopped = false
+    private let process: ChildProcess
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The server's process id (its process group's too).
+    var processIdentifier: pid_t { process.processIdentifier }
 
     /// - Parameters:
     ///   - script: Python that serves on 127.0.0.1, port 0, and prints the port on its first line.
@@ -30,33 +43,20 @@ class PythonServer: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
             throw Failure.notStarted(name: name, "\(Self.python) is missing (install python3)")
         }
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = ["-c", script] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The first line is the port; an early exit gives end of file (an empty read).
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw Failure.notStarted(name: name, "expected a port on its first line, got '\(line)'")
+        process = try ChildProcess(Self.python, ["-c", script] + arguments, stdout: .pipe)
+        // The first line is the port; an early exit gives end of file (an empty line).
+        let line = process.readLine(from: 1, within: 30)
+        guard let line, let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.kill()
+            throw Failure.notStarted(
+                name: name, line.map { "expected a port on its first line, got '\($0)'" } ?? "no port within 30 s")
         }
         self.port = port
     }
 
-    /// Kills the server and waits for it. Idempotent.
+    /// Kills the server and reaps it. Idempotent.
     func stop() {
-        let first = lock.withLock {
-            defer { isStopped = true }
-            return !isStopped
-        }
-        guard first else { return }
-        // SIGKILL: a child started from a test thread inherits a mask that blocks SIGTERM.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
     }
 
     deinit { stop() }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The built binary running in the background with its standard output a pipe (as in a CI log), read while it runs.
 final class RunningTether {
-    let process = Process()
+    let process: ChildProcess
     let junitPath: String
     private let scratch: String
     private let output = Bytes()
@@ -15,26 +15,17 @@ final class RunningTether {
         scratch = NSTemporaryDirectory() + "tether-running-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         junitPath = scratch + "/reports/junit.xml"
-        process.executableURL = URL(fileURLWithPath: TetherBinary.path)
-        process.arguments = arguments + (arguments.first == "verify" ? ["--junit", junitPath] : [])
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        Self.drain(out.fileHandleForReading, into: output, then: outputEnded)
-        Self.drain(err.fileHandleForReading, into: errors, then: errorsEnded)
+        process = try ChildProcess(
+            TetherBinary.path, arguments + (arguments.first == "verify" ? ["--junit", junitPath] : []),
+            environment: env, stdout: .pipe, stderr: .pipe)
+        if let out = process.pipes[1] { Self.drain(out, into: output, then: outputEnded) }
+        if let err = process.pipes[2] { Self.drain(err, into: errors, then: errorsEnded) }
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.kill()
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
@@ -58,18 +49,14 @@ final class RunningTether {
     /// Waits for the process to end (and its output to be read); its exit status, or `nil` if it still runs after
     /// `seconds` (then it is killed).
     func waitForExit(within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        guard let ended = process.wait(within: seconds) else {
+            process.kill()
             return nil
         }
-        process.waitUntilExit()
         // Both pipes to their end: a loaded machine may schedule the reading threads after the exit.
         _ = outputEnded.wait(timeout: .now() + 5)
         _ = errorsEnded.wait(timeout: .now() + 5)
-        return process.terminationStatus
+        return ended.status
     }
 
     private static func drain(_ handle: FileHandle, into buffer: Bytes, then ended: DispatchSemaphore) {

@@ -16,15 +16,31 @@ struct TetherRun {
 
 /// Runs the `tether` executable that `swift build` put beside the test bundle, the way a user or CI runs it.
 enum TetherBinary {
-    static let path: String = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "tether"
-        ).path
-        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent(".build/debug/tether").path
-    }()
+    static let path = locate(
+        argument0: CommandLine.arguments[0], moduleBundle: Bundle.module.bundleURL,
+        sourceRoot: FixturePaths.packageRoot, isExecutable: FileManager.default.isExecutableFile(atPath:))
+
+    /// Where the built `tether` is: in the products folder, which holds this test target's resource bundle
+    /// (`Bundle.module`: `Tether_TetherKitTests.resources` on Linux, `.bundle` on macOS, in `.build/<triple>/debug` or
+    /// wherever `--scratch-path` and `-c` put the build), or a folder above it (Xcode puts the resource bundle inside
+    /// the test bundle). Not from `arguments[0]` alone: on Linux that is the test executable in the products folder,
+    /// but on macOS it is `xctest` or SwiftPM's testing helper in the toolchain. Then beside `arguments[0]` (Linux),
+    /// then `.build/debug/tether` in the package.
+    static func locate(
+        argument0: String, moduleBundle: URL?, sourceRoot: URL, isExecutable: (String) -> Bool
+    ) -> String {
+        var folders: [URL] = []
+        if var folder = moduleBundle?.deletingLastPathComponent() {
+            for _ in 0..<4 {
+                folders.append(folder)
+                folder.deleteLastPathComponent()
+            }
+        }
+        folders.append(URL(fileURLWithPath: argument0).deletingLastPathComponent())
+        let candidates = folders.map { $0.appendingPathComponent("tether").path }
+        return candidates.first(where: isExecutable)
+            ?? sourceRoot.appendingPathComponent(".build/debug/tether").path
+    }
 
     /// - Parameters:
     ///   - arguments: After `tether`; `--junit` is added (a fresh temporary file) unless given.
@@ -43,35 +59,15 @@ enum TetherBinary {
             all.insert(contentsOf: ["--junit", junitPath], at: all.firstIndex(of: "--") ?? all.endIndex)
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = all
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
         let outPath = scratch + "/stdout"
         let errPath = scratch + "/stderr"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let start = Date()
-        while process.isRunning && Date().timeIntervalSince(start) < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of a test thread
-            process.waitUntilExit()
-            Issue.record("tether \(all.joined(separator: " ")) did not finish within \(deadline) s")
-        }
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
+        let process = try ChildProcess(path, all, environment: env, stdout: .file(outPath), stderr: .file(errPath))
+        let ended = process.finish(within: deadline)
         let junit = FileManager.default.contents(atPath: junitPath).map { String(decoding: $0, as: UTF8.self) }
         return TetherRun(
-            exitCode: process.terminationStatus,
+            exitCode: ended?.status ?? -1,
             stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
             stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self),
             junit: junit, junitPath: junitPath)

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @testable import TetherContracts
@@ -24,7 +23,7 @@ import Testing
         ]
         let cancellation = Cancellation()
         let firstDone = DispatchSemaphore(value: 0)
-        let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+        let cancelledAt = Locked<ContinuousClock.Instant?>(nil)
         DispatchQueue.global().async {
             // Once fast0 is back, slow2 is being sent; give it a moment to be in flight, then stop.
             _ = firstDone.wait(timeout: .now() + 10)
@@ -75,7 +74,7 @@ import Testing
         let options = TransportOptions(jobs: 16, cancellation: Cancellation())
         #expect(CurlTransport.loops(requests: requests.count, options: options).reduce(0, +) == 16)
         let cancellation = try #require(options.cancellation)
-        let answered = Mutex(0)
+        let answered = Locked(0)
         let enoughDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             _ = enoughDone.wait(timeout: .now() + 10)

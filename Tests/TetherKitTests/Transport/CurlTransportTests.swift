@@ -9,19 +9,13 @@ import Testing
     let transport = CurlTransport()
 
     private func gzipped(_ text: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        // gzip from PATH: /bin/gzip on Debian, /usr/bin/gzip on macOS.
+        let gzip = try #require(
+            executableOnPath("gzip"),
+            "gzip is not on PATH (\(ProcessInfo.processInfo.environment["PATH"] ?? "")): install it")
+        let run = try ChildProcess.run(gzip, ["-c"], input: Data(text.utf8))
+        #expect(run.status == 0, "\(gzip) -c failed: \(run.stderrText)")
+        return run.stdout
     }
 
     @Test func manyRequestsInParallelComeBackInOrder() throws {

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Threads whose stack holds the deepest document Tether accepts (1,024 nested arrays and objects), for the work that
+/// parses or walks bodies and stubs.
+///
+/// Reading a stub into its shape recurses once per level, and a thread's default stack is 512 KB on Darwin (its main
+/// thread's is 8 MB; Linux gives every thread 8 MB): a 1,024-deep stub checked on such a thread overflowed it
+/// (`tether verify --fail-fast` checks on the transport's threads). Every thread the product starts for this work is
+/// started here, with `size` bytes of stack; what ran on Dispatch's worker threads (`concurrentPerform`), whose stack
+/// is the platform's, runs on these instead.
+package enum DeepStack {
+    /// 16 MB. A debug build needs 2 to 4 MB to check a stub and a body 1,024 levels deep (measured on Linux with
+    /// every thread's default stack set to 1, 2 and 4 MB: `tether verify --fail-fast` on 600 such targets crashed
+    /// below 4 MB); a release build less. Only the pages a thread touches are ever backed by memory.
+    package static let size = 16 << 20
+
+    /// Starts `body` on a new thread called `name`, with `size` bytes of stack.
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.stackSize = size
+        thread.start()
+    }
+
+    /// Calls `body` once with each of `0..<iterations`, in parallel on threads of `size` bytes of stack (at most one
+    /// per core, each taking the next index), and returns when every call has: `DispatchQueue.concurrentPerform` on
+    /// threads whose stack is known. None of the calls runs on the caller's thread, whose stack may be small.
+    package static func concurrentPerform(name: String, iterations: Int, _ body: (Int) -> Void) {
+        guard iterations > 0 else { return }
+        withoutActuallyEscaping(body) { body in
+            // The threads reach `body` through an unretained reference: a thread's closure may outlive its last call
+            // (it is released when the thread ends), and `body` must not (withoutActuallyEscaping checks it).
+            let box = Body(body)
+            let handle = UncheckedSendable(Unmanaged.passUnretained(box))  // used before `done.wait()` returns only
+            let next = NextIndex(count: iterations)
+            let done = DispatchGroup()
+            for _ in 0..<min(iterations, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+                done.enter()
+                start(name: name) {
+                    while let index = next.take() { handle.value.takeUnretainedValue().call(index) }
+                    done.leave()
+                }
+            }
+            done.wait()
+            withExtendedLifetime(box) {}
+        }
+    }
+
+    /// The body of a `concurrentPerform`, for the duration of the call.
+    private final class Body {
+        let call: (Int) -> Void
+        init(_ call: @escaping (Int) -> Void) { self.call = call }
+    }
+
+    /// The indexes `0..<count`, each handed out once.
+    private final class NextIndex: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private let count: Int
+
+        init(count: Int) { self.count = count }
+
+        func take() -> Int? {
+            lock.withLock {
+                guard next < count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+    }
+}

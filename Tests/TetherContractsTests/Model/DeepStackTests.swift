@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `DeepStack`'s threads have its stack, whatever the platform's default (512 KB for a Darwin thread).
+@Suite struct DeepStackTests {
+    /// The stack size of the calling thread.
+    private static func currentStackSize() -> Int {
+        #if canImport(Darwin)
+            return pthread_get_stacksize_np(pthread_self())
+        #else
+            // pthread_getattr_np is a GNU extension Swift's Glibc module does not import.
+            typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "pthread_getattr_np") else { return 0 }
+            var attributes = pthread_attr_t()
+            guard unsafeBitCast(symbol, to: GetAttributes.self)(pthread_self(), &attributes) == 0 else { return 0 }
+            defer { pthread_attr_destroy(&attributes) }
+            var size = 0
+            pthread_attr_getstacksize(&attributes, &size)
+            return size
+        #endif
+    }
+
+    @Test func aStartedThreadHasTheDeepStack() async {
+        let size = await withCheckedContinuation { continuation in
+            DeepStack.start(name: "deep-stack-test") { continuation.resume(returning: Self.currentStackSize()) }
+        }
+        #expect(size >= DeepStack.size, "\(size) bytes")
+    }
+
+    @Test(arguments: [1, 2, 7, 64])
+    func concurrentPerformCallsEachIndexOnceOnDeepStacks(iterations: Int) {
+        let caller = pthread_self()
+        let seen = NSLock()
+        var calls: [Int] = []
+        var sizes: [Int] = []
+        var onCaller = false
+        DeepStack.concurrentPerform(name: "deep-stack-test", iterations: iterations) { index in
+            let size = Self.currentStackSize()
+            let isCaller = pthread_equal(pthread_self(), caller) != 0
+            seen.withLock {
+                calls.append(index)
+                sizes.append(size)
+                onCaller = onCaller || isCaller
+            }
+        }
+        #expect(calls.sorted() == Array(0..<iterations))
+        #expect(sizes.allSatisfy { $0 >= DeepStack.size }, "\(sizes)")
+        #expect(!onCaller)
+    }
+
+    /// Every thread the product starts for bodies and stubs comes from `DeepStack`: nothing else in Sources/ starts
+    /// one (`Thread`, `detachNewThread`, `pthread_create`) or runs work on Dispatch's threads (`concurrentPerform`).
+    /// The CLI's signal thread only waits for signals.
+    @Test func noOtherThreadIsStartedInSources() throws {
+        var sources = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { sources.deleteLastPathComponent() }
+        sources.appendPathComponent("Sources")
+        let allowed: Set<String> = ["DeepStack.swift", "StopSignals.swift"]
+        let walk = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        var found: [String] = []
+        var files = 0
+        while let url = walk?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            files += 1
+            guard !allowed.contains(url.lastPathComponent) else { continue }
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.firstRange(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+                for call in ["Thread {", "Thread(", "detachNewThread", "concurrentPerform(", "pthread_create"]
+                where code.contains(call) && !code.contains("DeepStack.") {
+                    found.append("\(url.lastPathComponent):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(files > 50)
+        #expect(found.isEmpty, "start threads for bodies with DeepStack:\n\(found.joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,1 @@
+../../TetherKitTests/Support/ChildProcess.swift
