@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+/// `tether mock FILE.har` serves a HAR on 127.0.0.1 until it is stopped.
+@Suite struct MockTests {
+    @Test func servesTheRecordedResponsesAndNamesWhatIsNotRecorded() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let mock = try RunningTether(["mock", root.appendingPathComponent("contracts/github.har").path])
+        try #require(mock.waitForOutput("\n", within: 10), "tether mock printed nothing within 10 s")
+        let banner = mock.stdout
+        let match = try #require(banner.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)/), "banner: \(banner)")
+        #expect(banner.hasPrefix("serving 5 recorded responses from"))
+        let baseURL = String(match.1)
+        let results = CurlTransport().send(
+            [
+                HTTPRequest(method: "GET", url: "\(baseURL)/users/octocat/repos?per_page=2"),
+                HTTPRequest(method: "GET", url: "\(baseURL)/users/nobody"),
+            ], options: TransportOptions(timeout: 5))
+        let recorded = try results[0].get()
+        #expect(recorded.statusCode == 200)
+        #expect(recorded.header("Link")?.contains("rel=\"next\"") == true)
+        let missing = try results[1].get()
+        #expect(missing.statusCode == 404)
+        #expect(missing.header("X-Tether-Mock") == "not-recorded")
+        #expect(
+            String(decoding: missing.body, as: UTF8.self).contains(
+                "not recorded in \(root.appendingPathComponent("contracts/github.har").path): GET /users/nobody"))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+/// Ctrl-C (SIGINT) and SIGTERM stop a run cleanly: the report of what finished, the rest `interrupted`, 128 + signal.
+@Suite struct VerifySignalTests {
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalMidRunWritesTheReportOfWhatFinished(signal: Int32, exitCode: Int32) throws {
+        let fast = try MockServer { _ in .json(#"{"id": 1}"#) }
+        let slow = try MisbehavingServer(mode: .hang)
+        defer { slow.stop() }
+        let folder = try fastThenSlow(fast: fast, slow: slow)
+        let tether = try RunningTether([
+            "verify", folder.file("fast.json"), folder.file("slow.json"), "--timeout", "60", "--no-color",
+        ])
+        try #require(tether.waitForOutput("PASS  Fast.quick", within: 20), "stdout: \(tether.stdout)")
+        #expect(eventually(within: 10) { slow.requests.count == 1 }, "the slow request never reached its server")
+        kill(tether.process.processIdentifier, signal)
+        let status = tether.waitForExit(within: 20)
+        #expect(status == exitCode, "stdout: \(tether.stdout)\nstderr: \(tether.stderr)")
+        let stdout = tether.stdout
+        #expect(stdout.contains("ERROR Slow.late"), "\(stdout)")
+        #expect(stdout.contains("  interrupted\n    GET \(slow.baseURL)/late"), "\(stdout)")
+        #expect(stdout.contains("1 passed, 0 failed, 1 error, 0 skipped in "), "\(stdout)")
+        #expect(stdout.contains("JUnit report: \(tether.junitPath)"))
+        #expect(tether.stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"), "\(tether.stderr)")
+
+        let junit = try #require(tether.junit, "no JUnit file at \(tether.junitPath)")
+        #expect(junit.contains(#"<testcase classname="Fast" name="quick" time="#))
+        #expect(junit.contains(#"<error message="interrupted" type="transport">"#), "\(junit)")
+        #expect(junit.contains(#"<testsuite name="Slow" tests="1" failures="0" errors="1" skipped="0""#))
+        #expect(junit.contains(#"<testsuite name="Fast" tests="1" failures="0" errors="0" skipped="0""#))
+        let result = try JUnitValidator.validate(junit)
+        #expect(result.isValid, "\(result)")
+        // No temporary file of the atomic write is left beside the report.
+        let folderOfReport = (tether.junitPath as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folderOfReport) == ["junit.xml"])
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func tetherMockStopsOnASignal(signal: Int32, exitCode: Int32) throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let tether = try RunningTether(["mock", root.appendingPathComponent("contracts/github.har").path])
+        try #require(tether.waitForOutput("(Ctrl-C stops)\n", within: 20), "stdout: \(tether.stdout)")
+        let match = try #require(tether.stdout.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)/))
+        let zen = HTTPRequest(method: "GET", url: "\(match.1)/zen")
+        #expect(try CurlTransport().send([zen], options: TransportOptions(timeout: 5))[0].get().statusCode == 200)
+        kill(tether.process.processIdentifier, signal)
+        #expect(tether.waitForExit(within: 20) == exitCode, "stderr: \(tether.stderr)")
+        #expect(tether.stderr.contains("mock server stopped"), "\(tether.stderr)")
+        // Nothing listens any more.
+        let after = CurlTransport().send([zen], options: TransportOptions(timeout: 5, connectTimeout: 5))
+        #expect(throws: TransportError.self) { try after[0].get() }
+    }
+}

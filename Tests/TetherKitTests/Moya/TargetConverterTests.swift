@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import TetherContracts
+@testable import TetherKit
+
+/// A Moya-shaped service whose targets carry rules through an extension, as a Moya target would adopt them.
+private enum Orders: CaseIterable, TargetType {
+    case order, typo
+
+    var baseURL: URL { literalURL("http://127.0.0.1:9") }
+    var path: String { self == .order ? "/orders/1" : "/orders/2" }
+    var method: TetherKit.Method { .get }
+    var task: Task { .requestPlain }
+    var sampleData: Data {
+        Data(#"{"id": "123e4567-e89b-12d3-a456-426614174000", "state": "open", "count": 1}"#.utf8)
+    }
+    var headers: [String: String]? { nil }
+}
+
+extension Orders {
+    var rules: ContractRules {
+        // The patterns are literals of this test; a broken one shows as an empty rule and a failing expectation.
+        switch self {
+        case .order:
+            ContractRules(
+                optional: (try? JSONPathPattern("$.count")).map { [$0] } ?? [], isStrict: true,
+                values: (try? JSONPathPattern("$.state")).map { [.init($0, [.string("open"), .string("closed")])] }
+                    ?? [], status: [200, 201])
+        case .typo: ContractRules(ignore: (try? JSONPathPattern("$.stat")).map { [$0] } ?? [])
+        }
+    }
+}
+
+/// Rules from Swift: the target's requirement, the verifier's service-wide rules, and the export's round trip.
+@Suite struct TargetConverterTests {
+    static func serviceRules() throws -> ContractRules {
+        ContractRules(formats: [.init(try JSONPathPattern("$.id"), .uuid)])
+    }
+
+    @Test func aTargetsRulesAddToTheServiceRules() throws {
+        var converter = TargetConverter()
+        converter.rules = try Self.serviceRules()
+        let rules = try converter.contract(for: Orders.order).contract.rules
+        #expect(rules.formats.map(\.format) == [.uuid])
+        #expect(rules.values.map(\.path.description) == ["$.state"])
+        #expect(rules.optional.map(\.description) == ["$.count"])
+        #expect(rules.isStrict == true)
+        #expect(rules.status == [200, 201])
+    }
+
+    @Test func aTargetRuleOnAPathItsStubLacksIsAContractError() throws {
+        #expect(throws: ContractError.self) { try TargetConverter().contract(for: Orders.typo) }
+        do {
+            _ = try TargetConverter().contract(for: Orders.typo)
+        } catch {
+            #expect(error.description.contains("Orders.typo"))
+            #expect(error.description.contains("rules.ignore: path '$.stat' matches nothing in the stub"))
+        }
+    }
+
+    @Test func theVerifierChecksWithTheRules() async throws {
+        let transport = StubTransport { request in
+            .success(
+                HTTPResponse(
+                    statusCode: 201, body: Data(#"{"id": "x", "state": "archived", "extra": 1}"#.utf8),
+                    url: request.url))
+        }
+        let verifier = ContractVerifier(
+            rules: try Self.serviceRules(),
+            verifier: ContractRunner(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
+        let report = await verifier.verify([Orders.order])
+        let messages = report.results.first?.findings.map { "\($0.path): \($0.message)" } ?? []
+        #expect(
+            messages == [
+                #"$.id: "x" is not a uuid (rules.formats)"#,
+                #"$.state: "archived" is not one of open, closed (rules.values)"#,
+                "$.extra: key not in stub (number): add it to the stub, or set rules.strict to false (or list it in rules.ignore)",
+            ], "\(messages)")
+    }
+
+    @Test func aServiceRuleThatNoStubHasIsAContractError() async throws {
+        let transport = StubTransport(status: 200, body: "{}")
+        let verifier = ContractVerifier(
+            rules: ContractRules(nullable: [try JSONPathPattern("$.nope")]),
+            verifier: ContractRunner(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
+        let report = await verifier.verify([Orders.order])
+        #expect(report.contractErrors.map(\.message).contains { $0.contains("rules.nullable: path '$.nope'") })
+    }
+
+    @Test func exportWritesTheRulesAndTheLoaderReadsThemBack() throws {
+        let folder = NSTemporaryDirectory() + "tether-rules-export-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var converter = TargetConverter()
+        converter.rules = try Self.serviceRules()
+        let inCode = try converter.contract(for: Orders.order)
+        try ContractManifest(service: "Orders", contracts: [inCode]).write(to: folder)
+        let loaded = try ManifestLoader(environment: [:]).load(paths: [folder])
+        #expect(loaded.map(\.rules) == [inCode.contract.rules])
+        #expect(loaded.first?.rules.isEmpty == false)
+    }
+}
