@@ -4,7 +4,10 @@ import PackageDescription
 // An app's API layer as Moya's documentation writes it, verified by Tether from `swift test`.
 let package = Package(
     name: "GitHubExample",
-    dependencies: [.package(name: "Tether", path: "../..")],
+    // An app would name Tether's repository here. `../Tether` is this checkout's root package seen through links (its
+    // Package.swift and Sources), not `../..`: SwiftPM names a path dependency after its folder, so a checkout whose
+    // folder is called `GitHubExample` would make `../..` this package itself.
+    dependencies: [.package(name: "Tether", path: "../Tether")],
     targets: [
         // The API layer needs only the Moya-shaped types: the Foundation-only product, as an app target would use.
         .target(name: "GitHubExample", dependencies: [.product(name: "TetherContracts", package: "Tether")]),
