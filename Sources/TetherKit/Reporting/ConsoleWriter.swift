@@ -38,7 +38,7 @@ public enum ConsoleWriter {
         let lines = report.results.compactMap { result in
             line(for: result, color: color, redactor: redactor, detail: detail).map { $0 + "\n" }
         }
-        return lines.joined() + closing(for: report, color: color)
+        return lines.joined() + closing(for: report, color: color, redactor: redactor)
     }
 
     /// What ends a run, so a long log needs no scrolling back: `N passed, N failed, N errors, N skipped in 1.234s`
@@ -49,7 +49,11 @@ public enum ConsoleWriter {
     ///   - color: whether to add ANSI colors.
     /// - Returns: the lines, each ending with a newline.
     public static func closing(for report: RunReport, color: Bool) -> String {
-        let redactor = Redactor(report: report)
+        closing(for: report, color: color, redactor: Redactor(report: report))
+    }
+
+    /// `closing(for:color:)` with the redactor the caller has made for `report` already.
+    static func closing(for report: RunReport, color: Bool, redactor: Redactor) -> String {
         var lines = [
             paint(
                 ReportText.totalsLine(report.results) + ReportText.gateTotals(report.results) + " in "
