@@ -133,9 +133,15 @@ extension JSONShape {
     ///   - windowBytes: How much of the body simdjson's stage 1 indexes at a time (tests make it small).
     ///   - cuts: Where to cut the body into parts read in parallel (byte offsets of a `{`, guesses: see
     ///     `JSONParser.withElements`), or `nil` for the default (`parts(forBytes:)`, `JSONParser.cuts`).
+    ///   - perform: What runs the parts, each on a thread, and returns when all are done:
+    ///     `DispatchQueue.concurrentPerform`, unless the caller has threads of its own (the fuzzer: Dispatch keeps
+    ///     memory from call to call, and libFuzzer then runs a leak check after nearly every input).
     /// - Returns: Drifts and notes, in document order, or `nil`.
     @_spi(Testing) public func elementwiseFindings(
-        live: Data, strict: Bool, parser: JSONParser, windowBytes: Int = 1 << 20, cuts: [Int]? = nil
+        live: Data, strict: Bool, parser: JSONParser, windowBytes: Int = 1 << 20, cuts: [Int]? = nil,
+        perform: (_ iterations: Int, _ body: @Sendable (Int) -> Void) -> Void = {
+            DispatchQueue.concurrentPerform(iterations: $0, execute: $1)
+        }
     ) -> [Finding]? {
         guard let root = nodes.first, !root.isExceptional, root.kinds.contains(.array), root.element >= 0 else {
             return nil
@@ -161,9 +167,9 @@ extension JSONShape {
                 return whole.end == .closed ? whole.walk?.result() : nil
             }
             let parts = [ElementsPart](unsafeUninitializedCapacity: cuts.count + 1) { buffer, initializedCount in
-                // Each part initializes only its own element; `concurrentPerform` returns when all have.
+                // Each part initializes only its own element; `perform` returns when all have.
                 let shared = UncheckedSendable((slots: buffer, read: part, parsers: [parser] + helpers))
-                DispatchQueue.concurrentPerform(iterations: cuts.count + 1) { index in
+                perform(cuts.count + 1) { index in
                     let (slots, read, parsers) = shared.value
                     (slots.baseAddress! + index).initialize(
                         to: read(
