@@ -19,6 +19,9 @@ public struct Redactor: Sendable, Equatable {
     private let patterns: [[UInt8]]
     /// `startsPattern[b]` is true when some pattern begins with byte `b`: the scan's fast path.
     private let startsPattern: [Bool]
+    /// `patternsStarting[b]`: the patterns that begin with byte `b`, longest first. The scan tries only these at a
+    /// position, not every pattern (with many secrets, that was a pass over all of them at each such byte).
+    private let patternsStarting: [[[UInt8]]]
 
     /// A redactor that replaces every occurrence of each of `secrets` (and every form a request or a body puts it in:
     /// the query, path and form-body encodings of `RequestBuilder`, fully percent-encoded, JSON-escaped, base64).
@@ -26,20 +29,21 @@ public struct Redactor: Sendable, Equatable {
     /// Longer secrets are replaced first, so a secret containing another is redacted whole. Empty strings are ignored.
     /// - Parameter secrets: the exact values to hide, whatever their length.
     public init(secrets: [String]) {
-        var unique = Set<Bytes>()
+        var forms: [[UInt8]] = []
         // A secret given twice is encoded once (a header every target sends is given once per target). Compared by
         // bytes: `é` and `e` + U+0301 are one `String` but two secrets.
         var given = Set<Bytes>()
         for secret in secrets where !secret.isEmpty && given.insert(Bytes(Array(secret.utf8))).inserted {
-            for form in Self.forms(of: secret) { unique.insert(Bytes(form)) }
+            forms += Self.forms(of: secret)
         }
-        // Longest first; ties broken by bytes so the order (and so the output) never depends on hashing.
-        patterns = unique.map(\.bytes).sorted {
-            $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
-        }
-        var starts = [Bool](repeating: false, count: 256)
-        for pattern in patterns { if let first = pattern.first { starts[Int(first)] = true } }
-        startsPattern = starts
+        // Longest first; ties broken by bytes so the order (and so the output) never depends on the secrets' order.
+        // Sorted, a form that two secrets share (or two encodings of one) is kept once.
+        forms.sort(by: Self.precedes)
+        patterns = forms.indices.filter { $0 == 0 || Bytes(forms[$0]) != Bytes(forms[$0 - 1]) }.map { forms[$0] }
+        var starting = [[[UInt8]]](repeating: [], count: 256)
+        for pattern in patterns { if let first = pattern.first { starting[Int(first)].append(pattern) } }
+        patternsStarting = starting
+        startsPattern = starting.map { !$0.isEmpty }
     }
 
     /// Every form a request or a body puts `secret` in, as bytes: as given; the query, path and form-body encodings
@@ -84,10 +88,16 @@ public struct Redactor: Sendable, Equatable {
         }
         for contract in contracts {
             Self.sensitiveHeaderValues(contract.request.headers).forEach(add)
-            contract.secrets.filter { $0.count >= Self.minimumSecretLength }.forEach(add)
+            contract.secrets.filter(isLongEnough).forEach(add)
         }
-        runSecrets.filter { $0.count >= Self.minimumSecretLength }.forEach(add)
+        runSecrets.filter(isLongEnough).forEach(add)
         return secrets
+    }
+
+    /// Whether `text` has `minimumSecretLength` characters or more, counting no further (`count` walks the whole
+    /// text, and a secret can be long).
+    private static func isLongEnough(_ text: String) -> Bool {
+        text.index(text.startIndex, offsetBy: minimumSecretLength, limitedBy: text.endIndex) != nil
     }
 
     /// The redactor for a finished run: `init(contracts:runSecrets:)` over its results' contracts and its secrets.
@@ -189,7 +199,7 @@ public struct Redactor: Sendable, Equatable {
                 return (output, false)
             }
             if startsPattern[Int(byte)] {
-                for pattern in patterns where Self.matches(pattern, bytes, at: index) {
+                for pattern in patternsStarting[Int(byte)] where Self.matches(pattern, bytes, at: index) {
                     output.append(contentsOf: bytes[copied..<index])
                     output.append(contentsOf: marker)
                     index += pattern.count
@@ -202,6 +212,17 @@ public struct Redactor: Sendable, Equatable {
         if copied == 0 { return nil }
         output.append(contentsOf: bytes[copied..<bytes.count])
         return (output, true)
+    }
+
+    /// Longer first, then by bytes (as `lexicographicallyPrecedes` orders them), compared as one block of memory.
+    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return a.count > b.count }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let first = x.baseAddress, let second = y.baseAddress else { return false }  // both empty
+                return memcmp(first, second, x.count) < 0
+            }
+        }
     }
 
     /// Bytes as a set's key, hashed and compared as one block of memory: `[UInt8]`'s own `Hashable` feeds the hasher
