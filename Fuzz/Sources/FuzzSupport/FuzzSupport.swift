@@ -17,8 +17,8 @@ public func splitParts(_ data: Data) -> (first: Data, rest: Data) {
     return (data[data.startIndex..<range.lowerBound], data[range.upperBound...])
 }
 
-/// `data` cut at every `separator` byte, empty fields kept. On the raw bytes, with `memchr`: `Data.split` walks a `Data`
-/// a byte at a time through its generic collection interface, a tenth of the report fuzzers' time.
+/// `data` cut at every `separator` byte, empty fields kept. On the raw bytes, with `memchr`: `Data.split` walks a
+/// `Data` a byte at a time through its generic collection interface, a tenth of the report fuzzers' time.
 public func fields(_ data: Data, separator: UInt8) -> [Data] {
     data.withUnsafeBytes { raw in
         guard let base = raw.baseAddress, raw.count > 0 else { return [Data()] }

@@ -47,10 +47,11 @@ public struct Redactor: Sendable, Equatable {
     }
 
     /// Every form a request or a body puts `secret` in, as bytes: as given; the query, path and form-body encodings
-    /// of `RequestBuilder` (its `encodedForms(of:)`); Foundation's `addingPercentEncoding` with `.alphanumerics` and with `.urlQueryAllowed`, as
-    /// URLComponents encodes (Foundation keeps only the ASCII members of a set, so the same encoder on bytes gives the
-    /// same text without a round trip through CFString); as a JSON string writes it (`\"`, and `a\/b` as Foundation's
-    /// JSONSerialization does); base64 with and without its padding (a body that echoes Basic credentials).
+    /// of `RequestBuilder` (its `encodedForms(of:)`); Foundation's `addingPercentEncoding` with `.alphanumerics` and
+    /// with `.urlQueryAllowed`, as URLComponents encodes (Foundation keeps only the ASCII members of a set, so the
+    /// same encoder on bytes gives the same text without a round trip through CFString); as a JSON string writes it
+    /// (`\"`, and `a\/b` as Foundation's JSONSerialization does); base64 with and without its padding (a body that
+    /// echoes Basic credentials).
     static func forms(of secret: String) -> [[UInt8]] {
         let bytes = Array(secret.utf8)
         var forms = [bytes]
