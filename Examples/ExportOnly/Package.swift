@@ -8,7 +8,9 @@ let package = Package(
     name: "ExportOnly",
     platforms: [.iOS(.v16), .macOS(.v13)],
     products: [.library(name: "GitHubAPI", targets: ["GitHubAPI"])],
-    dependencies: [.package(name: "Tether", path: "../..")],
+    // `../Tether`: the root package through links, as in Examples/GitHubExample (`../..` fails in a checkout whose
+    // folder is called `ExportOnly`).
+    dependencies: [.package(name: "Tether", path: "../Tether")],
     targets: [
         // The GitHub example's targets (the same file as Examples/GitHubExample's, through a symbolic link).
         .target(name: "GitHubAPI", dependencies: [.product(name: "TetherContracts", package: "Tether")]),

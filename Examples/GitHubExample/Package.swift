@@ -7,7 +7,10 @@ let package = Package(
     // The root's platforms (or newer): SwiftPM on Darwin refuses a dependency on a product that needs a newer macOS
     // than the package itself declares, and without `platforms` that is SwiftPM's oldest (macOS 12).
     platforms: [.macOS(.v13), .iOS(.v16)],
-    dependencies: [.package(name: "Tether", path: "../..")],
+    // An app would name Tether's repository here. `../Tether` is this checkout's root package seen through links (its
+    // Package.swift and Sources), not `../..`: SwiftPM names a path dependency after its folder, so a checkout whose
+    // folder is called `GitHubExample` would make `../..` this package itself.
+    dependencies: [.package(name: "Tether", path: "../Tether")],
     targets: [
         // The API layer needs only the Moya-shaped types: the Foundation-only product, as an app target would use.
         .target(name: "GitHubExample", dependencies: [.product(name: "TetherContracts", package: "Tether")]),

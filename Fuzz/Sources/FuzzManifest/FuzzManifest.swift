@@ -10,8 +10,18 @@ import TetherKit
 // (`FileManager.contents(atPath:)`, `Data(contentsOf:)`: a malloc in `readBytesFromFile` that is never freed), which
 // would make every run a leak report that is not Tether's. An empty manifest is skipped, an empty sample not written.
 
-private let folder = (scratchFolder as NSString).appendingPathComponent("manifest")
+/// The folder the manifest and its samples are written to, made once (nothing the loader does removes it).
+private let folder: String = {
+    let folder = (scratchFolder as NSString).appendingPathComponent("manifest")
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        violated("the scratch folder can be created", "\(error)")
+    }
+    return folder
+}()
 private let manifestPath = (folder as NSString).appendingPathComponent("manifest.json")
+private let samplePaths = ["sample.json", "sample.txt"].map { (folder as NSString).appendingPathComponent($0) }
 private let environment = ["TOKEN": "fuzz-secret-token", "HOST": "api.example.com", "EMPTY": ""]
 
 /// Parts of paths a sample `file` could name that are not files (a device blocks, `/proc` is endless): the loader
@@ -23,16 +33,10 @@ private let specialPaths = ["dev/", "proc/", "sys/", "fd/"].map { Data($0.utf8) 
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let (manifest, sample) = splitParts(fuzzData(bytes, size))
     if manifest.isEmpty || specialPaths.contains(where: { manifest.range(of: $0) != nil }) { return 0 }
-    do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-        violated("the scratch folder can be created", "\(error)")
-    }
     writeScratch(manifest, to: manifestPath)
-    for name in ["sample.json", "sample.txt"] {
-        let path = (folder as NSString).appendingPathComponent(name)
+    for path in samplePaths {
         if sample.isEmpty {
-            try? FileManager.default.removeItem(atPath: path)
+            removeScratch(path)
         } else {
             writeScratch(sample, to: path)
         }

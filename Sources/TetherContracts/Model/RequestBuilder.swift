@@ -207,6 +207,16 @@ public enum RequestBuilder {
         "!$&'()*+,-./0123456789:=@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
     /// `CharacterSet.urlQueryAllowed` less `:#[]@!$&'()*+,;=`, as Alamofire's `URLEncoding` escapes.
     private static let queryAllowed = asciiSet("-./0123456789?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
+    /// What `addingPercentEncoding(withAllowedCharacters: .alphanumerics)` keeps: Foundation ignores the members of
+    /// the set outside ASCII, so only `0-9A-Za-z`.
+    package static let foundationAlphanumerics = asciiSet(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    /// What `addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)` keeps (all of it ASCII).
+    package static let foundationQueryAllowed = asciiSet(
+        "!$&'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
+    /// Every set a value is percent-encoded with, by this builder (a query or form body, a path) or by Foundation's
+    /// encoders (`.alphanumerics`, `.urlQueryAllowed`): the redactor hides a secret in each of these forms.
+    package static let encodingSets = [queryAllowed, pathAllowed, foundationAlphanumerics, foundationQueryAllowed]
 
     private static func asciiSet(_ characters: String) -> [Bool] {
         var set = [Bool](repeating: false, count: 128)
@@ -217,18 +227,30 @@ public enum RequestBuilder {
     /// `addingPercentEncoding(withAllowedCharacters:)` for an ASCII set, on UTF-8 bytes: the same output (`%XX`,
     /// upper-case hex, every non-ASCII byte encoded) without Foundation's round trip through CFString, which was a
     /// fifth of loading 2,000 targets.
-    static func percentEncoded(_ text: String, keeping allowed: [Bool]) -> String {
-        if text.utf8.allSatisfy({ $0 < 128 && allowed[Int($0)] }) { return text }
+    package static func percentEncoded(_ text: String, keeping allowed: [Bool]) -> String {
+        percentEncoding(text.utf8, keeping: allowed).map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// `percentEncoded(_:keeping:)` on UTF-8 bytes; the same array when nothing needs encoding.
+    package static func percentEncoded(_ bytes: [UInt8], keeping allowed: [Bool]) -> [UInt8] {
+        percentEncoding(bytes, keeping: allowed) ?? bytes
+    }
+
+    /// The encoded bytes, or `nil` when every byte is kept.
+    private static func percentEncoding(_ text: some Collection<UInt8>, keeping allowed: [Bool]) -> [UInt8]? {
+        if text.allSatisfy({ $0 < 128 && allowed[Int($0)] }) { return nil }
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count * 3)
-        for byte in text.utf8 {
+        bytes.reserveCapacity(text.count * 3)
+        for byte in text {
             if byte < 128 && allowed[Int(byte)] {
                 bytes.append(byte)
             } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -38,7 +38,7 @@ public enum ConsoleWriter {
         let lines = report.results.compactMap { result in
             line(for: result, color: color, redactor: redactor, detail: detail).map { $0 + "\n" }
         }
-        return lines.joined() + closing(for: report, color: color)
+        return lines.joined() + closing(for: report, color: color, redactor: redactor)
     }
 
     /// What ends a run, so a long log needs no scrolling back: `N passed, N failed, N errors, N skipped in 1.234s`
@@ -49,7 +49,11 @@ public enum ConsoleWriter {
     ///   - color: whether to add ANSI colors.
     /// - Returns: the lines, each ending with a newline.
     public static func closing(for report: RunReport, color: Bool) -> String {
-        let redactor = Redactor(report: report)
+        closing(for: report, color: color, redactor: Redactor(report: report))
+    }
+
+    /// `closing(for:color:)` with the redactor the caller has made for `report` already.
+    static func closing(for report: RunReport, color: Bool, redactor: Redactor) -> String {
         var lines = [
             paint(
                 ReportText.totalsLine(report.results) + ReportText.gateTotals(report.results) + " in "
@@ -245,6 +249,11 @@ public enum ConsoleWriter {
 
     /// Multi-line text (a diff, a body excerpt) keeps the block's indentation on every line.
     private static func indentingContinuations(_ text: String) -> String {
+        // A character is a newline only if it is (or begins with, for CR LF) one of LF, VT, FF, CR, NEL, U+2028 and
+        // U+2029, whose UTF-8 starts with 0A-0D, C2 or E2: text without those bytes needs no walk by characters.
+        guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else {
+            return text
+        }
         guard text.contains(where: \.isNewline) else { return text }
         return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .joined(separator: "\n" + indent + "  ")

@@ -19,6 +19,9 @@ public struct Redactor: Sendable, Equatable {
     private let patterns: [[UInt8]]
     /// `startsPattern[b]` is true when some pattern begins with byte `b`: the scan's fast path.
     private let startsPattern: [Bool]
+    /// `patternsStarting[b]`: the patterns that begin with byte `b`, longest first. The scan tries only these at a
+    /// position, not every pattern (with many secrets, that was a pass over all of them at each such byte).
+    private let patternsStarting: [[[UInt8]]]
 
     /// A redactor that replaces every occurrence of each of `secrets` (and every form a request or a body puts it in:
     /// the query, path and form-body encodings of `RequestBuilder`, fully percent-encoded, JSON-escaped, base64).
@@ -26,27 +29,44 @@ public struct Redactor: Sendable, Equatable {
     /// Longer secrets are replaced first, so a secret containing another is redacted whole. Empty strings are ignored.
     /// - Parameter secrets: the exact values to hide, whatever their length.
     public init(secrets: [String]) {
-        var unique = Set<[UInt8]>()
-        for secret in secrets where !secret.isEmpty {
-            for form in RequestBuilder.encodedForms(of: secret) { unique.insert(Array(form.utf8)) }
-            for allowed in [CharacterSet.alphanumerics, .urlQueryAllowed] {  // Foundation's encoders, as URLComponents
-                if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed) {
-                    unique.insert(Array(encoded.utf8))
-                }
-            }
-            // As a JSON string writes it (`a\/b`, `\"`), and base64 (a body that echoes Basic credentials).
-            let escaped = Array(JSONValue.string(secret).serialized())
-            unique.insert(Array(escaped.dropFirst().dropLast()))
-            unique.insert(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8))
-            let base64 = Data(secret.utf8).base64EncodedString()
-            unique.insert(Array(base64.utf8))
-            unique.insert(Array(base64.trimmingCharacters(in: CharacterSet(charactersIn: "=")).utf8))
+        var forms: [[UInt8]] = []
+        // A secret given twice is encoded once (a header every target sends is given once per target). Compared by
+        // bytes: `é` and `e` + U+0301 are one `String` but two secrets.
+        var given = Set<Bytes>()
+        for secret in secrets where !secret.isEmpty && given.insert(Bytes(Array(secret.utf8))).inserted {
+            forms += Self.forms(of: secret)
         }
-        // Longest first; ties broken by bytes so the order (and so the output) never depends on hashing.
-        patterns = unique.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
-        var starts = [Bool](repeating: false, count: 256)
-        for pattern in patterns { if let first = pattern.first { starts[Int(first)] = true } }
-        startsPattern = starts
+        // Longest first; ties broken by bytes so the order (and so the output) never depends on the secrets' order.
+        // Sorted, a form that two secrets share (or two encodings of one) is kept once.
+        forms.sort(by: Self.precedes)
+        patterns = forms.indices.filter { $0 == 0 || Bytes(forms[$0]) != Bytes(forms[$0 - 1]) }.map { forms[$0] }
+        var starting = [[[UInt8]]](repeating: [], count: 256)
+        for pattern in patterns { if let first = pattern.first { starting[Int(first)].append(pattern) } }
+        patternsStarting = starting
+        startsPattern = starting.map { !$0.isEmpty }
+    }
+
+    /// Every form a request or a body puts `secret` in, as bytes: as given; the query, path and form-body encodings
+    /// of `RequestBuilder` (its `encodedForms(of:)`); Foundation's `addingPercentEncoding` with `.alphanumerics` and
+    /// with `.urlQueryAllowed`, as URLComponents encodes (Foundation keeps only the ASCII members of a set, so the
+    /// same encoder on bytes gives the same text without a round trip through CFString); as a JSON string writes it
+    /// (`\"`, and `a\/b` as Foundation's JSONSerialization does); base64 with and without its padding (a body that
+    /// echoes Basic credentials).
+    static func forms(of secret: String) -> [[UInt8]] {
+        let bytes = Array(secret.utf8)
+        var forms = [bytes]
+        for allowed in RequestBuilder.encodingSets {
+            forms.append(RequestBuilder.percentEncoded(bytes, keeping: allowed))
+        }
+        let escaped = Array(JSONValue.string(secret).serialized())
+        forms.append(Array(escaped.dropFirst().dropLast()))
+        if secret.utf8.contains(UInt8(ascii: "/")) {
+            forms.append(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8))
+        }
+        let base64 = Array(Data(secret.utf8).base64EncodedString().utf8)
+        forms.append(base64)
+        forms.append(Array(base64.prefix { $0 != UInt8(ascii: "=") }))  // `=` is only ever the padding at the end
+        return forms
     }
 
     /// A redactor following the product rule for a run: the values of sensitive headers in each contract's request
@@ -55,13 +75,30 @@ public struct Redactor: Sendable, Equatable {
     ///   - contracts: the contracts whose request headers and `secrets` are used.
     ///   - runSecrets: secrets collected for the whole run (`RunReport.secrets`).
     public init(contracts: [Contract], runSecrets: [String] = []) {
+        self.init(secrets: Self.secrets(contracts: contracts, runSecrets: runSecrets))
+    }
+
+    /// The values `init(contracts:runSecrets:)` hides, each once, in the order first met: the values of sensitive
+    /// headers in each contract's request (any length), then every contract's and the run's secrets of at least
+    /// `minimumSecretLength` characters. Values are compared by their bytes.
+    static func secrets(contracts: [Contract], runSecrets: [String]) -> [String] {
         var secrets: [String] = []
-        for contract in contracts {
-            secrets += Self.sensitiveHeaderValues(contract.request.headers)
-            secrets += contract.secrets.filter { $0.count >= Self.minimumSecretLength }
+        var seen = Set<Bytes>()
+        func add(_ secret: String) {
+            if seen.insert(Bytes(Array(secret.utf8))).inserted { secrets.append(secret) }
         }
-        secrets += runSecrets.filter { $0.count >= Self.minimumSecretLength }
-        self.init(secrets: secrets)
+        for contract in contracts {
+            Self.sensitiveHeaderValues(contract.request.headers).forEach(add)
+            contract.secrets.filter(isLongEnough).forEach(add)
+        }
+        runSecrets.filter(isLongEnough).forEach(add)
+        return secrets
+    }
+
+    /// Whether `text` has `minimumSecretLength` characters or more, counting no further (`count` walks the whole
+    /// text, and a secret can be long).
+    private static func isLongEnough(_ text: String) -> Bool {
+        text.index(text.startIndex, offsetBy: minimumSecretLength, limitedBy: text.endIndex) != nil
     }
 
     /// The redactor for a finished run: `init(contracts:runSecrets:)` over its results' contracts and its secrets.
@@ -83,9 +120,9 @@ public struct Redactor: Sendable, Equatable {
     /// - Returns: the non-empty values to redact, in header order.
     public static func sensitiveHeaderValues(_ headers: [HTTPHeader]) -> [String] {
         var values: [String] = []
-        for header in headers {
-            let value = header.value.trimmingCharacters(in: .whitespaces)
-            guard header.isCredential, !value.isEmpty else { continue }
+        for header in headers where header.isCredential {
+            let value = trimmingWhitespace(header.value)
+            guard !value.isEmpty else { continue }
             switch header.name.lowercased() {
             case "authorization", "proxy-authorization":
                 values.append(value)
@@ -105,6 +142,14 @@ public struct Redactor: Sendable, Equatable {
             }
         }
         return values
+    }
+
+    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation's round trip when there is nothing to trim:
+    /// the first and the last byte are ASCII and neither a space nor a tab (the only ASCII members of the set).
+    static func trimmingWhitespace(_ text: String) -> String {
+        func isKept(_ byte: UInt8?) -> Bool { byte.map { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 } ?? false }
+        if isKept(text.utf8.first), isKept(text.utf8.last) { return text }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// `text` with every secret replaced by `<redacted>`.
@@ -155,7 +200,7 @@ public struct Redactor: Sendable, Equatable {
                 return (output, false)
             }
             if startsPattern[Int(byte)] {
-                for pattern in patterns where Self.matches(pattern, bytes, at: index) {
+                for pattern in patternsStarting[Int(byte)] where Self.matches(pattern, bytes, at: index) {
                     output.append(contentsOf: bytes[copied..<index])
                     output.append(contentsOf: marker)
                     index += pattern.count
@@ -168,6 +213,39 @@ public struct Redactor: Sendable, Equatable {
         if copied == 0 { return nil }
         output.append(contentsOf: bytes[copied..<bytes.count])
         return (output, true)
+    }
+
+    /// Longer first, then by bytes (as `lexicographicallyPrecedes` orders them), compared as one block of memory.
+    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return a.count > b.count }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let first = x.baseAddress, let second = y.baseAddress else { return false }  // both empty
+                return memcmp(first, second, x.count) < 0
+            }
+        }
+    }
+
+    /// Bytes as a set's key, hashed and compared as one block of memory: `[UInt8]`'s own `Hashable` feeds the hasher
+    /// one byte at a time, which made hashing most of the work of building a redactor for a long secret.
+    private struct Bytes: Hashable {
+        let bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        static func == (a: Bytes, b: Bytes) -> Bool {
+            guard a.bytes.count == b.bytes.count else { return false }
+            return a.bytes.withUnsafeBytes { x in
+                b.bytes.withUnsafeBytes { y in
+                    guard let first = x.baseAddress, let second = y.baseAddress else { return true }  // both empty
+                    return memcmp(first, second, x.count) == 0
+                }
+            }
+        }
     }
 
     private static func matches(_ pattern: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {

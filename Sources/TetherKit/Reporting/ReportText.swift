@@ -42,16 +42,42 @@ enum ReportText {
             bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x9 || $0 == 0xA || $0 == 0xD }
         }
         if isPlain == true { return text }
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
-                output.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                output.append(scalar)
+        // On the UTF-8 bytes, copying the runs between escapes: every scalar `needsEscape` takes is one byte
+        // (U+0000-U+001F, U+007F), `C2 80`-`C2 9F` (U+0080-U+009F) or `EF BF BE`/`EF BF BF` (U+FFFE, U+FFFF), and a
+        // `String` is valid UTF-8, so those bytes never lie inside another scalar.
+        var contiguous = text
+        let escaped: [UInt8]? = contiguous.withUTF8 { bytes in
+            var output: [UInt8] = []
+            var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var scalar: UInt32?
+                var length = 1
+                if byte < 0x20 {
+                    if byte != 0x9 && byte != 0xA && byte != 0xD { scalar = UInt32(byte) }
+                } else if byte == 0x7F {
+                    scalar = 0x7F
+                } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                    (scalar, length) = (UInt32(bytes[index + 1]), 2)
+                } else if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
+                    (scalar, length) = (0xFFFE + UInt32(bytes[index + 2] - 0xBE), 3)
+                }
+                if let scalar {
+                    if output.isEmpty { output.reserveCapacity(bytes.count + 16) }
+                    output.append(contentsOf: bytes[copied..<index])
+                    output.append(contentsOf: #"\u{"#.utf8)
+                    output.append(contentsOf: String(scalar, radix: 16, uppercase: true).utf8)
+                    output.append(UInt8(ascii: "}"))
+                    copied = index + length
+                }
+                index += length
             }
+            guard copied > 0 else { return nil }
+            output.append(contentsOf: bytes[copied..<bytes.count])
+            return output
         }
-        return String(output)
+        return escaped.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
     /// Whether `scalar` is escaped by `escapingControls`.

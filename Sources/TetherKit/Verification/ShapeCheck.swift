@@ -133,9 +133,13 @@ extension JSONShape {
     ///   - windowBytes: How much of the body simdjson's stage 1 indexes at a time (tests make it small).
     ///   - cuts: Where to cut the body into parts read in parallel (byte offsets of a `{`, guesses: see
     ///     `JSONParser.withElements`), or `nil` for the default (`parts(forBytes:)`, `JSONParser.cuts`).
+    ///   - perform: What runs the parts, each on a thread, and returns when all are done; `nil` for `DeepStack`'s
+    ///     threads (whose stack holds the deepest element), unless the caller has threads of its own (the fuzzer joins each
+    ///     thread within the input, so libFuzzer's leak check finds as many frees as mallocs).
     /// - Returns: Drifts and notes, in document order, or `nil`.
     @_spi(Testing) public func elementwiseFindings(
-        live: Data, strict: Bool, parser: JSONParser, windowBytes: Int = 1 << 20, cuts: [Int]? = nil
+        live: Data, strict: Bool, parser: JSONParser, windowBytes: Int = 1 << 20, cuts: [Int]? = nil,
+        perform: ((_ iterations: Int, _ body: @Sendable (Int) -> Void) -> Void)? = nil
     ) -> [Finding]? {
         guard let root = nodes.first, !root.isExceptional, root.kinds.contains(.array), root.element >= 0 else {
             return nil
@@ -161,10 +165,11 @@ extension JSONShape {
                 return whole.end == .closed ? whole.walk?.result() : nil
             }
             let parts = [ElementsPart](unsafeUninitializedCapacity: cuts.count + 1) { buffer, initializedCount in
-                // Each part initializes only its own element; `concurrentPerform` returns when all have. (On threads
-                // whose stack holds the deepest element, not Dispatch's: see `DeepStack`.)
+                // Each part initializes only its own element; `perform` returns when all have.
                 let shared = UncheckedSendable((slots: buffer, read: part, parsers: [parser] + helpers))
-                DeepStack.concurrentPerform(name: "tether-body-part", iterations: cuts.count + 1) { index in
+                let perform =
+                    perform ?? { DeepStack.concurrentPerform(name: "tether-body-part", iterations: $0, $1) }
+                perform(cuts.count + 1) { index in
                     let (slots, read, parsers) = shared.value
                     (slots.baseAddress! + index).initialize(
                         to: read(

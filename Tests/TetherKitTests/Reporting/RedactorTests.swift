@@ -63,6 +63,62 @@ import Testing
                 == "<redacted> abc 202 <redacted> <redacted> application/json")
     }
 
+    /// A header every target sends is one secret, not one per target: its forms are computed once per redactor, and a
+    /// run makes several redactors (the console, its closing lines, each report). 20,000 targets sharing a token made
+    /// 40,000 secrets here, and building the redactors took most of a run's time.
+    @Test func eachSecretIsCollectedOnce() {
+        let token = "Bearer abcdef123456"
+        let contracts = (0..<20_000).map {
+            ReportFixtures.contract(
+                "S", "t\($0)", headers: [HTTPHeader("Authorization", token)], secrets: ["abcdef123456"])
+        }
+        let secrets = Redactor.secrets(contracts: contracts, runSecrets: ["abcdef123456", "run-secret"])
+        #expect(secrets.count == 3)
+        #expect(Array(secrets.prefix(3)) == [token, "abcdef123456", "run-secret"])
+        // Compared by bytes: `é` and `e` + U+0301 are equal `String`s, and each is hidden as it is written.
+        let composed = ReportFixtures.contract("S", "a", headers: [HTTPHeader("Cookie", "caf\u{E9}")])
+        let decomposed = ReportFixtures.contract("S", "b", headers: [HTTPHeader("Cookie", "cafe\u{301}")])
+        #expect(Redactor.secrets(contracts: [composed, decomposed], runSecrets: []).count == 2)
+        let redactor = Redactor(contracts: [composed, decomposed])
+        #expect(redactor.redact("caf\u{E9} cafe\u{301}") == "<redacted> <redacted>")
+    }
+
+    /// The forms a secret is hidden in are computed on bytes; they are exactly what Foundation's encoders give (which
+    /// keep only the ASCII members of a character set), on random text mixing ASCII, controls, Latin-1, combining
+    /// marks, `/` and `=`, and characters outside the BMP.
+    @Test func formsAreFoundationsOnRandomText() {
+        let pool: [Unicode.Scalar] =
+            (0...0x7F).compactMap(Unicode.Scalar.init)
+            + ["\u{A0}", "é", "\u{301}", "\u{3000}", "\u{2003}", "€", "\u{FFFD}", "😀", "/", "/", "=", " ", "\t"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                scalars.append(pool.randomElement(using: &generator)!)
+            }
+            let secret = String(scalars)
+            var expected = Set(RequestBuilder.encodedForms(of: secret).map { Array($0.utf8) })
+            for allowed in [CharacterSet.alphanumerics, .urlQueryAllowed] {
+                if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed) {
+                    expected.insert(Array(encoded.utf8))
+                }
+            }
+            let escaped = Array(JSONValue.string(secret).serialized())
+            expected.insert(Array(escaped.dropFirst().dropLast()))
+            expected.insert(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8))
+            let base64 = Data(secret.utf8).base64EncodedString()
+            expected.insert(Array(base64.utf8))
+            expected.insert(Array(base64.trimmingCharacters(in: CharacterSet(charactersIn: "=")).utf8))
+            // The first text that differs, if any, and no more: one mismatch says enough.
+            guard Set(Redactor.forms(of: secret)) == expected,
+                Redactor.trimmingWhitespace(secret) == secret.trimmingCharacters(in: .whitespaces)
+            else {
+                Issue.record("the forms of \(Array(secret.unicodeScalars)) differ from Foundation's")
+                return
+            }
+        }
+    }
+
     /// Speed is measured in benchmarks, not in timed tests: this one checks a large text comes out right.
     @Test func redactsLargeText() {
         let text = String(repeating: "lorem ipsum dolor sit amet ", count: 40_000) + "s3cr3t-token"  // ~1 MB

@@ -121,6 +121,26 @@ import Testing
         }
     }
 
+    /// The parts run through the `perform` given (the fuzzer's threads of its own), whatever its order: here one after
+    /// the other, last part first, with the findings of reading the body in one part.
+    @Test func partsRunThroughTheGivenPerform() throws {
+        let test = Self.cases[0]
+        let shape = JSONShape(stub: try JSONValue.parse(Data(test.stub.utf8)))
+        let parser = try JSONParser()
+        let live = JSONParser.paddedCopy(of: Data(test.live))
+        let whole = shape.elementwiseFindings(live: live, strict: false, parser: parser, cuts: [])
+        let braces = test.live.indices.filter { test.live[$0] == UInt8(ascii: "{") }
+        var calls: [Int] = []
+        let parts = shape.elementwiseFindings(
+            live: live, strict: false, parser: parser, cuts: [braces[1], braces[3]],
+            perform: { iterations, body in
+                calls.append(iterations)
+                for index in (0..<iterations).reversed() { body(index) }
+            })
+        #expect(calls == [3])
+        #expect(parts == whole)
+    }
+
     /// A body large enough to be read in parts by default (two parts of at least `JSONShape.partBytes`): the cuts
     /// fall on elements, and the findings are those of reading it whole, with drifts found only in the later part,
     /// in both, and keys not in the stub in both, each counted once over the whole body.
