@@ -80,8 +80,13 @@ public struct SpecDocument: Sendable {
         let store = SpecStore(sources: loader.sources, references: references)
         var builder = SpecModelBuilder(root: root, version: version, store: store)
         builder.build()
-        var problems: [SpecProblem] = []
-        for problem in loader.problems + builder.problems where !problems.contains(problem) {
+        // The loader walked every reference the model follows: a reference the model could not follow was reported
+        // there already, in its words.
+        var problems = loader.problems
+        for problem in builder.problems
+        where !problems.contains(where: {
+            $0.file == problem.file && $0.line == problem.line && $0.column == problem.column
+        }) {
             problems.append(problem)
         }
         guard problems.isEmpty else { throw SpecError(problems) }
@@ -123,7 +128,8 @@ public struct SpecDocument: Sendable {
         guard case .object = root.value else {
             throw SpecError(
                 SpecProblem(
-                    .empty, at: root.place, message: "not an OpenAPI document: the top is a \(root.value.typeName)",
+                    .empty, at: root.place,
+                    message: "not an OpenAPI document: the top is \(SpecText.a(root.value.typeName))",
                     hint: "an OpenAPI document is an object with 'openapi' (or 'swagger') and 'paths'"))
         }
         if let swagger = root["swagger"] {
@@ -148,8 +154,9 @@ public struct SpecDocument: Sendable {
             throw SpecError(
                 SpecProblem(
                     .unsupportedVersion, at: openapi.place,
-                    message: "openapi \(SpecModelBuilder.shown(openapi.value)) is a \(openapi.value.typeName), not a"
-                        + " version string",
+                    message:
+                        "openapi \(SpecModelBuilder.shown(openapi.value)) is \(SpecText.a(openapi.value.typeName)), not"
+                        + " a version string",
                     hint: "write the whole version in quotes: 'openapi: \"3.1.0\"'"))
         }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -69,7 +69,8 @@ struct SpecModelBuilder {
     private mutating func object(_ node: SpecNode, _ key: String) -> SpecNode? {
         guard let member = node[key] else { return nil }
         guard case .object = member.value else {
-            invalid(member, "'\(key)' is a \(member.value.typeName), not an object", hint: "write it as a map")
+            invalid(
+                member, "'\(key)' is \(SpecText.a(member.value.typeName)), not an object", hint: "write it as a map")
             return nil
         }
         return member
@@ -79,7 +80,9 @@ struct SpecModelBuilder {
     private mutating func strings(_ node: SpecNode, _ key: String) -> [String]? {
         guard let member = node[key] else { return nil }
         guard case .array(let elements) = member.value else {
-            invalid(member, "'\(key)' is a \(member.value.typeName), not a list", hint: "write it as a list of strings")
+            invalid(
+                member, "'\(key)' is \(SpecText.a(member.value.typeName)), not a list",
+                hint: "write it as a list of strings")
             return nil
         }
         return elements.compactMap { element in
@@ -147,7 +150,8 @@ struct SpecModelBuilder {
     private mutating func openAPIServers(_ node: SpecNode) -> [SpecServer]? {
         guard let list = node["servers"] else { return nil }
         guard case .array = list.value else {
-            invalid(list, "'servers' is a \(list.value.typeName), not a list", hint: "write a list of {url: …}")
+            invalid(
+                list, "'servers' is \(SpecText.a(list.value.typeName)), not a list", hint: "write a list of {url: …}")
             return nil
         }
         var result: [SpecServer] = []
@@ -201,7 +205,7 @@ struct SpecModelBuilder {
     private mutating func pathItem(_ template: String, _ written: SpecNode) {
         guard case .object = written.value else {
             invalid(
-                written, "the path item \(template.specQuoted) is a \(written.value.typeName), not an object",
+                written, "the path item \(template.specQuoted) is \(SpecText.a(written.value.typeName)), not an object",
                 hint: "write its operations as a map")
             return
         }
@@ -215,7 +219,8 @@ struct SpecModelBuilder {
             guard let operation = item[method] else { continue }
             guard case .object = operation.value else {
                 invalid(
-                    operation, "the operation '\(method)' of \(template.specQuoted) is a \(operation.value.typeName)",
+                    operation,
+                    "the operation '\(method)' of \(template.specQuoted) is \(SpecText.a(operation.value.typeName))",
                     hint: "write it as an object with 'responses'")
                 continue
             }
@@ -314,7 +319,9 @@ struct SpecModelBuilder {
         var result = Parameters()
         guard let list = node["parameters"] else { return result }
         guard case .array = list.value else {
-            invalid(list, "'parameters' is a \(list.value.typeName), not a list", hint: "write a list of parameters")
+            invalid(
+                list, "'parameters' is \(SpecText.a(list.value.typeName)), not a list",
+                hint: "write a list of parameters")
             return result
         }
         for written in list.elements {
@@ -386,7 +393,7 @@ struct SpecModelBuilder {
         for (name, mediaType) in content.members {
             guard case .object = mediaType.value else {
                 invalid(
-                    mediaType, "the media type \(name.specQuoted) is a \(mediaType.value.typeName)",
+                    mediaType, "the media type \(name.specQuoted) is \(SpecText.a(mediaType.value.typeName))",
                     hint: "write it as an object with 'schema'")
                 continue
             }

@@ -158,7 +158,7 @@ struct SpecReferences {
                 value = elements[position]
             default:
                 return failure(
-                    "\(Self.shown(pointer, in: targetSource)) is a \(value.typeName), not an object or array",
+                    "\(Self.shown(pointer, in: targetSource)) is \(SpecText.a(value.typeName)), not an object or array",
                     "check the path")
             }
             pointer += "/" + SpecNode.escape(token)
@@ -185,6 +185,11 @@ struct SpecReferences {
 
 /// Small text helpers for messages.
 enum SpecText {
+    /// `an object`, `a string`: a type name with its article.
+    static func a(_ noun: String) -> String {
+        (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
+    }
+
     /// The candidate closest to `text` by edit distance, when it is close enough to suggest (at most a third of the
     /// longer one's length, and not equal).
     static func nearest(_ text: String, among candidates: [String]) -> String? {
