@@ -4,7 +4,7 @@ import PackageDescription
 // libFuzzer targets for Tether's parsers and writers, apart from the product so that `swift build` at the root never
 // builds them (an executable whose entry is `LLVMFuzzerTestOneInput` links only with `--sanitize=fuzzer`).
 // Build and run them with `scripts/fuzz [SECONDS]`.
-let fuzzers = ["FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzXML", "FuzzLearn"]
+let fuzzers = ["FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzXML", "FuzzLearn", "FuzzSpec"]
 
 let package = Package(
     name: "TetherFuzz",

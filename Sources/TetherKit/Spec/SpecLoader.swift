@@ -13,6 +13,9 @@ struct SpecLoader {
     /// Parts of files that references reached and that are still to be walked.
     var pending: [(source: SpecSource, index: Int, pointer: String, value: JSONValue)] = []
     var references: SpecReferences?
+    /// Where each reference already followed led, by the file it is written in and its text: a document refers to
+    /// the same schema from many places.
+    var followed: [String: Result<SpecReferences.Target, SpecProblem>] = [:]
 
     init(limits: SpecLimits, read: @escaping (String) throws -> Data) {
         self.limits = limits
@@ -103,7 +106,7 @@ struct SpecLoader {
                 defer { child = source.value(after: child) }
                 if !isMap {
                     if member.key == "$ref", case .string(let reference) = member.value {
-                        follow(reference, source: source, index: child, pointer: pointer(base, path))
+                        follow(reference, source: source, index: child, pointer: { Self.pointer(base, path) })
                         continue
                     }
                     if Self.literalKeywords.contains(member.key) || member.key.hasPrefix("x-") { continue }
@@ -153,12 +156,12 @@ struct SpecLoader {
                 field = source.value(after: field)
             }
             path.append(member.key)
-            follow(text, source: source, index: field, pointer: pointer(base, path))
+            follow(text, source: source, index: field, pointer: { Self.pointer(base, path) })
             path.removeLast()
         }
     }
 
-    private func pointer(_ base: String, _ path: [String]) -> String {
+    private static func pointer(_ base: String, _ path: [String]) -> String {
         path.reduce(base) { $0 + "/" + SpecNode.escape($1) }
     }
 
@@ -172,13 +175,28 @@ struct SpecLoader {
 
     /// Resolves the reference whose string is value `index` of `source`, in the object at `pointer`; queues the part
     /// it reaches for a walk, or records the problem.
-    private mutating func follow(_ reference: String, source: SpecSource, index: Int, pointer: String) {
+    private mutating func follow(_ reference: String, source: SpecSource, index: Int, pointer: () -> String) {
         guard let references else { return }
-        let (line, column) = source.lineAndColumn(of: index)
-        let place = SpecPlace(file: source.file, pointer: pointer, line: line, column: column)
-        switch references.resolve(reference, from: source, at: place, lookup: { self.source($0) }) {
-        case .success(let target): pending.append((target.source, target.index, target.pointer, target.value))
-        case .failure(let problem): problems.append(problem)
+        let key = source.file + "\u{0}" + reference
+        var result: Result<SpecReferences.Target, SpecProblem>
+        if let known = followed[key] {
+            result = known
+        } else {
+            // The place is filled in only for a problem: most references resolve, and a pointer costs a string.
+            let unplaced = SpecPlace(file: source.file, pointer: "", line: 0, column: 0)
+            result = references.resolve(reference, from: source, at: unplaced, lookup: { self.source($0) })
+            followed[key] = result
+        }
+        switch result {
+        case .success(let target):
+            pending.append((target.source, target.index, target.pointer, target.value))
+        case .failure(var problem):
+            let (line, column) = source.lineAndColumn(of: index)
+            problem.file = source.file
+            problem.line = line
+            problem.column = column
+            problem.pointer = pointer()
+            problems.append(problem)
         }
     }
 
@@ -186,11 +204,16 @@ struct SpecLoader {
         _ members: [JSONMember], index: Int, source: SpecSource, base: String, path: [String]
     ) {
         guard members.count > 1 else { return }
+        // Small objects (most of them) are compared pairwise; a set only for large ones.
         var seen = Set<String>()
         var child = source.firstChild(of: index)
-        for member in members {
+        for (position, member) in members.enumerated() {
             defer { child = source.value(after: child) }
-            guard !seen.insert(member.key).inserted else { continue }
+            if members.count <= 12 {
+                guard members[..<position].contains(where: { $0.key == member.key }) else { continue }
+            } else {
+                guard !seen.insert(member.key).inserted else { continue }
+            }
             let (line, column) = source.lineAndColumn(of: child, key: true)
             var first = source.firstChild(of: index)
             for other in members {
@@ -200,7 +223,7 @@ struct SpecLoader {
             let (firstLine, firstColumn) = source.lineAndColumn(of: first, key: true)
             problems.append(
                 SpecProblem(
-                    .duplicateKey, file: source.file, line: line, column: column, pointer: pointer(base, path),
+                    .duplicateKey, file: source.file, line: line, column: column, pointer: Self.pointer(base, path),
                     message:
                         "duplicate key \(member.key.specQuoted) (first at line \(firstLine), column \(firstColumn))",
                     hint: "remove or rename one of them"))

@@ -10,6 +10,9 @@ struct SpecModelBuilder {
     var operations: [SpecOperation] = []
     var unchecked: [SpecUncheckedKeyword] = []
     var problems: [SpecProblem] = []
+    /// The values references led to, by the file they are written in and their text (a document refers to the same
+    /// parameter or response from many operations).
+    private var followed: [String: SpecNode] = [:]
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -49,8 +52,12 @@ struct SpecModelBuilder {
     /// `node`, or the value its `$ref` names (a problem recorded when it does not resolve).
     private mutating func follow(_ node: SpecNode) -> SpecNode? {
         guard let reference = node["$ref"], case .string(let text) = reference.value else { return node }
+        let key = node.file + "\u{0}" + text
+        if let known = followed[key] { return known }
         do {
-            return try store.resolve(text, at: reference.place)
+            let found = try store.resolve(text, at: reference.place)
+            followed[key] = found
+            return found
         } catch {
             problems.append(contentsOf: error.problems)
             return nil
@@ -59,9 +66,12 @@ struct SpecModelBuilder {
 
     /// Records every member of `node` that is neither read nor documentation (`x-` extensions are neither).
     private mutating func note(_ node: SpecNode, read: Set<String>, documentation: Set<String> = ["description"]) {
-        for (key, member) in node.members
-        where !read.contains(key) && !documentation.contains(key) && !key.hasPrefix("x-") {
-            unchecked.append(SpecUncheckedKeyword(keyword: key, place: member.keyPlace))
+        guard case .object(let members) = node.value else { return }
+        for member in members
+        where !read.contains(member.key) && !documentation.contains(member.key) && !member.key.hasPrefix("x-") {
+            if let found = node[member.key] {
+                unchecked.append(SpecUncheckedKeyword(keyword: member.key, place: found.keyPlace))
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value of an OpenAPI document with its place: the value itself, and a way to reach every part of it with theirs,
 /// so that any value a check looks at can be named (`openapi.yaml:812:9`,
 /// `#/components/schemas/repository/properties/owner`).
@@ -24,6 +26,20 @@ public struct SpecNode: Sendable {
         self.value = value
         self.pointer = pointer
         self.origin = origin
+    }
+
+    /// Reads one file into a node with places, without the OpenAPI model: JSON (`JSONReader`) when `file` ends in
+    /// `.json`, YAML (libyaml, the YAML 1.2 core schema) otherwise.
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - file: Its name, for places and messages.
+    ///   - limits: Bounds on nesting and YAML aliases.
+    /// - Returns: The root value, placed.
+    /// - Throws: `SpecError` with the line and column of the first problem.
+    public static func read(_ bytes: Data, file: String, limits: SpecLimits = SpecLimits()) throws(SpecError)
+        -> SpecNode
+    {
+        SpecNode(root: try SpecSource.read(bytes, file: file, limits: limits))
     }
 
     /// The root of a file.
@@ -118,8 +134,17 @@ public struct SpecNode: Sendable {
 
     /// A JSON pointer token, escaped (RFC 6901).
     static func escape(_ token: String) -> String {
-        guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
-        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(token.utf8.count + 8)
+        for byte in token.utf8 {
+            switch byte {
+            case UInt8(ascii: "~"): bytes += [UInt8(ascii: "~"), UInt8(ascii: "0")]
+            case UInt8(ascii: "/"): bytes += [UInt8(ascii: "~"), UInt8(ascii: "1")]
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func child(_ position: Int, value: JSONValue, token: String) -> SpecNode {
