@@ -45,7 +45,11 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-private func lineCount(_ data: Data) -> Int { data.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) } + 1 }
+/// At most how many lines the bytes have for either reader: YAML also breaks lines at a lone CR, at NEL (C2 85) and at
+/// LS and PS (E2 80 A8/A9), so every CR, 0x85 and 0xA8/0xA9 byte counts as one (an upper bound).
+private func lineCount(_ data: Data) -> Int {
+    data.reduce(2) { count, byte in count + ([0x0A, 0x0D, 0x85, 0xA8, 0xA9].contains(byte) ? 1 : 0) }
+}
 
 private func checkProblems(_ error: SpecError, lines: Int) {
     if error.problems.isEmpty { violated("a SpecError has a problem") }

@@ -87,7 +87,8 @@ public struct ManifestLoader: Sendable {
                         errors.append(
                             ContractError(
                                 file: file,
-                                "a baseline file (give it with --baseline), not a contract manifest; drop it from PATH"))
+                                "a baseline file (give it with --baseline), not a contract manifest; drop it from PATH")
+                        )
                     }
                     continue
                 }

@@ -178,10 +178,18 @@ extension SpecDocument {
         var best: (route: SpecRoute, rank: [Int])?
         for attempt in [path, path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : nil] {
             guard let attempt else { continue }
+            // The request's segments after each base path, split and decoded once.
+            var segmentsAfter: [String: (rest: String, segments: [String])?] = [:]
             for (index, operation) in operations.enumerated() where operation.method == method {
                 for server in operation.servers {
-                    guard let rest = Self.strip(server.basePath, from: attempt),
-                        let found = templates[index].match(SpecPathTemplate.segments(of: rest).map(Self.decoded))
+                    if segmentsAfter[server.basePath] == nil {
+                        segmentsAfter[server.basePath] = .some(
+                            Self.strip(server.basePath, from: attempt).map {
+                                ($0, SpecPathTemplate.segments(of: $0).map(Self.decoded))
+                            })
+                    }
+                    guard case .some(.some(let (rest, segments))) = segmentsAfter[server.basePath],
+                        let found = templates[index].match(segments)
                     else { continue }
                     let hostMatched = server.host.map { Self.sameHost($0, host) } ?? true
                     let rank = [hostMatched ? 1 : 0] + found.specificity + [server.basePath.count]

@@ -13,7 +13,8 @@ import Testing
         let files = FileManager.default.enumerator(atPath: base)?.compactMap { $0 as? String } ?? []
         return files.filter { name in
             (name.hasSuffix(".yaml") || name.hasSuffix(".json"))
-                && (!name.contains("petstore-separate") || name.hasSuffix("swagger.yaml") || name.hasSuffix("swagger.json"))
+                && (!name.contains("petstore-separate") || name.hasSuffix("swagger.yaml")
+                    || name.hasSuffix("swagger.json"))
         }.sorted()
     }()
 
@@ -23,7 +24,8 @@ import Testing
 
     @Test(arguments: examples) func loads(_ name: String) throws {
         let document = try SpecDocument.load(contentsOf: FixturePaths.fixture("spec/oai/" + name))
-        let expected: SpecVersion = name.hasPrefix("v2.0") ? .swagger20 : name.hasPrefix("v3.0") ? .openAPI30 : .openAPI31
+        let expected: SpecVersion =
+            name.hasPrefix("v2.0") ? .swagger20 : name.hasPrefix("v3.0") ? .openAPI30 : .openAPI31
         #expect(document.version == expected)
         #expect(!document.operations.isEmpty || name.contains("webhook-example"))
         // Every schema of every response resolves.
@@ -45,10 +47,17 @@ import Testing
         ("v3.0/petstore.json", "POST", "http://petstore.swagger.io/v1/pets", "createPets "),
         ("v2.0/yaml/petstore.yaml", "GET", "http://petstore.swagger.io/v1/pets?limit=3", "listPets "),
         ("v2.0/json/petstore-expanded.json", "DELETE", "http://petstore.swagger.io/api/pets/7", "deletePet id=7"),
-        ("v3.0/uspto.yaml", "GET", "https://developer.uspto.gov/ds-api/oa_citations/v1/fields", "list-searchable-fields dataset=oa_citations,version=v1"),
+        (
+            "v3.0/uspto.yaml", "GET", "https://developer.uspto.gov/ds-api/oa_citations/v1/fields",
+            "list-searchable-fields dataset=oa_citations,version=v1"
+        ),
         ("v3.0/uspto.json", "GET", "https://developer.uspto.gov/ds-api/", "list-data-sets "),
         ("v2.0/yaml/uber.yaml", "GET", "https://api.uber.com/v1/estimates/price", "GET /estimates/price "),
-        ("v3.0/link-example.yaml", "POST", "https://bitbucket.example/2.0/repositories/alice/tether/pullrequests/12/merge", "mergePullRequest username=alice,slug=tether,pid=12"),
+        (
+            "v3.0/link-example.yaml", "POST",
+            "https://bitbucket.example/2.0/repositories/alice/tether/pullrequests/12/merge",
+            "mergePullRequest username=alice,slug=tether,pid=12"
+        ),
         ("v3.0/api-with-examples.yaml", "GET", "http://localhost/v2", "getVersionDetailsv2 "),
         ("v3.0/callback-example.json", "POST", "https://x.example/streams", "POST /streams "),
         ("v3.1/tictactoe.yaml", "PUT", "https://x.example/board/1/3", "put-square row=1,column=3"),
@@ -64,7 +73,8 @@ import Testing
         let versions = try #require(document.operations.first?.response(for: 200)?.mediaType(for: "application/json"))
         #expect(versions.examples.map(\.name) == ["foo"])
         #expect(versions.examples.first?.value?["versions"]?[0]?["id"]?.value == .string("v2.0"))
-        let swagger = try SpecDocument.load(contentsOf: FixturePaths.fixture("spec/oai/v2.0/yaml/api-with-examples.yaml"))
+        let swagger = try SpecDocument.load(
+            contentsOf: FixturePaths.fixture("spec/oai/v2.0/yaml/api-with-examples.yaml"))
         let example = try #require(swagger.operations.first?.response(for: 200)?.content.first?.examples.first)
         // This example is JSON written as a YAML literal block: a string.
         #expect(example.value?.string?.hasPrefix("{\n    \"versions\": [") == true)
@@ -82,8 +92,9 @@ import Testing
         #expect(
             Self.operationId(document, "POST", "https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json")
                 == "CreateMessage AccountSid=AC1")
-        guard case .missing(let miss) = document.match(
-            method: "GET", url: "https://api.twilio.com/2010-04-01/Accounts/AC1/Message.json")
+        guard
+            case .missing(let miss) = document.match(
+                method: "GET", url: "https://api.twilio.com/2010-04-01/Accounts/AC1/Message.json")
         else {
             Issue.record("matched a path the document does not have")
             return
