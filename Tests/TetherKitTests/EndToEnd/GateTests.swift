@@ -43,7 +43,8 @@ private let userTarget = #"{"name": "user", "path": "/user", "sampleData": {"jso
         #expect(named.exitCode == 2)
         #expect(
             named.stderr.contains(
-                "\(baseline): error: a baseline file (give it with --baseline), not a contract manifest; drop it from PATH"),
+                "\(baseline): error: a baseline file (give it with --baseline), not a contract manifest; drop it from PATH"
+            ),
             "\(named.stderr)")
     }
 
