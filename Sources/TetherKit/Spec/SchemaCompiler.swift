@@ -175,7 +175,7 @@ private struct SchemaBuilder {
             func malformed(_ expected: String) {
                 unchecked("\(key) must be \(expected), got \(SchemaText.typed(entry.value))")
             }
-            if Self.isAnnotation(key) { continue }
+            if Self.isAnnotation(key) && !(key == "x-nullable" && dialect == .openAPI20) { continue }
             node.keywordPlaces[key] = keyPlace
             switch key {
             case "$ref":
@@ -436,6 +436,7 @@ private struct SchemaBuilder {
             return
         }
         var targets: [String: Int] = [:]
+        var listed: [String] = []
         for (name, target, mappingPlace) in mapping {
             // A mapping value is a reference or a schema name.
             let reference =
@@ -443,7 +444,9 @@ private struct SchemaBuilder {
                     || target.hasSuffix(".yaml") || target.hasSuffix(".yml")
                 ? target : componentsPrefix + target
             targets[name] = try self.reference(reference, at: mappingPlace)
+            listed.append(name)
         }
+        let mapped = Set(targets.values.map(referenced))
         let isOnBranches = !node.oneOf.isEmpty || !node.anyOf.isEmpty
         if isOnBranches {
             for branch in node.oneOf + node.anyOf {
@@ -454,8 +457,22 @@ private struct SchemaBuilder {
         } else {
             try addExtensions(of: node.place, to: &targets)
         }
+        // Implicit names are accepted besides the mapping's; a message lists those of schemas the mapping lacks.
+        listed += targets.filter { !mapped.contains(referenced($0.value)) && !listed.contains($0.key) }.map(\.key)
         node.discriminator = SchemaDiscriminator(
-            propertyName: propertyName, place: place, targets: targets, isOnBranches: isOnBranches)
+            propertyName: propertyName, place: place, targets: targets, values: listed.sorted(),
+            isOnBranches: isOnBranches)
+    }
+
+    /// The schema a node stands for: past a `$ref` that is all it has (`{$ref: Cat}` stands for Cat).
+    private func referenced(_ index: Int) -> Int {
+        var current = index
+        for _ in 0..<32 {
+            guard let ref = nodes[current].ref, dialect.refReplacesSiblings || nodes[current].keywordPlaces.count == 1
+            else { break }
+            current = ref
+        }
+        return current
     }
 
     private var componentsPrefix: String { dialect == .openAPI20 ? "#/definitions/" : "#/components/schemas/" }

@@ -123,12 +123,11 @@ struct SchemaDiscriminator: Sendable {
     /// The schema each value names: `mapping`, then the implicit names (a `oneOf`/`anyOf` branch's `$ref` name,
     /// or, for a discriminator on a base schema, the schemas that extend it with `allOf`).
     var targets: [String: Int]
+    /// The values a message lists, sorted: the mapping's, and the implicit names of schemas it does not map.
+    var values: [String]
     /// Whether it chooses among this schema's `oneOf`/`anyOf` branches (else: on a base schema, it chooses the
     /// schema that extends the base, checked besides the base).
     var isOnBranches: Bool
-
-    /// The values, sorted, as a message lists them.
-    var values: [String] { targets.keys.sorted() }
 }
 
 /// A keyword the check does not check, where it is, and why.
