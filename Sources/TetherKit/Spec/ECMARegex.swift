@@ -42,7 +42,8 @@ struct ECMARegex: @unchecked Sendable {  // NSRegularExpression is immutable and
 
     /// Whether the pattern matches somewhere in `text` (JSON Schema's `pattern` is not anchored).
     func isMatch(in text: String) -> Bool {
-        regex.firstMatch(in: text, options: [], range: NSRange(location: 0, length: text.utf16.count)) != nil
+        regex.rangeOfFirstMatch(in: text, options: [], range: NSRange(location: 0, length: text.utf16.count)).location
+            != NSNotFound
     }
 
     // MARK: Translation

@@ -28,9 +28,13 @@ public struct CompiledSchema: Sendable {
     ///   - mode: JSON Schema's reading, or the consumer's (see `SchemaCheckMode`).
     /// - Returns: Violations and notes, in the order the walk found them (notes about keywords last).
     public func violations(of value: JSONValue, mode: SchemaCheckMode = .standard) -> [SchemaViolation] {
-        var evaluation = SchemaEvaluation(nodes: nodes, isConsumer: mode == .consumer, dialect: dialect)
-        evaluation.enter(root, value)
-        return evaluation.results()
+        nodes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var evaluation = SchemaEvaluation(
+                nodes: base, root: root, isConsumer: mode == .consumer, dialect: dialect)
+            evaluation.enter(root, value)
+            return evaluation.results()
+        }
     }
 
     /// Whether `value` has no violation in `mode` (notes allowed).
@@ -76,6 +80,10 @@ private struct DeclaredMembers {
     }
 }
 
+/// A node read where the compiled schema's array keeps it: `node.pointee.types` reads one field, never a copy of
+/// the node.
+private typealias Node = UnsafePointer<SchemaNode>
+
 /// One walk of a value through a compiled schema.
 private struct SchemaEvaluation {
     /// What a found item is, before the mode decides its severity.
@@ -103,7 +111,9 @@ private struct SchemaEvaluation {
     /// Deeper values than this are not checked (a note): the walk recurses once per level.
     static let maxDepth = 256
 
-    let nodes: [SchemaNode]
+    /// The compiled schema's nodes, where the array keeps them: the checks read a node in place (a copy of a node
+    /// retains each of its arrays and strings, which was a third of the time per value).
+    let nodes: UnsafePointer<SchemaNode>
     let isConsumer: Bool
     let dialect: SchemaDialect
     let integralDoubleIsInteger: Bool
@@ -115,10 +125,13 @@ private struct SchemaEvaluation {
     /// Discriminators choosing right now, with the depth of the value they choose for: a schema chosen by one
     /// (`Cat: allOf: [Pet, …]`) that comes back to it for the same value is not chosen again.
     var dispatching: [(node: Int, depth: Int)] = []
-    var isTooDeep = false
+    /// The first place deeper than `maxDepth`, when the value has one.
+    var tooDeep: JSONLocation?
+    let root: Int
 
-    init(nodes: [SchemaNode], isConsumer: Bool, dialect: SchemaDialect) {
+    init(nodes: UnsafePointer<SchemaNode>, root: Int, isConsumer: Bool, dialect: SchemaDialect) {
         self.nodes = nodes
+        self.root = root
         self.isConsumer = isConsumer
         self.dialect = dialect
         self.integralDoubleIsInteger = dialect == .openAPI31
@@ -140,10 +153,10 @@ private struct SchemaEvaluation {
                         actual: nil, message: "not checked: " + keyword.reason))
             }
         }
-        if isTooDeep, let first = nodes.first {
+        if let deepest = tooDeep {
             results.append(
                 SchemaViolation(
-                    .note, at: location, keyword: "schema", place: first.place, expected: nil, actual: nil,
+                    .note, at: deepest, keyword: "schema", place: nodes[root].place, expected: nil, actual: nil,
                     message: "not checked: values nested deeper than \(Self.maxDepth) levels"))
         }
         return results
@@ -174,7 +187,7 @@ private struct SchemaEvaluation {
     /// mode, the members none of them declares.
     mutating func enter(_ index: Int, _ value: JSONValue) {
         if path.count > Self.maxDepth {
-            isTooDeep = true
+            if tooDeep == nil { tooDeep = location }
             return
         }
         guard isConsumer, case .object(let members) = value, !members.isEmpty else {
@@ -198,8 +211,7 @@ private struct SchemaEvaluation {
 
     /// The place an undeclared member is reported at: the schema's `properties` (past any `$ref`).
     private func declaringPlace(_ index: Int) -> SpecPlace {
-        let node = nodes[displayNode(index)]
-        return node.place(of: "properties")
+        nodes[displayNode(index)].place(of: "properties")
     }
 
     /// The node a place names best: past `$ref`s that are the whole schema.
@@ -218,47 +230,51 @@ private struct SchemaEvaluation {
     // MARK: One schema
 
     mutating func evaluate(_ index: Int, _ value: JSONValue, _ declared: inout DeclaredMembers) {
-        let node = nodes[index]
-        if !node.unchecked.isEmpty, uncheckedSeen.insert(index).inserted {
+        let node = nodes + index
+        if !node.pointee.unchecked.isEmpty, uncheckedSeen.insert(index).inserted {
             uncheckedOrder.append((index, location))
         }
-        if node.isFalse {
-            emit("false", node.place, expected: "no value (the schema is false)", actual: SchemaText.typed(value))
+        if node.pointee.isFalse {
+            emit(
+                "false", node.pointee.place, expected: "no value (the schema is false)", actual: SchemaText.typed(value)
+            )
             return
         }
-        if let ref = node.ref { evaluate(ref, value, &declared) }
-        if let types = node.types {
+        if let ref = node.pointee.ref { evaluate(ref, value, &declared) }
+        if let types = node.pointee.types {
             var allowed = types
-            if node.nullable { allowed.insert(.null) }
+            if node.pointee.nullable { allowed.insert(.null) }
             if !allowed.admits(value, integralDoubleIsInteger: integralDoubleIsInteger) {
-                emit("type", node.place(of: "type"), expected: allowed.description, actual: SchemaText.typed(value))
+                emit(
+                    "type", node.pointee.place(of: "type"), expected: allowed.description,
+                    actual: SchemaText.typed(value))
             }
         }
-        if let values = node.enumValues, !values.contains(where: { SchemaEquality.equal($0, value) }) {
+        if let values = node.pointee.enumValues, !values.contains(where: { SchemaEquality.equal($0, value) }) {
             emit(
-                "enum", node.place(of: "enum"), expected: "one of \(SchemaText.list(values))",
+                "enum", node.pointee.place(of: "enum"), expected: "one of \(SchemaText.list(values))",
                 actual: SchemaText.excerpt(value))
         }
-        if let constant = node.constValue, !SchemaEquality.equal(constant, value) {
+        if let constant = node.pointee.constValue, !SchemaEquality.equal(constant, value) {
             emit(
-                "const", node.place(of: "const"), expected: SchemaText.excerpt(constant),
+                "const", node.pointee.place(of: "const"), expected: SchemaText.excerpt(constant),
                 actual: SchemaText.excerpt(value))
         }
         switch value {
         case .integer, .unsignedInteger, .double:
-            if node.hasNumberKeywords { checkNumber(node, value) }
+            if node.pointee.hasNumberKeywords { checkNumber(node, value) }
         case .string(let text):
-            if node.hasStringKeywords { checkString(node, text) }
+            if node.pointee.hasStringKeywords { checkString(node, text) }
         case .array(let list):
-            if node.hasArrayKeywords { checkArray(node, list) }
+            if node.pointee.hasArrayKeywords { checkArray(node, list) }
         case .object(let members):
             checkObject(node, members, &declared)
         default:
             break
         }
-        for branch in node.allOf { evaluate(branch, value, &declared) }
+        for branch in node.pointee.allOf { evaluate(branch, value, &declared) }
         var isChosen = false
-        if let discriminator = node.discriminator {
+        if let discriminator = node.pointee.discriminator {
             if dispatching.contains(where: { $0.node == index && $0.depth == path.count }) {
                 isChosen = discriminator.isOnBranches  // chosen already, for this value: not again
             } else {
@@ -267,10 +283,10 @@ private struct SchemaEvaluation {
             }
         }
         if !isChosen {
-            if !node.anyOf.isEmpty { tryBranches(node.anyOf, isOneOf: false, node, value, &declared) }
-            if !node.oneOf.isEmpty { tryBranches(node.oneOf, isOneOf: true, node, value, &declared) }
+            if !node.pointee.anyOf.isEmpty { tryBranches(node.pointee.anyOf, isOneOf: false, node, value, &declared) }
+            if !node.pointee.oneOf.isEmpty { tryBranches(node.pointee.oneOf, isOneOf: true, node, value, &declared) }
         }
-        if let not = node.not {
+        if let not = node.pointee.not {
             let start = items.count
             var ignored = DeclaredMembers.none
             evaluate(not, value, &ignored)
@@ -278,15 +294,15 @@ private struct SchemaEvaluation {
             items.removeSubrange(start...)
             if fits {
                 emit(
-                    "not", node.place(of: "not"), expected: "a value the schema under not rejects",
+                    "not", node.pointee.place(of: "not"), expected: "a value the schema under not rejects",
                     actual: SchemaText.typed(value))
             }
         }
     }
 
-    private mutating func checkNumber(_ node: SchemaNode, _ value: JSONValue) {
+    private mutating func checkNumber(_ node: Node, _ value: JSONValue) {
         guard let number = SchemaNumber(value) else { return }
-        for bound in node.lower {
+        for bound in node.pointee.lower {
             let order = number.compare(bound.value)
             if order < 0 || (order == 0 && bound.isExclusive) {
                 emit(
@@ -295,7 +311,7 @@ private struct SchemaEvaluation {
                     actual: SchemaText.excerpt(value))
             }
         }
-        for bound in node.upper {
+        for bound in node.pointee.upper {
             let order = number.compare(bound.value)
             if order > 0 || (order == 0 && bound.isExclusive) {
                 emit(
@@ -304,22 +320,24 @@ private struct SchemaEvaluation {
                     actual: SchemaText.excerpt(value))
             }
         }
-        if let divisor = node.multipleOf, !number.isMultiple(of: divisor) {
+        if let divisor = node.pointee.multipleOf, !divisor.divides(number) {
             emit(
-                "multipleOf", node.place(of: "multipleOf"), expected: "a multiple of \(SchemaText.number(divisor))",
+                "multipleOf", node.pointee.place(of: "multipleOf"),
+                expected: "a multiple of \(SchemaText.number(divisor.number))",
                 actual: SchemaText.excerpt(value))
         }
-        switch node.format {
+        switch node.pointee.format {
         case .rule(let format) where format.isInteger:
             if ContractRules.formatProblem(format, value) != nil {
                 emit(
-                    "format", node.place(of: "format"), expected: ContractRules.article(format),
+                    "format", node.pointee.place(of: "format"), expected: ContractRules.article(format),
                     actual: SchemaText.excerpt(value))
             }
         case .float:
             if abs(number.doubleValue) > Double(Float.greatestFiniteMagnitude) {
                 emit(
-                    "format", node.place(of: "format"), expected: "a float (at most 3.4028235e+38 in magnitude)",
+                    "format", node.pointee.place(of: "format"),
+                    expected: "a float (at most 3.4028235e+38 in magnitude)",
                     actual: SchemaText.excerpt(value))
             }
         default:
@@ -327,84 +345,95 @@ private struct SchemaEvaluation {
         }
     }
 
-    private mutating func checkString(_ node: SchemaNode, _ text: String) {
-        if node.minLength != nil || node.maxLength != nil {
+    private mutating func checkString(_ node: Node, _ text: String) {
+        if node.pointee.minLength != nil || node.pointee.maxLength != nil {
             let length = text.unicodeScalars.count  // JSON Schema counts code points
-            if let minimum = node.minLength, length < minimum {
+            if let minimum = node.pointee.minLength, length < minimum {
                 emit(
-                    "minLength", node.place(of: "minLength"),
+                    "minLength", node.pointee.place(of: "minLength"),
                     expected: "at least \(minimum) character\(minimum == 1 ? "" : "s")",
                     actual: "\(length): \(SchemaText.excerpt(.string(text)))")
             }
-            if let maximum = node.maxLength, length > maximum {
+            if let maximum = node.pointee.maxLength, length > maximum {
                 emit(
-                    "maxLength", node.place(of: "maxLength"),
+                    "maxLength", node.pointee.place(of: "maxLength"),
                     expected: "at most \(maximum) character\(maximum == 1 ? "" : "s")",
                     actual: "\(length): \(SchemaText.excerpt(.string(text)))")
             }
         }
-        if let pattern = node.pattern, !pattern.isMatch(in: text) {
+        if let pattern = node.pointee.pattern, !pattern.isMatch(in: text) {
             emit(
-                "pattern", node.place(of: "pattern"), expected: "a string matching /\(pattern.pattern)/",
+                "pattern", node.pointee.place(of: "pattern"), expected: "a string matching /\(pattern.pattern)/",
                 actual: SchemaText.excerpt(.string(text)))
         }
-        if case .rule(let format) = node.format, !format.isInteger, !ContractRules.holds(format, text) {
+        if case .rule(let format) = node.pointee.format, !format.isInteger, !ContractRules.holds(format, text) {
             emit(
-                "format", node.place(of: "format"), expected: ContractRules.article(format),
+                "format", node.pointee.place(of: "format"), expected: ContractRules.article(format),
                 actual: SchemaText.excerpt(.string(text)))
         }
     }
 
-    private mutating func checkArray(_ node: SchemaNode, _ list: [JSONValue]) {
-        if let minimum = node.minItems, list.count < minimum {
+    private mutating func checkArray(_ node: Node, _ list: [JSONValue]) {
+        if let minimum = node.pointee.minItems, list.count < minimum {
             emit(
-                "minItems", node.place(of: "minItems"), expected: "at least \(minimum) item\(minimum == 1 ? "" : "s")",
+                "minItems", node.pointee.place(of: "minItems"),
+                expected: "at least \(minimum) item\(minimum == 1 ? "" : "s")",
                 actual: "\(list.count)")
         }
-        if let maximum = node.maxItems, list.count > maximum {
+        if let maximum = node.pointee.maxItems, list.count > maximum {
             emit(
-                "maxItems", node.place(of: "maxItems"), expected: "at most \(maximum) item\(maximum == 1 ? "" : "s")",
+                "maxItems", node.pointee.place(of: "maxItems"),
+                expected: "at most \(maximum) item\(maximum == 1 ? "" : "s")",
                 actual: "\(list.count)")
         }
-        if node.uniqueItems, let (first, second) = SchemaEquality.firstRepeat(in: list) {
+        if node.pointee.uniqueItems, let (first, second) = SchemaEquality.firstRepeat(in: list) {
             emit(
-                "uniqueItems", node.place(of: "uniqueItems"), expected: "unique items",
+                "uniqueItems", node.pointee.place(of: "uniqueItems"), expected: "unique items",
                 actual: "items \(first) and \(second) equal: \(SchemaText.excerpt(list[second]))")
         }
-        guard node.items != nil || !node.prefixItems.isEmpty else { return }
+        guard node.pointee.items != nil || !node.pointee.prefixItems.isEmpty else { return }
         for (offset, item) in list.enumerated() {
-            guard let schema = offset < node.prefixItems.count ? node.prefixItems[offset] : node.items else { break }
+            guard
+                let schema = offset < node.pointee.prefixItems.count
+                    ? node.pointee.prefixItems[offset] : node.pointee.items
+            else { break }
             path.append(.index(offset))
             enter(schema, item)
             path.removeLast()
         }
     }
 
-    private mutating func checkObject(_ node: SchemaNode, _ members: [JSONMember], _ declared: inout DeclaredMembers) {
-        if let minimum = node.minProperties, members.count < minimum {
+    private mutating func checkObject(_ node: Node, _ members: [JSONMember], _ declared: inout DeclaredMembers) {
+        if let minimum = node.pointee.minProperties, members.count < minimum {
             emit(
-                "minProperties", node.place(of: "minProperties"),
+                "minProperties", node.pointee.place(of: "minProperties"),
                 expected: "at least \(minimum) member\(minimum == 1 ? "" : "s")", actual: "\(members.count)")
         }
-        if let maximum = node.maxProperties, members.count > maximum {
+        if let maximum = node.pointee.maxProperties, members.count > maximum {
             emit(
-                "maxProperties", node.place(of: "maxProperties"),
+                "maxProperties", node.pointee.place(of: "maxProperties"),
                 expected: "at most \(maximum) member\(maximum == 1 ? "" : "s")", actual: "\(members.count)")
         }
-        for name in node.required where !members.contains(where: { $0.key.utf8.elementsEqual(name.utf8) }) {
-            let quoted = ContractRules.describe(.string(name))
-            emit(
-                .required, "required", node.place(of: "required"), expected: "member \(quoted)", actual: "absent",
-                message: "missing required member \(quoted)", at: location.appending(key: name))
-        }
-        if node.properties.isEmpty && node.patternProperties.isEmpty && node.additional == .absent { return }
+        guard
+            !node.pointee.members.isEmpty || !node.pointee.patternProperties.isEmpty
+                || node.pointee.additional != .absent
+        else { return }
+        // Which required members were seen: a bit each (a list beyond 64).
+        var seen: UInt64 = 0
+        var seenBeyond: [Bool] =
+            node.pointee.required.count > 64 ? [Bool](repeating: false, count: node.pointee.required.count) : []
         for (offset, member) in members.enumerated() {
             var isMatched = false
-            if let property = node.properties[member.key], property.name.utf8.elementsEqual(member.key.utf8) {
-                isMatched = true
-                descend(into: member, property.node)
+            if let rule = node.pointee.members.index(of: member.key) {
+                if let required = node.pointee.members.rules[rule].requiredIndex {
+                    if required < 64 { seen |= 1 << UInt64(required) } else { seenBeyond[required] = true }
+                }
+                if let schema = node.pointee.members.rules[rule].node {
+                    isMatched = true
+                    descend(into: member, schema)
+                }
             }
-            for property in node.patternProperties where property.regex.isMatch(in: member.key) {
+            for property in node.pointee.patternProperties where property.regex.isMatch(in: member.key) {
                 isMatched = true
                 descend(into: member, property.node)
             }
@@ -412,14 +441,14 @@ private struct SchemaEvaluation {
                 declared.insert(offset)
                 continue
             }
-            switch node.additional {
+            switch node.pointee.additional {
             case .schema(let schema):
                 descend(into: member, schema)
                 declared.insert(offset)
             case .forbidden:
                 let name = ContractRules.describe(.string(member.key))
                 emit(
-                    .standard, "additionalProperties", node.place(of: "additionalProperties"),
+                    .standard, "additionalProperties", node.pointee.place(of: "additionalProperties"),
                     expected: "no member beyond those declared",
                     actual: "member \(name): \(SchemaText.excerpt(member.value))",
                     message: "member \(name) is not allowed (additionalProperties is false)",
@@ -428,6 +457,14 @@ private struct SchemaEvaluation {
             case .absent, .allowed:
                 break
             }
+        }
+        for (index, name) in node.pointee.required.enumerated()
+        where index < 64 ? seen & (1 << UInt64(index)) == 0 : !seenBeyond[index] {
+            let quoted = ContractRules.describe(.string(name))
+            emit(
+                .required, "required", node.pointee.place(of: "required"), expected: "member \(quoted)",
+                actual: "absent",
+                message: "missing required member \(quoted)", at: location.appending(key: name))
         }
     }
 
@@ -454,7 +491,8 @@ private struct SchemaEvaluation {
             return
         }
         let values = discriminator.values.map { JSONValue.string($0) }
-        guard let member = members.first(where: { $0.key.utf8.elementsEqual(discriminator.propertyName.utf8) }) else {
+        guard let member = members.first(where: { SchemaEquality.sameCodePoints($0.key, discriminator.propertyName) })
+        else {
             let expected = "member \(name) (one of \(SchemaText.list(values)))"
             emit(
                 .standard, "discriminator", discriminator.place, expected: expected, actual: "absent",
@@ -479,7 +517,7 @@ private struct SchemaEvaluation {
     /// `anyOf` or `oneOf` without a discriminator: each branch tried apart; the ones that fit are kept (their
     /// notes, and what they declare), or one violation lists every branch and why it failed.
     private mutating func tryBranches(
-        _ branches: [Int], isOneOf: Bool, _ node: SchemaNode, _ value: JSONValue, _ declared: inout DeclaredMembers
+        _ branches: [Int], isOneOf: Bool, _ node: Node, _ value: JSONValue, _ declared: inout DeclaredMembers
     ) {
         var outcomes: [(branch: Int, status: Status, items: [Item], declared: DeclaredMembers)] = []
         outcomes.reserveCapacity(branches.count)
@@ -499,7 +537,7 @@ private struct SchemaEvaluation {
             let listed = fits.map { "[\(branches.firstIndex(of: $0.branch) ?? 0)] \(displayPointer($0.branch))" }
             let expected = "exactly one of \(branches.count) schemas to match"
             emit(
-                .standard, keyword, node.place(of: keyword), expected: expected, actual: "\(fits.count)",
+                .standard, keyword, node.pointee.place(of: keyword), expected: expected, actual: "\(fits.count)",
                 message: "expected \(expected), got \(fits.count): " + listed.joined(separator: ", "),
                 branches: outcomes.enumerated().map { branch($0.offset, $0.element.branch, $0.element.status, []) })
             for outcome in fits { declared.formUnion(outcome.declared) }
@@ -515,7 +553,7 @@ private struct SchemaEvaluation {
             }
             let expected = "\(isOneOf ? "exactly one" : "at least one") of \(branches.count) schemas to match"
             emit(
-                .standard, keyword, node.place(of: keyword), expected: expected, actual: "none",
+                .standard, keyword, node.pointee.place(of: keyword), expected: expected, actual: "none",
                 message: "expected \(expected), got none: " + summary.joined(separator: "; "),
                 branches: outcomes.enumerated().map { offset, outcome in
                     branch(

@@ -166,6 +166,7 @@ private struct SchemaBuilder {
         var minimum: (SchemaNumber, SpecPlace)?
         var maximum: (SchemaNumber, SpecPlace)?
         var discriminator: (JSONValue, SpecPlace)?
+        var memberRules: [String: SchemaMemberRule] = [:]
         for entry in members {
             let key = entry.key
             let keyPlace = member(key, of: place)
@@ -258,7 +259,7 @@ private struct SchemaBuilder {
                     malformed("a number above 0")
                     continue
                 }
-                node.multipleOf = number
+                node.multipleOf = SchemaMultiple(number)
             case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
                 guard let number = SchemaNumber(entry.value), number.isIntegral, number.compare(.integer(0)) >= 0
                 else {
@@ -320,15 +321,17 @@ private struct SchemaBuilder {
                     continue
                 }
                 node.required = names
+                for (index, name) in names.enumerated() where memberRules[name]?.requiredIndex == nil {
+                    memberRules[name, default: SchemaMemberRule(name: name)].requiredIndex = index
+                }
             case "properties":
                 guard case .object(let list) = entry.value else {
                     malformed("an object of schemas")
                     continue
                 }
-                for property in list where node.properties[property.key] == nil {
-                    node.properties[property.key] = (
-                        property.key, try self.node(for: property.value, at: member(property.key, of: keyPlace))
-                    )
+                for property in list where memberRules[property.key]?.node == nil {
+                    let target = try self.node(for: property.value, at: member(property.key, of: keyPlace))
+                    memberRules[property.key, default: SchemaMemberRule(name: property.key)].node = target
                 }
             case "patternProperties":
                 guard case .object(let list) = entry.value else {
@@ -391,6 +394,7 @@ private struct SchemaBuilder {
         if let (value, keyPlace) = discriminator {
             try readDiscriminator(value, at: keyPlace, into: &node)
         }
+        node.members = SchemaMemberTable(memberRules.values.sorted { $0.name < $1.name })
         return node
     }
 

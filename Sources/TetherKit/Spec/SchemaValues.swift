@@ -87,6 +87,46 @@ enum SchemaNumber: Sendable, Equatable {
     }
 }
 
+/// A `multipleOf`, read once: a decimal divisor (`0.01`) also as a whole number of units of its last digit (1 unit
+/// of 10^-2), so that most values are checked in integers, without `Decimal`.
+struct SchemaMultiple: Sendable, Equatable {
+    let number: SchemaNumber
+    /// The divisor times 10^digits, and the scale, for a `Double` divisor with at most 15 digits after the point.
+    private let scaled: (divisor: Int64, scale: Double)?
+
+    init(_ number: SchemaNumber) {
+        self.number = number
+        var scaled: (Int64, Double)?
+        if case .double(let divisor) = number {
+            var scale = 1.0
+            for _ in 0...15 {
+                let units = (divisor * scale).rounded()
+                if units < 9e15, units / scale == divisor, let whole = Int64(exactly: units), whole > 0 {
+                    scaled = (whole, scale)
+                    break
+                }
+                scale *= 10
+            }
+        }
+        self.scaled = scaled
+    }
+
+    static func == (a: SchemaMultiple, b: SchemaMultiple) -> Bool { a.number == b.number }
+
+    /// Whether `value` is a whole multiple of the divisor, the decimals read as written.
+    func divides(_ value: SchemaNumber) -> Bool {
+        // A value that is m units of the divisor's last digit (m / scale rounds to it, |m| well inside 2^53) is the
+        // decimal m × 10^-digits: a multiple exactly when m is a multiple of the divisor's units.
+        if let (divisor, scale) = scaled {
+            let units = (value.doubleValue * scale).rounded()
+            if abs(units) < 1e15, units / scale == value.doubleValue, let whole = Int64(exactly: units) {
+                return whole % divisor == 0
+            }
+        }
+        return value.isMultiple(of: number)
+    }
+}
+
 /// The JSON types a schema's `type` names, as a set.
 struct SchemaTypes: OptionSet, Sendable, Hashable {
     let rawValue: UInt8
@@ -138,18 +178,33 @@ struct SchemaTypes: OptionSet, Sendable, Hashable {
 /// JSON Schema's equality of two values (for `enum`, `const`, `uniqueItems`): numbers by value (`1` equals `1.0`),
 /// objects whatever the order of their members, `true` never equal to `1`.
 enum SchemaEquality {
+    /// Whether two strings have the same code points (Swift's `==` also equates canonically equivalent ones: `é`
+    /// and `e` with a combining accent). Compares the UTF-8 bytes in place when both are stored contiguously.
+    static func sameCodePoints(_ a: String, _ b: String) -> Bool {
+        let fast = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second in
+                guard first.count == second.count, let x = first.baseAddress, let y = second.baseAddress else {
+                    return first.count == second.count
+                }
+                return memcmp(x, y, first.count) == 0
+            }
+        }
+        if let fast, let result = fast { return result }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
     static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.string(let x), .string(let y)):
-            return x.utf8.elementsEqual(y.utf8)  // code points, not Swift's canonical equivalence
+            return sameCodePoints(x, y)
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case (.object(let x), .object(let y)):
             guard x.count == y.count else { return false }
             return x.allSatisfy { member in
-                y.contains { $0.key.utf8.elementsEqual(member.key.utf8) && equal($0.value, member.value) }
+                y.contains { sameCodePoints($0.key, member.key) && equal($0.value, member.value) }
             }
         default:
             guard let x = SchemaNumber(a), let y = SchemaNumber(b) else { return false }
