@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // libyaml's event parser, for OpenAPI documents written in YAML (Spec/YAMLReader.swift).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(
             name: "CSimdJSONLibrary", pkgConfig: "simdjson",
             providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "TetherContracts"),
         .target(
             name: "TetherKit",
-            dependencies: ["TetherContracts", "CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON"]),
+            dependencies: ["TetherContracts", "CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON", "CYAML"]),
         .executableTarget(name: "TetherCLI", dependencies: ["TetherKit"]),
         .target(name: "TetherTesting", dependencies: ["TetherKit"]),
         .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts"]),

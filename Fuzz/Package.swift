@@ -10,7 +10,9 @@ import PackageDescription
 // in a checkout whose folder is called `fuzz` or `Fuzz`, `..` was this package itself, and `TetherKit` was not found.
 // Through `Tether/` the dependency is `tether` whatever the checkout's folder is called. (A link to `..` would do the
 // same, but it makes a loop that tools walking the tree follow without end.)
-let fuzzers = ["FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzConsole", "FuzzXML", "FuzzLearn"]
+let fuzzers = [
+    "FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzConsole", "FuzzXML", "FuzzLearn", "FuzzSpec",
+]
 
 let package = Package(
     name: "TetherFuzz",

@@ -11,6 +11,9 @@ let package = Package(
     dependencies: [.package(name: "Tether", path: "Tether")],
     targets: [
         .executableTarget(
-            name: "tether-bench", dependencies: [.product(name: "TetherKit", package: "Tether")], path: "TetherBench")
+            name: "tether-bench", dependencies: [.product(name: "TetherKit", package: "Tether")], path: "TetherBench"),
+        // The schema check beside openapi-schema-validator: bench/schema-check builds and runs it.
+        .executableTarget(
+            name: "schema-bench", dependencies: [.product(name: "TetherKit", package: "Tether")], path: "SchemaBench"),
     ]
 )

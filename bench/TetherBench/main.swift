@@ -1,7 +1,7 @@
 // Benchmarks of the library's hot paths, run in a release build:
 //   swift build -c release --package-path bench && bench/.build/release/tether-bench --json-only
 // Options: --json-only (the JSON benchmarks only; the only ones so far), --size-mb N (body size, default 20),
-// --runs N (best of N, default 5).
+// --runs N (best of N, default 5); --spec FOLDER: loading a large OpenAPI document instead (SpecBench.swift).
 import Foundation
 @_spi(Testing) import TetherKit
 
@@ -14,6 +14,8 @@ struct Options {
     var runs = 5
     /// Internal: measure one phase and print `RESULT seconds peakBytes`.
     var phase: String?
+    /// `--spec FOLDER`: measure loading `FOLDER/large.json` and `large.yaml` (SpecBench.swift) instead.
+    var specFolder: String?
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -23,6 +25,7 @@ struct Options {
             case "--size-mb": sizeMB = rest.popFirst().flatMap(Double.init) ?? sizeMB
             case "--runs": runs = max(1, rest.popFirst().flatMap(Int.init) ?? runs)
             case "--phase": phase = rest.popFirst()
+            case "--spec": specFolder = rest.popFirst()
             default:
                 FileHandle.standardError.write(Data("tether-bench: unknown option \(argument)\n".utf8))
                 exit(2)
@@ -257,6 +260,10 @@ func runPhase(_ phase: String, body: Data, shape: JSONShape, runs: Int) -> Measu
 }
 
 let options = Options(CommandLine.arguments)
+if let folder = options.specFolder {
+    runSpecBench(folder: folder, runs: options.runs)
+    exit(0)
+}
 let megabyte = 1_000_000.0
 let (body, stub, count) = Corpus.make(bytes: Int(options.sizeMB * megabyte))
 let shape = JSONShape(stub: stub)

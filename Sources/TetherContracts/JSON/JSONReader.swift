@@ -139,6 +139,10 @@ public final class JSONDocument: Sendable {
         self.checkpoints = checkpoints
     }
 
+    /// The number of the first value after value `index` and everything inside it (its next sibling, if it has one),
+    /// for walks that follow the tree and its places together (the spec reader).
+    package func value(after index: Int) -> Int { positions.next(after: index) }
+
     /// The text of value `index` when it was deferred (its tree holds `null`): a slice that shares the document's
     /// bytes, which `JSONReader` reads without error. `nil` for a value that was built.
     func deferredText(of index: Int) -> Data? {
@@ -155,7 +159,7 @@ public final class JSONDocument: Sendable {
 
     /// The 1-based line and column (in characters) of the value numbered `index` in pre-order (the root is 0), or of
     /// its key when `key` is true and the value is an object member. As `JSONInputScan.lineAndColumn`, faster.
-    func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
+    package func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
         let offset = min(positions.offset(of: index, key: key), bytes.count)
         let checkpoint = min(offset / Self.checkpointStride, checkpoints.count - 1)
         let place = checkpoints[checkpoint]

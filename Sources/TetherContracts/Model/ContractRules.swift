@@ -365,7 +365,7 @@ public struct ContractRules: Sendable, Equatable {
         var index = colon + 1
         while index < b.count {
             let byte = b[index]
-            if byte <= 0x20 || byte >= 0x7F || "<>\"{}|\\^`".utf8.contains(byte) { return false }
+            if byte <= 0x20 || byte >= 0x7F || isExcludedFromURI(byte) { return false }
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < b.count, isHex(b[index + 1]), isHex(b[index + 2]) else { return false }
                 index += 2
@@ -387,6 +387,17 @@ public struct ContractRules: Sendable, Equatable {
                 !label.isEmpty && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
                     && label.allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }
             }
+    }
+
+    /// `<>"{}|\^` and the backquote, which RFC 3986 does not allow in a URI: a switch, not a search of a string per
+    /// byte (the schema check tests every URI of every body with it).
+    private static func isExcludedFromURI(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: "|"), UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "`"):
+            true
+        default: false
+        }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }

@@ -1,0 +1,232 @@
+import Foundation
+
+/// Reads a document and every file its references reach, each once, and checks every reference on the way: the
+/// loader behind `SpecDocument.load`.
+struct SpecLoader {
+    let limits: SpecLimits
+    let read: (String) throws -> Data
+    var sources: [String: SpecSource] = [:]
+    var failures: [String: SpecProblem] = [:]
+    var problems: [SpecProblem] = []
+    /// Which values of each file were walked already (a reference into a walked part is not walked again).
+    var walked: [String: [Bool]] = [:]
+    /// Parts of files that references reached and that are still to be walked.
+    var pending: [(source: SpecSource, index: Int, pointer: String, value: JSONValue)] = []
+    var references: SpecReferences?
+    /// Where each reference already followed led, by the file it is written in and its text: a document refers to
+    /// the same schema from many places.
+    var followed: [String: Result<SpecReferences.Target, SpecProblem>] = [:]
+
+    init(limits: SpecLimits, read: @escaping (String) throws -> Data) {
+        self.limits = limits
+        self.read = read
+    }
+
+    /// The file's source, read now if it was not yet.
+    mutating func source(_ file: String) -> Result<SpecSource, SpecProblem> {
+        if let source = sources[file] { return .success(source) }
+        if let failure = failures[file] { return .failure(failure) }
+        guard sources.count < limits.maxFiles else {
+            return .failure(
+                SpecProblem(
+                    .unreadable, file: file,
+                    message: "the document reaches more than \(limits.maxFiles) files through $ref",
+                    hint: "bundle the document into fewer files"))
+        }
+        let result: Result<SpecSource, SpecProblem>
+        do {
+            let bytes = try read(file)
+            result = .success(try SpecSource.read(bytes, file: file, limits: limits))
+        } catch let error as SpecError {
+            result = .failure(
+                error.problems.first ?? SpecProblem(.unreadable, file: file, message: "cannot read \(file.specQuoted)"))
+        } catch {
+            result = .failure(
+                SpecProblem(
+                    .unreadable, file: file, message: "cannot read \(file.specQuoted): \(Self.reason(error))",
+                    hint: "check the path (a $ref's file is relative to the file it is written in)"))
+        }
+        switch result {
+        case .success(let source): sources[file] = source
+        case .failure(let problem): failures[file] = problem
+        }
+        return result
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue)).lowercased()
+        }
+        return nsError.localizedDescription.lowercased()
+    }
+
+    /// Walks the whole root file, then every part of another file that a reference reaches, resolving each `$ref`
+    /// on the way; problems are collected.
+    mutating func walkAll(root: SpecSource) {
+        pending.append((root, 0, "#", root.root))
+        while let next = pending.popLast() {
+            var path: [String] = []
+            var marks = walked.removeValue(forKey: next.source.file) ?? []
+            walk(
+                next.value, index: next.index, source: next.source, isMap: false, base: next.pointer, path: &path,
+                marks: &marks)
+            walked[next.source.file] = marks
+        }
+    }
+
+    /// Keys of objects whose members are named by the writer (schemas by name, paths, status codes, media types),
+    /// not OpenAPI or JSON Schema keywords: a member named `example` or `$ref` there is no keyword.
+    static let mapKeywords: Set<String> = [
+        "properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "schemas", "parameters",
+        "responses", "requestBodies", "headers", "securitySchemes", "securityDefinitions", "links", "callbacks",
+        "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping", "scopes",
+    ]
+
+    /// Keywords whose values are data, not document: a `$ref` inside an example is an example's text.
+    static let literalKeywords: Set<String> = ["example", "default", "enum", "const"]
+
+    private mutating func walk(
+        _ value: JSONValue, index: Int, source: SpecSource, isMap: Bool, base: String, path: inout [String],
+        marks: inout [Bool]
+    ) {
+        guard Self.mark(index, in: &marks) else { return }
+        if let target = source.aliasTarget(of: index) {
+            walk(value, index: target, source: source, isMap: isMap, base: base, path: &path, marks: &marks)
+            return
+        }
+        switch value {
+        case .object(let members):
+            if !source.isYAML { checkDuplicates(members, index: index, source: source, base: base, path: path) }
+            var child = source.firstChild(of: index)
+            for member in members {
+                defer { child = source.value(after: child) }
+                if !isMap {
+                    if member.key == "$ref", case .string(let reference) = member.value {
+                        follow(reference, source: source, index: child, pointer: { Self.pointer(base, path) })
+                        continue
+                    }
+                    if Self.literalKeywords.contains(member.key) || member.key.hasPrefix("x-") { continue }
+                    if member.key == "examples" {
+                        path.append(member.key)
+                        examples(member.value, index: child, source: source, base: base, path: &path)
+                        path.removeLast()
+                        continue
+                    }
+                }
+                path.append(member.key)
+                walk(
+                    member.value, index: child, source: source,
+                    isMap: !isMap && Self.mapKeywords.contains(member.key), base: base, path: &path, marks: &marks)
+                path.removeLast()
+            }
+        case .array(let elements):
+            var child = source.firstChild(of: index)
+            for position in elements.indices {
+                path.append(String(position))
+                walk(
+                    elements[position], index: child, source: source, isMap: false, base: base, path: &path,
+                    marks: &marks)
+                path.removeLast()
+                child = source.value(after: child)
+            }
+        default:
+            break
+        }
+    }
+
+    /// `examples`: a list of values (3.1 schemas), or a map whose members are example objects, references to them,
+    /// or (2.0) values by media type. Only the references are followed.
+    private mutating func examples(
+        _ value: JSONValue, index: Int, source: SpecSource, base: String, path: inout [String]
+    ) {
+        guard case .object(let members) = value else { return }
+        var child = source.firstChild(of: index)
+        for member in members {
+            defer { child = source.value(after: child) }
+            guard case .object(let fields) = member.value,
+                let reference = fields.first(where: { $0.key == "$ref" }), case .string(let text) = reference.value
+            else { continue }
+            var field = source.firstChild(of: child)
+            for other in fields {
+                if other.key == "$ref" { break }
+                field = source.value(after: field)
+            }
+            path.append(member.key)
+            follow(text, source: source, index: field, pointer: { Self.pointer(base, path) })
+            path.removeLast()
+        }
+    }
+
+    private static func pointer(_ base: String, _ path: [String]) -> String {
+        path.reduce(base) { $0 + "/" + SpecNode.escape($1) }
+    }
+
+    /// Marks value `index` walked; false when it already was.
+    private static func mark(_ index: Int, in marks: inout [Bool]) -> Bool {
+        if index >= marks.count { marks.append(contentsOf: repeatElement(false, count: index - marks.count + 4096)) }
+        if marks[index] { return false }
+        marks[index] = true
+        return true
+    }
+
+    /// Resolves the reference whose string is value `index` of `source`, in the object at `pointer`; queues the part
+    /// it reaches for a walk, or records the problem.
+    private mutating func follow(_ reference: String, source: SpecSource, index: Int, pointer: () -> String) {
+        guard let references else { return }
+        let key = source.file + "\u{0}" + reference
+        var result: Result<SpecReferences.Target, SpecProblem>
+        if let known = followed[key] {
+            result = known
+        } else {
+            // The place is filled in only for a problem: most references resolve, and a pointer costs a string.
+            let unplaced = SpecPlace(file: source.file, pointer: "", line: 0, column: 0)
+            result = references.resolve(reference, from: source, at: unplaced, lookup: { self.source($0) })
+            followed[key] = result
+        }
+        switch result {
+        case .success(let target):
+            pending.append((target.source, target.index, target.pointer, target.value))
+        case .failure(var problem):
+            let (line, column) = source.lineAndColumn(of: index)
+            problem.file = source.file
+            problem.line = line
+            problem.column = column
+            problem.pointer = pointer()
+            problems.append(problem)
+        }
+    }
+
+    private mutating func checkDuplicates(
+        _ members: [JSONMember], index: Int, source: SpecSource, base: String, path: [String]
+    ) {
+        guard members.count > 1 else { return }
+        // Small objects (most of them) are compared pairwise; a set only for large ones.
+        var seen = Set<String>()
+        var child = source.firstChild(of: index)
+        for (position, member) in members.enumerated() {
+            defer { child = source.value(after: child) }
+            if members.count <= 12 {
+                guard members[..<position].contains(where: { $0.key == member.key }) else { continue }
+            } else {
+                guard !seen.insert(member.key).inserted else { continue }
+            }
+            let (line, column) = source.lineAndColumn(of: child, key: true)
+            var first = source.firstChild(of: index)
+            for other in members {
+                if other.key == member.key { break }
+                first = source.value(after: first)
+            }
+            let (firstLine, firstColumn) = source.lineAndColumn(of: first, key: true)
+            problems.append(
+                SpecProblem(
+                    .duplicateKey, file: source.file, line: line, column: column, pointer: Self.pointer(base, path),
+                    message:
+                        "duplicate key \(member.key.specQuoted) (first at line \(firstLine), column \(firstColumn))",
+                    hint: "remove or rename one of them"))
+        }
+    }
+}

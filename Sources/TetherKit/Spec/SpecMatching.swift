@@ -1,0 +1,277 @@
+import Foundation
+
+/// What `SpecDocument.match(method:url:)` found: the operation a request is for, or the nearest one for a "did you
+/// mean".
+public enum SpecMatch: Sendable {
+    /// The request is for this operation.
+    case found(SpecRoute)
+    /// No operation has this method and path.
+    case missing(SpecMiss)
+}
+
+/// A request matched to an operation.
+public struct SpecRoute: Sendable {
+    /// The operation.
+    public var operation: SpecOperation
+    /// The values of the path template's parameters, in template order, percent-decoded: `owner` = `apple`.
+    public var pathParameters: [SpecPathValue]
+    /// The server whose base path was stripped.
+    public var server: SpecServer
+    /// Whether the request's host is the server's (always true for a relative server URL). A request for another
+    /// host (a staging copy, a mock on 127.0.0.1) still matches by path when no server has its host.
+    public var isHostMatched: Bool
+    /// The request's path after the server's base path: `/repos/apple/swift`.
+    public var path: String
+}
+
+/// One path parameter's value.
+public struct SpecPathValue: Sendable, Equatable {
+    /// The parameter's name in the template: `owner`.
+    public var name: String
+    /// Its value in the request, percent-decoded: `apple`.
+    public var value: String
+}
+
+/// A request that no operation matches, with the nearest operation.
+public struct SpecMiss: Sendable, CustomStringConvertible {
+    /// The request's method, upper-case.
+    public var method: String
+    /// The request's path after the server's base path (the whole path when no server's base path begins it).
+    public var path: String
+    /// The nearest operation: one with the same method first (when its path is close), then by path similarity;
+    /// `nil` for a document without operations.
+    public var suggestion: SpecOperation?
+    /// The methods the document has on this very path, when it has the path with other methods: `["GET", "PATCH"]`.
+    public var methodsAtPath: [String]
+
+    /// `the spec has no GET /users/octocat/repos; did you mean GET /users/{username}/repositories?`
+    public var description: String {
+        var text = "the spec has no \(method) \(path)"
+        if !methodsAtPath.isEmpty { text += " (it has \(methodsAtPath.joined(separator: ", ")) there)" }
+        if let suggestion { text += "; did you mean \(suggestion.name)?" }
+        return text
+    }
+}
+
+/// A path template split into segments, for matching.
+struct SpecPathTemplate: Sendable {
+    enum Part: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    /// Each segment's parts: `[.literal("repos")]`, `[.parameter("owner")]`, `[.parameter("name"), .literal(".json")]`.
+    let segments: [[Part]]
+
+    init(_ template: String) {
+        segments = Self.segments(of: template).map(Self.parts)
+    }
+
+    static func segments(of path: String) -> [String] {
+        var trimmed = Substring(path)
+        if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
+        guard !trimmed.isEmpty else { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    private static func parts(_ segment: String) -> [Part] {
+        var parts: [Part] = []
+        var literal = ""
+        var rest = Substring(segment)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            literal += rest[..<open]
+            if !literal.isEmpty { parts.append(.literal(literal)) }
+            literal = ""
+            parts.append(.parameter(String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        literal += rest
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
+        return parts
+    }
+
+    /// The parameters' values when `segments` (percent-decoded) match, with the specificity of each segment (2 a
+    /// literal, 1 a segment mixing text and parameters, 0 a whole-segment parameter), else `nil`.
+    func match(_ request: [String]) -> (values: [SpecPathValue], specificity: [Int])? {
+        guard request.count == segments.count else { return nil }
+        var values: [SpecPathValue] = []
+        var specificity: [Int] = []
+        for (parts, text) in zip(segments, request) {
+            if parts.count == 1, case .literal(let literal) = parts[0] {
+                guard literal == text else { return nil }
+                specificity.append(2)
+            } else if parts.count == 1, case .parameter(let name) = parts[0] {
+                guard !text.isEmpty else { return nil }
+                values.append(SpecPathValue(name: name, value: text))
+                specificity.append(0)
+            } else {
+                guard let found = Self.match(parts[...], Substring(text)) else { return nil }
+                values += found
+                specificity.append(1)
+            }
+        }
+        return (values, specificity)
+    }
+
+    /// A segment of text and parameters (`{name}.json`, `v{major}.{minor}`): each parameter takes at least one
+    /// character, the shortest that lets the rest match.
+    private static func match(_ parts: ArraySlice<Part>, _ text: Substring) -> [SpecPathValue]? {
+        guard let first = parts.first else { return text.isEmpty ? [] : nil }
+        switch first {
+        case .literal(let literal):
+            guard text.hasPrefix(literal) else { return nil }
+            return match(parts.dropFirst(), text.dropFirst(literal.count))
+        case .parameter(let name):
+            guard !text.isEmpty else { return nil }
+            var end = text.index(after: text.startIndex)
+            while true {
+                if let rest = match(parts.dropFirst(), text[end...]) {
+                    return [SpecPathValue(name: name, value: String(text[..<end]))] + rest
+                }
+                guard end < text.endIndex else { return nil }
+                end = text.index(after: end)
+            }
+        }
+    }
+
+    /// How far `request` is from this template: an edit distance over segments, where a segment the template
+    /// accepts costs nothing and another costs its normalized character distance (0 to 1).
+    func distance(to request: [String]) -> Double {
+        let n = segments.count
+        let m = request.count
+        var previous = (0...m).map(Double.init)
+        var current = [Double](repeating: 0, count: m + 1)
+        for i in stride(from: 1, through: n, by: 1) {
+            current[0] = Double(i)
+            for j in stride(from: 1, through: m, by: 1) {
+                let cost = segmentCost(segments[i - 1], request[j - 1])
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[m]
+    }
+
+    private func segmentCost(_ parts: [Part], _ text: String) -> Double {
+        if parts.count == 1, case .parameter = parts[0] { return text.isEmpty ? 1 : 0 }
+        if parts.count == 1, case .literal(let literal) = parts[0] {
+            if literal == text { return 0 }
+            let longest = max(literal.count, text.count)
+            return longest == 0 ? 0 : Double(SpecText.editDistance(literal, text)) / Double(longest)
+        }
+        return Self.match(parts[...], Substring(text)) == nil ? 0.5 : 0
+    }
+}
+
+extension SpecDocument {
+    /// Finds the operation for a request: strips a server's base path (3.x: any of the operation's servers; 2.0:
+    /// `basePath`) from the URL's path, preferring servers of the URL's host, then matches the path templates (a
+    /// literal segment beats a template; a template parameter matches one non-empty segment; a trailing `/` is
+    /// tried without it when nothing matches with it).
+    /// - Parameters:
+    ///   - method: The request's method (any case).
+    ///   - url: The request's absolute URL (a target's base URL and path), or a path alone.
+    /// - Returns: The operation with the path parameters' values, or the nearest operation.
+    public func match(method: String, url: String) -> SpecMatch {
+        let method = method.uppercased()
+        let (host, path) = Self.hostAndPath(url)
+        var best: (route: SpecRoute, rank: [Int])?
+        for attempt in [path, path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : nil] {
+            guard let attempt else { continue }
+            // The request's segments after each base path, split and decoded once.
+            var segmentsAfter: [String: (rest: String, segments: [String])?] = [:]
+            for (index, operation) in operations.enumerated() where operation.method == method {
+                for server in operation.servers {
+                    if segmentsAfter[server.basePath] == nil {
+                        segmentsAfter[server.basePath] = .some(
+                            Self.strip(server.basePath, from: attempt).map {
+                                ($0, SpecPathTemplate.segments(of: $0).map(Self.decoded))
+                            })
+                    }
+                    guard case .some(.some(let (rest, segments))) = segmentsAfter[server.basePath],
+                        let found = templates[index].match(segments)
+                    else { continue }
+                    let hostMatched = server.host.map { Self.sameHost($0, host) } ?? true
+                    let rank = [hostMatched ? 1 : 0] + found.specificity + [server.basePath.count]
+                    if best.map({ $0.rank.lexicographicallyPrecedes(rank) }) ?? true {
+                        best = (
+                            SpecRoute(
+                                operation: operation, pathParameters: found.values, server: server,
+                                isHostMatched: hostMatched, path: rest), rank
+                        )
+                    }
+                }
+            }
+            if let best { return .found(best.route) }
+        }
+        return .missing(miss(method: method, host: host, path: path))
+    }
+
+    private func miss(method: String, host: String?, path: String) -> SpecMiss {
+        // The path as the document would see it: after the base path of a server of this host, else of any server.
+        let servers = operations.flatMap(\.servers) + self.servers
+        let stripped =
+            servers.filter { $0.host.map { Self.sameHost($0, host) } ?? true }
+            .sorted { $0.basePath.count > $1.basePath.count }.lazy.compactMap { Self.strip($0.basePath, from: path) }
+            .first
+            ?? servers.sorted { $0.basePath.count > $1.basePath.count }.lazy.compactMap {
+                Self.strip($0.basePath, from: path)
+            }.first ?? path
+        let segments = SpecPathTemplate.segments(of: stripped).map(Self.decoded)
+        var methodsAtPath: [String] = []
+        var scored: [(operation: SpecOperation, distance: Double)] = []
+        for (index, operation) in operations.enumerated() {
+            if templates[index].match(segments) != nil, !methodsAtPath.contains(operation.method) {
+                methodsAtPath.append(operation.method)
+            }
+            scored.append((operation, templates[index].distance(to: segments)))
+        }
+        let nearest = scored.min { $0.distance < $1.distance }
+        let sameMethod = scored.filter { $0.operation.method == method }.min { $0.distance < $1.distance }
+        // The same method first, when its path is about as close as any (within one segment's worth).
+        var suggestion = nearest?.operation
+        if let sameMethod, let nearest, sameMethod.distance <= nearest.distance + 1 {
+            suggestion = sameMethod.operation
+        }
+        return SpecMiss(
+            method: method, path: stripped.isEmpty ? "/" : stripped, suggestion: suggestion,
+            methodsAtPath: methodsAtPath)
+    }
+
+    /// The host (and port) of an absolute URL, lower-case, and its path (still percent-encoded); a path alone has no
+    /// host.
+    static func hostAndPath(_ url: String) -> (host: String?, path: String) {
+        var rest = Substring(url)
+        if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
+        guard let scheme = rest.range(of: "://") else { return (nil, rest.isEmpty ? "/" : String(rest)) }
+        rest = rest[scheme.upperBound...]
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        var host = Substring(rest[..<slash])
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        let path = String(rest[slash...])
+        return (host.lowercased(), path.isEmpty ? "/" : path)
+    }
+
+    /// The same host, ports compared only when both have one.
+    static func sameHost(_ server: String, _ request: String?) -> Bool {
+        guard let request else { return false }
+        if server == request { return true }
+        func name(_ host: String) -> Substring {
+            host.hasSuffix("]") ? Substring(host) : host.split(separator: ":", maxSplits: 1).first ?? Substring(host)
+        }
+        let serverHasPort = name(server).count != server.count
+        let requestHasPort = name(request).count != request.count
+        return name(server) == name(request) && !(serverHasPort && requestHasPort)
+    }
+
+    /// `path` without `basePath` at a segment boundary (`/v1/users` less `/v1` is `/users`), else `nil`.
+    static func strip(_ basePath: String, from path: String) -> String? {
+        guard !basePath.isEmpty else { return path }
+        guard path.hasPrefix(basePath) else { return nil }
+        let rest = String(path.dropFirst(basePath.count))
+        guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        return rest.isEmpty ? "/" : rest
+    }
+
+    static func decoded(_ segment: String) -> String { segment.removingPercentEncoding ?? segment }
+}

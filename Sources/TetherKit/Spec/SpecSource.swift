@@ -1,0 +1,143 @@
+import Foundation
+
+/// One file of a spec, read: its value and where each part of it is, the values numbered in pre-order (a container
+/// before its contents, the root 0) as `JSONDocument` numbers them, so that a walk over the value finds any part's
+/// place without a second tree. Immutable once read.
+final class SpecSource: Sendable {
+    /// The file, as given or as reached from the root document (`specs/common.yaml`).
+    let file: String
+    /// The file's value.
+    let root: JSONValue
+    private let places: Places
+
+    /// Where the places come from: `JSONReader`'s positions (computed on demand from byte offsets) or the marks that
+    /// libyaml gave each event.
+    enum Places: Sendable {
+        case json(JSONDocument)
+        case yaml(YAMLPlaces)
+    }
+
+    init(file: String, root: JSONValue, places: Places) {
+        self.file = file
+        self.root = root
+        self.places = places
+    }
+
+    /// The 1-based line and column of value `index`, or of its key when `key` is true and it has one.
+    func lineAndColumn(of index: Int, key: Bool = false) -> (line: Int, column: Int) {
+        switch places {
+        case .json(let document): return document.lineAndColumn(ofValue: index, key: key)
+        case .yaml(let places): return places.lineAndColumn(of: index, key: key)
+        }
+    }
+
+    /// The number of the value after value `index` and everything inside it.
+    func value(after index: Int) -> Int {
+        switch places {
+        case .json(let document): return document.value(after: index)
+        case .yaml(let places): return places.value(after: index)
+        }
+    }
+
+    /// The number of the anchored value when value `index` is a YAML alias (its contents are numbered there), else
+    /// `nil`.
+    func aliasTarget(of index: Int) -> Int? {
+        guard case .yaml(let places) = places else { return nil }
+        return places.aliasTarget(of: index)
+    }
+
+    /// The number of the first value inside container `index` (inside its anchor when it is an alias).
+    func firstChild(of index: Int) -> Int { (aliasTarget(of: index) ?? index) + 1 }
+
+    /// Whether this file was read as YAML.
+    var isYAML: Bool {
+        if case .yaml = places { return true }
+        return false
+    }
+}
+
+/// The places of a YAML file's values, from libyaml's marks: 24 bytes per value.
+struct YAMLPlaces: Sendable {
+    struct Entry: Sendable {
+        var line: UInt32
+        var column: UInt32
+        /// The place of the value's key, 0 when it is not a mapping member.
+        var keyLine: UInt32
+        var keyColumn: UInt32
+        /// The number of the first value after this one and everything inside it.
+        var subtreeEnd: UInt32
+        /// For an alias, the number of the anchored value; `noAlias` otherwise.
+        var alias: UInt32
+    }
+
+    static let noAlias = UInt32.max
+    var entries: [Entry] = []
+
+    func lineAndColumn(of index: Int, key: Bool) -> (line: Int, column: Int) {
+        guard entries.indices.contains(index) else { return (1, 1) }
+        let entry = entries[index]
+        if key, entry.keyLine > 0 { return (Int(entry.keyLine), Int(entry.keyColumn)) }
+        return (Int(entry.line), Int(entry.column))
+    }
+
+    func value(after index: Int) -> Int {
+        entries.indices.contains(index) ? Int(entries[index].subtreeEnd) : index + 1
+    }
+
+    func aliasTarget(of index: Int) -> Int? {
+        guard entries.indices.contains(index), entries[index].alias != Self.noAlias else { return nil }
+        return Int(entries[index].alias)
+    }
+}
+
+extension SpecSource {
+    /// Reads a file's bytes: JSON (`JSONReader`, exact places of keys and values) when the name ends in `.json`,
+    /// YAML (libyaml) otherwise.
+    /// - Throws: `SpecError` with the file, line and column of the first problem.
+    static func read(_ bytes: Data, file: String, limits: SpecLimits) throws(SpecError) -> SpecSource {
+        if file.lowercased().hasSuffix(".json") {
+            return try readJSON(bytes, file: file, limits: limits)
+        }
+        return try YAMLReader(limits: limits).read(bytes, file: file)
+    }
+
+    private static func readJSON(_ bytes: Data, file: String, limits: SpecLimits) throws(SpecError) -> SpecSource {
+        let document: JSONDocument
+        do {
+            document = try JSONReader(maxDepth: limits.maxDepth).document(bytes)
+        } catch {
+            let reason: SpecProblem.Reason =
+                switch error.reason {
+                case .empty: .empty
+                case .tooDeep: .tooDeep
+                case .numberOutOfRange: .numberOutOfRange
+                default: .syntax
+                }
+            throw SpecError(
+                SpecProblem(
+                    reason, file: file, line: error.line, column: error.column,
+                    message: error.detail.hasPrefix("not valid JSON")
+                        ? error.detail : "not valid JSON: " + error.detail,
+                    hint: reason == .empty ? "write the OpenAPI document into it" : "fix the JSON at that place"))
+        }
+        return SpecSource(file: file, root: document.root, places: .json(document))
+    }
+}
+
+/// How much a spec file may hold before it is refused (never a crash or a runaway).
+public struct SpecLimits: Sendable, Equatable {
+    /// How deeply collections may nest (as `JSONReader`'s `maxDepth`).
+    public var maxDepth: Int
+    /// How many values the YAML aliases of one file may expand to in all (the "billion laughs": a few lines whose
+    /// aliases of aliases stand for a billion values).
+    public var maxAliasValues: Int
+    /// How many files a document may reach through `$ref`.
+    public var maxFiles: Int
+
+    /// - Parameters: as the properties.
+    public init(maxDepth: Int = 1024, maxAliasValues: Int = 1_000_000, maxFiles: Int = 1000) {
+        self.maxDepth = max(1, maxDepth)
+        self.maxAliasValues = max(0, maxAliasValues)
+        self.maxFiles = max(1, maxFiles)
+    }
+}

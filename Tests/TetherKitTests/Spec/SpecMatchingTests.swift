@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import TetherKit
+
+/// Requests matched to operations: servers and base paths stripped, literal segments before templates, path
+/// parameters' values, and the nearest operation for a "did you mean".
+@Suite struct SpecMatchingTests {
+    static let document: SpecDocument? = try? SpecDocumentTests.load(
+        """
+        openapi: 3.0.3
+        servers:
+        - url: https://api.example.com/v1
+        - url: /v2
+        paths:
+          /users/me: {get: {operationId: me, responses: {'200': {description: ok}}}}
+          /users/{username}:
+            get: {operationId: user, responses: {'200': {description: ok}}}
+            patch: {operationId: updateUser, responses: {'200': {description: ok}}}
+          /users/{username}/repositories: {get: {operationId: repos, responses: {'200': {description: ok}}}}
+          /users/{username}/followers: {get: {operationId: followers, responses: {'200': {description: ok}}}}
+          /users/{username}/repos: {post: {operationId: createRepo, responses: {'201': {description: ok}}}}
+          /files/{name}.json: {get: {operationId: file, responses: {'200': {description: ok}}}}
+          /versions/v{major}.{minor}: {get: {operationId: version, responses: {'200': {description: ok}}}}
+          /: {get: {operationId: root, responses: {'200': {description: ok}}}}
+          /elsewhere:
+            servers: [{url: 'https://other.example.com'}]
+            get: {operationId: elsewhere, responses: {'200': {description: ok}}}
+        """)
+
+    static func route(_ method: String, _ url: String) throws -> SpecRoute {
+        let document = try #require(document)
+        switch document.match(method: method, url: url) {
+        case .found(let route): return route
+        case .missing(let miss): throw SpecError(SpecProblem(.invalidValue, file: "", message: miss.description))
+        }
+    }
+
+    static func miss(_ method: String, _ url: String) throws -> SpecMiss? {
+        let document = try #require(document)
+        if case .missing(let miss) = document.match(method: method, url: url) { return miss }
+        return nil
+    }
+
+    @Test(arguments: [
+        ("GET", "https://api.example.com/v1/users/me", "me", ""),
+        ("get", "https://api.example.com/v1/users/octocat", "user", "username=octocat"),
+        ("PATCH", "https://API.example.com/v1/users/octocat?x=1", "updateUser", "username=octocat"),
+        ("GET", "https://api.example.com/v1/users/a%20b%2Fc/repositories", "repos", "username=a b/c"),
+        ("GET", "http://127.0.0.1:8080/v2/users/octocat/followers", "followers", "username=octocat"),
+        ("GET", "https://api.example.com/v1/files/report.v2.json", "file", "name=report.v2"),
+        ("GET", "https://api.example.com/v1/versions/v3.10", "version", "major=3,minor=10"),
+        ("GET", "https://api.example.com/v1", "root", ""),
+        ("GET", "https://api.example.com/v1/", "root", ""),
+        ("GET", "https://api.example.com/v1/users/octocat/", "user", "username=octocat"),
+        ("GET", "/v2/users/me", "me", ""),
+        ("GET", "https://other.example.com/elsewhere", "elsewhere", ""),
+    ])
+    func matches(_ method: String, _ url: String, _ operationId: String, _ values: String) throws {
+        let route = try Self.route(method, url)
+        #expect(route.operation.operationId == operationId)
+        #expect(route.pathParameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",") == values)
+    }
+
+    @Test func serversAndHosts() throws {
+        let exact = try Self.route("GET", "https://api.example.com/v1/users/me")
+        #expect(exact.server.url == "https://api.example.com/v1")
+        #expect(exact.isHostMatched)
+        #expect(exact.path == "/users/me")
+        // A relative server URL matches any host.
+        let relative = try Self.route("GET", "http://localhost:9/v2/users/me")
+        #expect(relative.server.url == "/v2")
+        #expect(relative.isHostMatched)
+        // Another host still matches by path, and says so.
+        let staging = try Self.route("GET", "https://staging.example.com/v1/users/me")
+        #expect(staging.server.url == "https://api.example.com/v1")
+        #expect(!staging.isHostMatched)
+        // Without its server's base path, a path is not the document's.
+        #expect(try Self.miss("GET", "https://api.example.com/users/me") != nil)
+    }
+
+    @Test func didYouMean() throws {
+        let repos = try #require(try Self.miss("GET", "https://api.example.com/v1/users/octocat/repos"))
+        #expect(repos.suggestion?.name == "GET /users/{username}/repositories")
+        #expect(repos.methodsAtPath == ["POST"])
+        #expect(
+            repos.description
+                == "the spec has no GET /users/octocat/repos (it has POST there); did you mean GET"
+                + " /users/{username}/repositories?")
+        let delete = try #require(try Self.miss("DELETE", "https://api.example.com/v1/users/octocat"))
+        #expect(delete.methodsAtPath == ["GET", "PATCH"])
+        #expect(delete.path == "/users/octocat")
+        let follower = try #require(try Self.miss("GET", "https://api.example.com/v1/users/octocat/follower"))
+        #expect(follower.suggestion?.name == "GET /users/{username}/followers")
+        #expect(follower.methodsAtPath.isEmpty)
+        // The same method first: POST has only one operation, and it is the one suggested.
+        let post = try #require(try Self.miss("POST", "https://api.example.com/v1/users/octocat/repositories"))
+        #expect(post.suggestion?.name == "POST /users/{username}/repos")
+        #expect(post.methodsAtPath == ["GET"])
+    }
+
+    @Test func aLiteralSegmentBeatsATemplateInAnyOrder() throws {
+        let document = try SpecDocumentTests.load(
+            """
+            swagger: '2.0'
+            host: api.example.com:8443
+            basePath: /api
+            paths:
+              /{kind}/{id}: {get: {operationId: generic, responses: {200: {description: ok}}}}
+              /{kind}/latest: {get: {operationId: latest, responses: {200: {description: ok}}}}
+              /pets/{id}: {get: {operationId: pet, responses: {200: {description: ok}}}}
+            """)
+        func id(_ url: String) -> String? {
+            if case .found(let route) = document.match(method: "GET", url: url) { return route.operation.operationId }
+            return nil
+        }
+        #expect(id("https://api.example.com:8443/api/pets/latest") == "pet")
+        #expect(id("https://api.example.com/api/cats/latest") == "latest")
+        #expect(id("https://api.example.com/api/cats/7") == "generic")
+        #expect(id("https://api.example.com/api/pets") == nil)
+        #expect(id("https://api.example.com/api/pets//") == nil)
+    }
+}
