@@ -22,7 +22,7 @@ public struct VerifyCommand: Command {
         groups: [
             .group(\.plan.inputs.baseURLs), .group(\.plan.inputs.mock), .group(\.plan.inputs.filter),
             .group(\.plan.inputs.sharding), .group(\.plan.checks), .group(\.plan.gate), .group(\.plan.transport),
-            .group(\.plan.reports), [.help],
+            .group(\.plan.reports), .group(\.plan.spec), [.help],
         ],
         operand: { $0.plan.inputs.paths.append($1) })
 

@@ -61,6 +61,7 @@ public enum ConsoleWriter {
             )
         ]
         if !report.results.isEmpty { lines.append(report.coverage.line) }
+        lines += report.specCoverage.map(\.line)
         if let reason = report.nothingCheckedReason { lines.append(reason) }
         let recap = report.results.compactMap { result in
             ReportText.recapSummary(result, redactor: redactor).map { summary in

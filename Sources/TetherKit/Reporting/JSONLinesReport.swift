@@ -82,6 +82,10 @@ public struct JSONLinesReport: ReportSink {
                 members.append(JSONMember("actual", .string(ReportText.clean(actual, redactor: redactor))))
             }
             members.append(JSONMember("known", .bool(result.knownDrifts.contains(finding))))
+            if let culprit = finding.culprit { members.append(JSONMember("culprit", .string(culprit.rawValue))) }
+            if let place = finding.specPlace {
+                members.append(JSONMember("spec", .string("\(place) \(place.pointer)")))
+            }
             return .object(members)
         }
         members.append(JSONMember("findings", .array(findings)))

@@ -72,6 +72,50 @@ public struct ContractRunner: Sendable {
             secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: results))
     }
 
+    /// `--offline`: checks every contract's request and stub against its service's OpenAPI document (`SpecCheck`),
+    /// sending nothing. A contract whose service has no document is skipped, saying so.
+    /// - Parameters:
+    ///   - contracts: What to verify.
+    ///   - specs: The documents, by service.
+    ///   - baseline: As for `run`.
+    ///   - onResult: Called once per contract, in order, with its result.
+    /// - Returns: One result per contract, and each document's coverage.
+    public func check(
+        _ contracts: [Contract], against specs: SpecSet, baseline: BaselineGate = BaselineGate(),
+        onResult: (Int, ContractResult) -> Void = { _, _ in }
+    ) -> RunReport {
+        let startedAt = now()
+        let clockStart = DispatchTime.now()
+        var results: [ContractResult] = []
+        var verdicts: [String: [SpecCheck.Verdict]] = [:]
+        for (index, contract) in contracts.enumerated() {
+            let result: ContractResult
+            if let check = specs.check(for: contract) {
+                let begin = DispatchTime.now()
+                let verdict = check.check(stubOf: contract)
+                verdicts[check.document.file, default: []].append(verdict)
+                result = ContractResult(
+                    contract: contract, outcome: verdict.findings.contains(where: \.isDrift) ? .drifted : .passed,
+                    findings: verdict.findings,
+                    duration: Double(DispatchTime.now().uptimeNanoseconds - begin.uptimeNanoseconds) / 1e9)
+            } else {
+                result = ContractResult(
+                    contract: contract,
+                    outcome: .skipped(
+                        "no OpenAPI document for the service '\(contract.service)': add --spec \(contract.service)=FILE"
+                    ))
+            }
+            results.append(baseline.mark(result))
+            onResult(index, results[index])
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
+        var report = RunReport(
+            results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
+            secrets: Array(Set(contracts.flatMap(\.secrets))).sorted(), fixed: baseline.fixed(in: results))
+        report.specCoverage = specs.checks.map { SpecCoverage.of($0, verdicts: verdicts[$0.document.file] ?? []) }
+        return report
+    }
+
     /// Sends the requests on a thread of their own and hands each result to `handle` on this one, in completion
     /// order: the transport keeps the network busy while the answers already in are checked and reported, on two
     /// cores instead of one. A single request is sent here (there is nothing to overlap, and a thread costs time),

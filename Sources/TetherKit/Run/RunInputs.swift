@@ -138,6 +138,9 @@ public enum RunError: Error, CustomStringConvertible {
     case usage(String)
     /// The run finished, but `--update-baseline` could not write the file.
     case baselineUnwritten(report: RunReport, ReportError)
+    /// An OpenAPI document (`--spec`) cannot be read or has errors, each with its `file:line:column`: nothing was
+    /// sent.
+    case spec(String)
 
     /// The message, for `tether: error: …`.
     public var description: String {
@@ -150,6 +153,7 @@ public enum RunError: Error, CustomStringConvertible {
         case .baseline(let error): "--baseline \(error); nothing was sent"
         case .usage(let message): message
         case .baselineUnwritten(_, let error): "--update-baseline \(error)"
+        case .spec(let problems): "--spec: \(problems)\nnothing was sent"
         }
     }
 }

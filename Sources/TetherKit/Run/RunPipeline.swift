@@ -49,6 +49,12 @@ public struct RunPipeline {
                 try Self.baseline(at: path, isUpdating: gate.isUpdatingBaseline)
             })
         selected = try inputs.shardPart(of: selected, write: console)
+        let specs = try plan.spec.load(for: selected)
+        if !specs.isEmpty && !plan.spec.isOffline {
+            throw .usage(
+                "--spec checks stubs against the document with --offline; checking live answers against it as well "
+                    + "(stub, spec and service together) is not in this version yet: add --offline")
+        }
         var sinks: [any ReportSink] = [
             ConsoleOutput(
                 contracts: selected, color: plan.reports.color ?? false, detail: plan.reports.detail, write: console)
@@ -73,8 +79,17 @@ public struct RunPipeline {
         }
         let report: RunReport
         do {
-            let (finished, lines) = try run(selected, sinks: sinks, baseline: baseline, onResponse: tap.onResponse)
+            let (finished, lines) = try run(
+                selected, sinks: sinks, baseline: baseline, specs: specs, onResponse: tap.onResponse)
             for line in lines { console(line + "\n") }
+            if plan.spec.listsUncovered {
+                for coverage in finished.specCoverage {
+                    console(
+                        "not covered by any target in \(coverage.file):"
+                            + (coverage.uncovered.isEmpty ? " nothing\n" : "\n"))
+                    for line in coverage.uncovered { console("  \(line)\n") }
+                }
+            }
             report = finished
         } catch {
             for line in error.lines { console(line + "\n") }
@@ -98,12 +113,13 @@ public struct RunPipeline {
     ///   - contracts: What to verify.
     ///   - sinks: Where results go (prepared already).
     ///   - baseline: The known drifts and pending targets (`--baseline`).
+    ///   - specs: The OpenAPI documents (`--spec`); with `--offline` the targets are checked against them alone.
     ///   - onResponse: Called with each live response before its body is dropped (see `ContractRunner.run`).
     /// - Returns: The run, and the lines the sinks give for the console (where each report went).
     /// - Throws: `RunPipelineError` when a sink cannot write its report (every other sink has still been finished).
     public func run(
         _ contracts: [Contract], sinks: [any ReportSink], baseline: BaselineGate = BaselineGate(),
-        onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in }
+        specs: SpecSet = SpecSet(), onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in }
     ) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = sinks
         // Only sinks that show live bodies (HTML) get responses; without one, a body is dropped once checked.
@@ -115,17 +131,20 @@ public struct RunPipeline {
         let failFast = plan.gate.isFailFast ? FailFast(cancellation: cancellation) : nil
         var transport = plan.transport
         transport.cancellation = cancellation
-        var report = runner.run(
-            contracts, checks: plan.checks, transport: transport, baseline: baseline, inStep: failFast != nil,
-            onResponse: { index, response in
-                onResponse(index, response)
-                for position in wanting { sinks[position].addResponse(response, at: index) }
-            },
-            onResult: { index, result in
-                failFast?.observe(result)
-                let shown = failFast?.relabeled(result) ?? result
-                for position in sinks.indices { sinks[position].add(shown, at: index) }
-            })
+        func deliver(_ index: Int, _ result: ContractResult) {
+            failFast?.observe(result)
+            let shown = failFast?.relabeled(result) ?? result
+            for position in sinks.indices { sinks[position].add(shown, at: index) }
+        }
+        var report =
+            plan.spec.isOffline
+            ? runner.check(contracts, against: specs, baseline: baseline, onResult: deliver)
+            : runner.run(
+                contracts, checks: plan.checks, transport: transport, baseline: baseline, inStep: failFast != nil,
+                onResponse: { index, response in
+                    onResponse(index, response)
+                    for position in wanting { sinks[position].addResponse(response, at: index) }
+                }, onResult: deliver)
         if let failFast { report.results = report.results.map(failFast.relabeled) }
         report.shard = plan.inputs.sharding.shard
         report.failsOnFlaky = plan.gate.failsOnFlaky

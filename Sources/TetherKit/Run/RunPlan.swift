@@ -12,12 +12,14 @@ public struct RunPlan: Sendable {
     public var gate: GateOptions
     /// The report formats and their paths, and the console's detail and color.
     public var reports: ReportOptions
+    /// `--spec`, `--offline`, `--list-uncovered`: the OpenAPI documents the targets are checked against.
+    public var spec: SpecOptions
 
     /// - Parameters: as the properties.
     public init(
         inputs: RunInputs = RunInputs(), checks: CheckOptions = CheckOptions(),
         transport: TransportOptions = TransportOptions(), gate: GateOptions = GateOptions(),
-        reports: ReportOptions = ReportOptions()
+        reports: ReportOptions = ReportOptions(), spec: SpecOptions = SpecOptions()
     ) {
         self.inputs = inputs
         self.checks = checks
@@ -26,6 +28,7 @@ public struct RunPlan: Sendable {
         if transport.cancellation == nil { self.transport.cancellation = Cancellation() }
         self.gate = gate
         self.reports = reports
+        self.spec = spec
     }
 }
 

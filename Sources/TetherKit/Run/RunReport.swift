@@ -176,6 +176,8 @@ public struct RunReport: Sendable, Equatable {
     public var fixed: [FixedDrift]
     /// `--fail-on-flaky`: a target that passed only after a retry fails the gate.
     public var failsOnFlaky: Bool
+    /// How much of each OpenAPI document (`--spec`) the targets cover; empty without one.
+    public var specCoverage: [SpecCoverage] = []
 
     /// - Parameters: as the properties.
     public init(

@@ -240,6 +240,10 @@ private struct SchemaEvaluation {
             )
             return
         }
+        // The app's reading: `nullable: true` makes `null` a value of the schema even where 3.0.3 says it adds to
+        // `type` only (`allOf: [{$ref: user}]` with `nullable: true`, as GitHub's description writes an optional
+        // object): code generators read such a property as optional, and an app decodes `null` there.
+        if isConsumer && node.pointee.nullable, case .null = value { return }
         if let ref = node.pointee.ref { evaluate(ref, value, &declared) }
         if let types = node.pointee.types {
             var allowed = types

@@ -5,8 +5,9 @@ public enum SchemaCheckMode: Sendable, Equatable {
     /// As the app that decodes the value needs it: a member the schema does not declare (in `properties`,
     /// `patternProperties`, a schema-valued `additionalProperties`, or a branch of `allOf`/`anyOf`/`oneOf` that
     /// applies) is a violation whatever `additionalProperties` allows, because the app would read a field the spec
-    /// never promised; a `required` member the value lacks is a note (the app may not read it). Everything else is
-    /// as `standard`.
+    /// never promised; a `required` member the value lacks is a note (the app may not read it); `null` fits a schema
+    /// with `nullable: true` even without `type` beside it (3.0.3 says it adds to `type` only; generators and apps read
+    /// such a property as optional). Everything else is as `standard`.
     case consumer
 }
 

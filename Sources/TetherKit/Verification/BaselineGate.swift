@@ -75,7 +75,16 @@ public struct BaselineGate: Sendable, Equatable {
         case .extraElement: return "element not in stub"
         case .decode: return "\(expected) does not decode"
         case .notVerified: return "not verified"
-        case .notCompared, .stubNull, .emptyStubArray: return finding.rule.rawValue
+        case .specOperation: return "no such operation in the spec"
+        case .specParameter: return "parameter \(expected)"
+        case .specRequestBody: return "request body \(expected)"
+        case .specStatus: return "status not in the spec"
+        case .specMediaType: return "media type not in the spec"
+        case .specSchema:
+            // The keyword the stub (or the answer) breaks: the last token of its place in the spec.
+            let keyword = finding.specPlace.map { $0.pointer.split(separator: "/").last.map(String.init) ?? "" }
+            return "breaks the spec's \(keyword ?? "schema")"
+        case .notCompared, .stubNull, .emptyStubArray, .specNotChecked: return finding.rule.rawValue
         }
     }
 

@@ -23,6 +23,12 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
     public var expected: String?
     /// What the live answer had: `number 12`, `404`, `absent`, `null`.
     public var actual: String?
+    /// Which of stub, spec and service is wrong, when a run checks against an OpenAPI document (`--spec`); `nil`
+    /// otherwise.
+    public var culprit: Culprit?
+    /// Where in the OpenAPI document the rule the finding breaks is written (`openapi.yaml:812:9`,
+    /// `#/components/schemas/pr/properties/state/enum`), for a finding against a spec.
+    public var specPlace: SpecPlace?
 
     /// - Parameters:
     ///   - kind: Drift or note.
@@ -31,9 +37,11 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
     ///   - message: What and what to do, lower case.
     ///   - expected: What the stub asked for, when the rule compares two sides.
     ///   - actual: What the live answer had.
+    ///   - culprit: Which side is wrong, for a finding against a spec.
+    ///   - specPlace: Where the spec writes the rule, for a finding against a spec.
     public init(
         _ kind: Kind, _ rule: Rule, at location: Location, _ message: String, expected: String? = nil,
-        actual: String? = nil
+        actual: String? = nil, culprit: Culprit? = nil, specPlace: SpecPlace? = nil
     ) {
         self.kind = kind
         self.rule = rule
@@ -41,6 +49,8 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
         self.message = message
         self.expected = expected
         self.actual = actual
+        self.culprit = culprit
+        self.specPlace = specPlace
     }
 
     /// Whether this finding breaks the contract.
@@ -48,8 +58,32 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
     /// Where, as every report prints it: `status`, `header Content-Type`, `body`, `$.items[3].price`,
     /// `/feed/entry[2]/title`, `target`.
     public var path: String { location.description }
-    /// `$.items[0].id: expected integer, got string "7": …`.
-    public var description: String { "\(path): \(message)" }
+    /// `$.items[0].id: expected integer, got string "7": …`; against a spec, with the culprit first:
+    /// `stale stub: $.state: expected one of ["open","closed"], got "merged" (openapi.yaml:812:9 #/…/state/enum)`.
+    public var description: String {
+        guard let culprit else { return "\(path): \(message)" }
+        return "\(culprit.words): \(path): \(message)"
+    }
+
+    /// Which of the three sides of a contract is wrong when a stub, the provider's OpenAPI document and the live
+    /// service disagree.
+    public enum Culprit: String, Sendable, CaseIterable {
+        /// The stub: it breaks the spec, or it differs from a live answer that fits the spec. Update the stub.
+        case stub
+        /// The service: its answer breaks the spec the stub follows. Tell the backend team.
+        case service
+        /// The spec: stub and service agree on what the spec does not say. Update the document.
+        case spec
+
+        /// `stale stub`, `service breaks its spec`, `spec out of date`: how the console and the reports say it.
+        public var words: String {
+            switch self {
+            case .stub: "stale stub"
+            case .service: "service breaks its spec"
+            case .spec: "spec out of date"
+            }
+        }
+    }
 }
 
 extension Finding {
@@ -127,6 +161,22 @@ extension Finding {
         /// An element the stub lacks (a note, or a drift when strict).
         case extraElement
 
+        // The provider's OpenAPI document (`--spec`).
+        /// The spec has no operation for the target's method and path.
+        case specOperation
+        /// A query or header parameter the operation requires is missing, undeclared, or outside its schema.
+        case specParameter
+        /// The request body is missing, or does not fit the operation's `requestBody`.
+        case specRequestBody
+        /// The operation documents no response for the status (no exact code, range or `default`).
+        case specStatus
+        /// The body is not of a media type the response documents.
+        case specMediaType
+        /// A value breaks the response's (or request's) schema: the keyword is in `expected`.
+        case specSchema
+        /// A part of the spec that Tether does not check (a note: never a silent pass).
+        case specNotChecked
+
         // The Swift API.
         /// The app's `Decodable` model does not decode the body (the decode check).
         case decode
@@ -140,6 +190,8 @@ extension Finding {
         case status
         /// The header of this name.
         case header(String)
+        /// The query parameter of this name.
+        case query(String)
         /// The body as a whole.
         case body
         /// A place in a JSON body.
@@ -154,6 +206,7 @@ extension Finding {
             switch self {
             case .status: "status"
             case .header(let name): "header \(name)"
+            case .query(let name): "query \(name)"
             case .body: "body"
             case .json(let location): location.description
             case .xml(let location): location.description

@@ -128,6 +128,35 @@ import Testing
         ),
         (Finding(.drift, .decode, at: .json(.root), "", expected: "User"), "$", "User does not decode"),
         (Finding(.drift, .notVerified, at: .target, ""), "target", "not verified"),
+        (
+            Finding(.drift, .specOperation, at: .target, "", expected: "GET /users/{username}", actual: "GET /u/x"),
+            "target", "no such operation in the spec"
+        ),
+        (
+            Finding(.drift, .specParameter, at: .query("per_page"), "", expected: "in its schema", actual: "200"),
+            "query per_page", "parameter in its schema"
+        ),
+        (
+            Finding(.drift, .specRequestBody, at: .target, "", expected: "required", actual: "absent"), "target",
+            "request body required"
+        ),
+        (
+            Finding(.drift, .specStatus, at: .status, "", expected: "200, 404", actual: "410"), "status",
+            "status not in the spec"
+        ),
+        (
+            Finding(.drift, .specMediaType, at: .body, "", expected: "application/xml", actual: "application/json"),
+            "body", "media type not in the spec"
+        ),
+        (
+            Finding(
+                .drift, .specSchema, at: .json(JSONLocation([.index(3), .key("state")])), "", expected: "one of [a]",
+                actual: "\"b\"", culprit: .stub,
+                specPlace: SpecPlace(
+                    file: "openapi.yaml", pointer: "#/components/schemas/pr/properties/state/enum",
+                    line: 812, column: 9)),
+            "$[*].state", "breaks the spec's enum"
+        ),
     ]
 
     /// The key is read from the rule, the location and the stub's side: no live value, and the message plays no part
@@ -144,7 +173,7 @@ import Testing
 
     /// Every rule that can make a drift has its row above; notes are never keyed.
     @Test func everyRuleThatDriftsHasAKey() {
-        let notes: Set<Finding.Rule> = [.notCompared, .stubNull, .emptyStubArray]
+        let notes: Set<Finding.Rule> = [.notCompared, .stubNull, .emptyStubArray, .specNotChecked]
         #expect(Set(Self.keys.map(\.finding.rule)) == Set(Finding.Rule.allCases).subtracting(notes))
     }
 

@@ -1,0 +1,169 @@
+import Foundation
+
+/// `--spec`, `--offline`, `--list-uncovered`: the providers' OpenAPI documents a run checks its targets against.
+public struct SpecOptions: Sendable, Equatable {
+    /// One `--spec`: a document for one service, or (no service) for every service without one of its own.
+    public struct Binding: Sendable, Equatable {
+        /// The service, for `--spec SERVICE=FILE`; `nil` for `--spec FILE`.
+        public var service: String?
+        /// The document's path.
+        public var path: String
+
+        /// - Parameters: as the properties.
+        public init(service: String? = nil, path: String) {
+            self.service = service
+            self.path = path
+        }
+
+        /// `--spec`'s value: `FILE`, or `SERVICE=FILE` when what comes before the first `=` is a service name (no
+        /// `/` in it, and a file of that whole name does not exist).
+        public init(argument: String) {
+            if let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("/"),
+                !argument[..<equals].isEmpty, !FileManager.default.fileExists(atPath: argument)
+            {
+                self.init(
+                    service: String(argument[..<equals]), path: String(argument[argument.index(after: equals)...]))
+            } else {
+                self.init(path: argument)
+            }
+        }
+    }
+
+    /// The documents, in the order given.
+    public var documents: [Binding]
+    /// `--offline`: nothing is sent; each target's request and stub are checked against its service's document.
+    public var isOffline: Bool
+    /// `--list-uncovered`: after the run, the operations and documented responses that no target covers.
+    public var listsUncovered: Bool
+
+    /// - Parameters: as the properties.
+    public init(documents: [Binding] = [], isOffline: Bool = false, listsUncovered: Bool = false) {
+        self.documents = documents
+        self.isOffline = isOffline
+        self.listsUncovered = listsUncovered
+    }
+
+    /// Reads and compiles every document, before anything is sent, for the services of `contracts`.
+    /// - Parameter contracts: The selected targets (a `SERVICE=` must name one of their services).
+    /// - Returns: The checks by service.
+    /// - Throws: `RunError.spec` with every problem of a broken document (`file:line:column`), or `.usage` for
+    ///   options that do not fit.
+    func load(for contracts: [Contract]) throws(RunError) -> SpecSet {
+        if isOffline && documents.isEmpty {
+            throw .usage(
+                "--offline checks each target against its service's OpenAPI document: add --spec FILE (or --spec "
+                    + "SERVICE=FILE)")
+        }
+        if listsUncovered && documents.isEmpty {
+            throw .usage("--list-uncovered lists what --spec FILE's document has")
+        }
+        let services = Set(contracts.map(\.service))
+        var set = SpecSet()
+        var loaded: [String: SpecCheck] = [:]
+        for binding in documents {
+            if let service = binding.service, !services.contains(service) {
+                throw .usage(
+                    "--spec \(service)=\(binding.path): no selected target is of the service '\(service)' (services: "
+                        + services.sorted().joined(separator: ", ") + ")")
+            }
+            let check: SpecCheck
+            if let known = loaded[binding.path] {
+                check = known
+            } else {
+                do {
+                    check = try SpecCheck(document: try SpecDocument.load(contentsOf: binding.path))
+                } catch let error as SpecError {
+                    throw .spec(error.description)
+                } catch let error as SchemaError {
+                    throw .spec(error.description)
+                } catch {
+                    throw .spec("\(binding.path): \(error)")
+                }
+                loaded[binding.path] = check
+            }
+            if let service = binding.service {
+                set.byService[service] = check
+            } else {
+                set.forEveryService = check
+            }
+        }
+        return set
+    }
+}
+
+/// The loaded documents of a run, by service.
+public struct SpecSet: Sendable {
+    /// Documents given for one service.
+    public var byService: [String: SpecCheck] = [:]
+    /// The document given without a service: for every service without one of its own.
+    public var forEveryService: SpecCheck?
+
+    /// No documents.
+    public init() {}
+
+    /// Whether the run has no document.
+    public var isEmpty: Bool { byService.isEmpty && forEveryService == nil }
+
+    /// The check for `contract`'s service.
+    public func check(for contract: Contract) -> SpecCheck? {
+        byService[contract.service] ?? forEveryService
+    }
+
+    /// Every document once, in the order of their files.
+    var checks: [SpecCheck] {
+        var seen = Set<String>()
+        return (Array(byService.values) + (forEveryService.map { [$0] } ?? []))
+            .filter { seen.insert($0.document.file).inserted }
+            .sorted { $0.document.file < $1.document.file }
+    }
+}
+
+/// How much of a document the run's targets cover: operations any target matched, and documented responses any
+/// stub's status chose.
+public struct SpecCoverage: Sendable, Equatable {
+    /// The document.
+    public var file: String
+    /// Operations a target matched.
+    public var coveredOperations: Int
+    /// Operations the document has.
+    public var operations: Int
+    /// Documented responses (operation and status as written) a stub chose.
+    public var coveredResponses: Int
+    /// Documented responses.
+    public var responses: Int
+    /// What no target covers, one line each: `GET /users/{username}` (the whole operation), `GET /users 404`.
+    public var uncovered: [String]
+
+    /// `spec coverage (openapi.yaml): 12/40 operations, 15/88 responses`.
+    public var line: String {
+        "spec coverage (\(file)): \(coveredOperations)/\(operations) operations, \(coveredResponses)/\(responses) "
+            + "responses"
+    }
+
+    /// The coverage of `check`'s document by the verdicts of the targets checked against it.
+    static func of(_ check: SpecCheck, verdicts: [SpecCheck.Verdict]) -> SpecCoverage {
+        let operations = check.document.operations
+        var covered = Set<Int>()
+        var coveredResponses = Set<String>()
+        for verdict in verdicts {
+            guard let index = verdict.operation else { continue }
+            covered.insert(index)
+            if let status = verdict.response { coveredResponses.insert("\(index) \(status)") }
+        }
+        var uncovered: [String] = []
+        var responses = 0
+        for (index, operation) in operations.enumerated() {
+            responses += operation.responses.count
+            if !covered.contains(index) {
+                uncovered.append(operation.name)
+                continue
+            }
+            for response in operation.responses where !coveredResponses.contains("\(index) \(response.status)") {
+                uncovered.append("\(operation.name) \(response.status)")
+            }
+        }
+        return SpecCoverage(
+            file: check.document.file, coveredOperations: covered.count, operations: operations.count,
+            coveredResponses: coveredResponses.count, responses: responses, uncovered: uncovered)
+    }
+}

@@ -1,0 +1,331 @@
+import Foundation
+
+/// Checks a target's stub against the provider's OpenAPI document (`--spec`), with nothing sent: the operation its
+/// method and path match (after the servers' base paths), its query, headers and request body against the
+/// operation's parameters and `requestBody`, the stub's status against the documented responses (the exact code,
+/// then `2XX`, then `default`), and the stub's body against that response's schema as the app reads it
+/// (`SchemaCheckMode.consumer`: a field the schema does not declare is a drift, a required one the stub leaves out a
+/// note). Every finding of this check blames the stub (`Finding.Culprit.stub`) and names the spec's place.
+///
+/// Every schema the document's operations use is compiled once, when the check is made, so that a schema that
+/// cannot be walked stops the run before anything is checked; checking a stub then resolves nothing.
+public struct SpecCheck: Sendable {
+    /// The document.
+    public let document: SpecDocument
+    /// The compiled schemas, by the place of the schema in the document.
+    private let schemas: [SpecPlace: CompiledSchema]
+
+    /// What the check of one stub found, and which part of the document it covered.
+    public struct Verdict: Sendable {
+        /// Drifts and notes, each with its culprit and the spec's place.
+        public var findings: [Finding]
+        /// The operation the target matched, by its index in `document.operations`; `nil` when none.
+        public var operation: Int?
+        /// The documented response the stub's status chose, as written (`200`, `2XX`, `default`); `nil` when none.
+        public var response: String?
+    }
+
+    /// Compiles every request, parameter and response schema of the document's operations.
+    /// - Parameter document: A loaded document.
+    /// - Throws: `SchemaError` for a schema that cannot be compiled (a cycle that no value could end).
+    public init(document: SpecDocument) throws(SchemaError) {
+        self.document = document
+        var compiler = SchemaCompiler(dialect: document.version.dialect, source: SpecSchemaSource(document: document))
+        var schemas: [SpecPlace: CompiledSchema] = [:]
+        func add(_ node: SpecNode?) throws(SchemaError) {
+            guard let node, schemas[node.place] == nil else { return }
+            schemas[node.place] = try compiler.compile(node.value, at: node.place)
+        }
+        for operation in document.operations {
+            for parameter in operation.parameters { try add(parameter.schema) }
+            for media in operation.requestBody?.content ?? [] { try add(media.schema) }
+            for response in operation.responses {
+                for media in response.content { try add(media.schema) }
+            }
+        }
+        self.schemas = schemas
+    }
+
+    /// Checks `contract`'s request and stub against the document.
+    /// - Parameter contract: A target whose stub is a response (a `networkError` stub has no response to check; its
+    ///   request still is).
+    /// - Returns: The findings and what they covered.
+    public func check(stubOf contract: Contract) -> Verdict {
+        let request = contract.request
+        let route: SpecRoute
+        switch document.match(method: request.method, url: request.url) {
+        case .missing(let miss):
+            let place = miss.suggestion?.node.place ?? document.root.place
+            return Verdict(
+                findings: [
+                    finding(
+                        .specOperation, at: .target,
+                        miss.description
+                            + (miss.suggestion == nil ? "; fix the target's path or method, or document it" : ""),
+                        place: place, expected: miss.suggestion?.name, actual: "\(miss.method) \(miss.path)")
+                ], operation: nil, response: nil)
+        case .found(let found):
+            route = found
+        }
+        let operation = route.operation
+        var findings: [Finding] = []
+        findings += parameterFindings(route, request: request)
+        findings += requestBodyFindings(operation, request: request)
+        guard case .network(let status, let headers) = contract.sampleResponse else {
+            return Verdict(findings: findings, operation: index(of: operation), response: nil)
+        }
+        guard let response = operation.response(for: status) else {
+            let documented = operation.responses.map(\.status)
+            findings.append(
+                finding(
+                    .specStatus, at: .status,
+                    "the spec documents no \(status) response for \(operation.name)"
+                        + (documented.isEmpty ? "" : " (it documents \(documented.joined(separator: ", ")))")
+                        + "; fix the stub's status, or document the response",
+                    place: operation.node.place, expected: documented.joined(separator: ", "), actual: "\(status)"))
+            return Verdict(findings: findings, operation: index(of: operation), response: nil)
+        }
+        findings += bodyFindings(
+            contract.sampleData, contentType: headers.first { $0.isNamed("Content-Type") }?.value, status: status,
+            response: response, operation: operation, rules: contract.rules)
+        return Verdict(findings: findings, operation: index(of: operation), response: response.status)
+    }
+
+    private func index(of operation: SpecOperation) -> Int? {
+        document.operations.firstIndex { $0.method == operation.method && $0.path == operation.path }
+    }
+
+    // MARK: The stub's body against the response
+
+    private func bodyFindings(
+        _ body: StubBody, contentType: String?, status: Int, response: SpecResponse, operation: SpecOperation,
+        rules: ContractRules
+    ) -> [Finding] {
+        let place = response.node.place
+        let what = "the \(response.status) response of \(operation.name)"
+        if case .none = body { return [] }
+        if response.content.isEmpty {
+            return [
+                finding(
+                    .specNotChecked, kind: .note, at: .body,
+                    "\(what) documents no body: the stub's is not checked against the spec", place: place)
+            ]
+        }
+        let stubType = contentType ?? (body.jsonValue != nil ? "application/json" : nil)
+        guard let media = response.mediaType(for: stubType) else {
+            let documented = response.content.map(\.name).joined(separator: ", ")
+            return [
+                finding(
+                    .specMediaType, at: .body,
+                    "\(what) is documented as \(documented), the stub is \(stubType ?? "not JSON")", place: place,
+                    expected: documented, actual: stubType)
+            ]
+        }
+        guard let schemaNode = media.schema, let schema = schemas[schemaNode.place] else {
+            return [
+                finding(
+                    .specNotChecked, kind: .note, at: .body,
+                    "\(what) has no schema for \(media.name): the stub's body is not checked against the spec",
+                    place: media.place)
+            ]
+        }
+        guard let value = body.jsonValue else {
+            // A text stub against a text media type (`text/plain` with `type: string`): nothing more to check.
+            if !Self.isJSON(media.name) { return [] }
+            return [
+                finding(
+                    .specMediaType, at: .body,
+                    "\(what) is documented as \(media.name) with a schema, the stub's body is not JSON", place: place,
+                    expected: media.name, actual: "text")
+            ]
+        }
+        return schemaFindings(schema.violations(of: value, mode: .consumer), rules: rules, at: { .json($0) })
+    }
+
+    // MARK: The request
+
+    private func parameterFindings(_ route: SpecRoute, request: HTTPRequest) -> [Finding] {
+        let operation = route.operation
+        var findings: [Finding] = []
+        let query = Self.queryItems(of: request.url)
+        for parameter in operation.parameters {
+            let value: String?
+            let location: Finding.Location
+            switch parameter.location {
+            case .path:
+                value = route.pathParameters.first { $0.name == parameter.name }?.value
+                location = .target
+            case .query:
+                value = query.first { $0.name == parameter.name }?.value
+                location = .query(parameter.name)
+            case .header:
+                value = request.headers.first { $0.isNamed(parameter.name) }?.value
+                location = .header(parameter.name)
+            default:
+                continue
+            }
+            guard let value else {
+                if parameter.isRequired {
+                    findings.append(
+                        finding(
+                            .specParameter, at: location,
+                            "\(operation.name) requires the \(parameter.location.rawValue) parameter "
+                                + "'\(parameter.name)'; the request has none: add it to the target",
+                            place: parameter.node.place, expected: "required", actual: "absent"))
+                }
+                continue
+            }
+            guard let schemaNode = parameter.schema, let schema = schemas[schemaNode.place] else { continue }
+            let candidates = Self.candidates(value)
+            if candidates.contains(where: { schema.isValid($0) }) { continue }
+            let violation = schema.violations(of: candidates[0]).first(where: \.isViolation)
+            findings.append(
+                finding(
+                    .specParameter, at: location,
+                    "the \(parameter.location.rawValue) parameter '\(parameter.name)' is '\(value)', "
+                        + "outside its schema" + (violation.map { ": " + $0.message } ?? ""),
+                    place: violation?.place ?? schemaNode.place, expected: "in its schema", actual: value))
+        }
+        let declared = Set(operation.parameters.filter { $0.location == .query }.map(\.name))
+        for item in query where !declared.contains(item.name) {
+            findings.append(
+                finding(
+                    .specParameter, at: .query(item.name),
+                    "\(operation.name) declares no query parameter '\(item.name)': the service may reject or ignore "
+                        + "it; remove it from the target, or document it", place: operation.node.place,
+                    expected: "declared", actual: "undeclared"))
+        }
+        return findings
+    }
+
+    private func requestBodyFindings(_ operation: SpecOperation, request: HTTPRequest) -> [Finding] {
+        let hasBody = !(request.body?.isEmpty ?? true)
+        guard let requestBody = operation.requestBody else {
+            guard hasBody else { return [] }
+            return [
+                finding(
+                    .specRequestBody, at: .target,
+                    "\(operation.name) documents no request body; the target sends one", place: operation.node.place,
+                    expected: "none", actual: "a body")
+            ]
+        }
+        guard let body = request.body, hasBody else {
+            guard requestBody.isRequired else { return [] }
+            return [
+                finding(
+                    .specRequestBody, at: .target,
+                    "\(operation.name) requires a request body; the target sends none", place: requestBody.node.place,
+                    expected: "required", actual: "absent")
+            ]
+        }
+        let contentType = request.headers.first { $0.isNamed("Content-Type") }?.value
+        guard let media = requestBody.mediaType(for: contentType) else {
+            let documented = requestBody.content.map(\.name).joined(separator: ", ")
+            return [
+                finding(
+                    .specRequestBody, at: .header("Content-Type"),
+                    "\(operation.name) takes a request body of \(documented), the target sends "
+                        + (contentType ?? "no Content-Type"), place: requestBody.node.place, expected: documented,
+                    actual: contentType ?? "absent")
+            ]
+        }
+        guard let schemaNode = media.schema, let schema = schemas[schemaNode.place],
+            let value = try? JSONReader().value(body)
+        else { return [] }
+        // A request the spec rejects is the stub's drift: a member it lacks that the schema requires is one too
+        // (the service would refuse it), not a note as in a response the app reads.
+        let violations = schema.violations(of: value, mode: .consumer).map { violation in
+            var violation = violation
+            if violation.keyword == "required" { violation.severity = .violation }
+            return violation
+        }
+        return violations.map { violation in
+            finding(
+                .specRequestBody, kind: violation.isViolation ? .drift : .note, at: .target,
+                "the request body at \(violation.location): \(violation.message)", place: violation.place,
+                expected: violation.expected, actual: violation.actual)
+        }
+    }
+
+    // MARK: Findings
+
+    private func schemaFindings(
+        _ violations: [SchemaViolation], rules: ContractRules, at location: (JSONLocation) -> Finding.Location
+    ) -> [Finding] {
+        violations.compactMap { violation in
+            if Self.isIgnored(violation.location, by: rules) { return nil }
+            return finding(
+                .specSchema, kind: violation.isViolation ? .drift : .note, at: location(violation.location),
+                violation.message, place: violation.place, expected: violation.expected, actual: violation.actual)
+        }
+    }
+
+    private func finding(
+        _ rule: Finding.Rule, kind: Finding.Kind = .drift, at location: Finding.Location, _ message: String,
+        place: SpecPlace, expected: String? = nil, actual: String? = nil
+    ) -> Finding {
+        Finding(
+            kind, rule, at: location, message + " (\(place) \(place.pointer))", expected: expected, actual: actual,
+            culprit: .stub, specPlace: place)
+    }
+
+    /// Whether a media type is JSON: `application/json`, `application/vnd.github+json`, `application/problem+json`,
+    /// `*/*` (2.0's default, and JSON is what a JSON stub is).
+    static func isJSON(_ mediaType: String) -> Bool {
+        let essence = (mediaType.split(separator: ";").first.map(String.init) ?? mediaType).lowercased()
+        return essence == "*/*" || essence == "application/json" || essence.hasSuffix("+json")
+    }
+
+    /// Whether `rules.ignore` names the value at `location` or one it is in.
+    static func isIgnored(_ location: JSONLocation, by rules: ContractRules) -> Bool {
+        guard !rules.ignore.isEmpty else { return false }
+        let steps = location.components.map { component -> JSONPathPattern.Step in
+            switch component {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            }
+        }
+        return (0...steps.count).contains { length in
+            rules.ignore.contains { $0.matches(Array(steps.prefix(length))) }
+        }
+    }
+
+    /// The query's names and values, percent-decoded (`+` as a space, as forms write it).
+    static func queryItems(of url: String) -> [(name: String, value: String)] {
+        guard let mark = url.firstIndex(of: "?") else { return [] }
+        var query = url[url.index(after: mark)...]
+        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String {
+                let plain = text.replacingOccurrences(of: "+", with: " ")
+                return plain.removingPercentEncoding ?? plain
+            }
+            return (decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
+        }
+    }
+
+    /// A parameter's text as the values a schema may read it as: a number, `true`/`false`, and the string itself.
+    static func candidates(_ text: String) -> [JSONValue] {
+        var values: [JSONValue] = []
+        if let integer = Int64(text) {
+            values.append(.integer(integer))
+        } else if let number = Double(text), number.isFinite, text.contains(where: \.isNumber) {
+            values.append(.double(number))
+        }
+        if text == "true" || text == "false" { values.append(.bool(text == "true")) }
+        values.append(.string(text))
+        return values
+    }
+}
+
+extension SpecVersion {
+    /// The Schema Object's dialect of this version.
+    var dialect: SchemaDialect {
+        switch self {
+        case .swagger20: .openAPI20
+        case .openAPI30: .openAPI30
+        case .openAPI31: .openAPI31
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@testable import TetherKit
+
+/// `tether verify --spec FILE --offline`: the built binary checks targets against an OpenAPI document with nothing
+/// sent (every base URL here is a port nothing listens on, so a request sent would be an error, not a pass).
+@Suite(.serialized) struct VerifySpecTests {
+    /// A 3.1 document in YAML: a user by name, its repositories (a required query parameter), an issue created
+    /// with a body.
+    static let spec = """
+        openapi: 3.1.0
+        info: {title: Shop, version: "1"}
+        servers:
+          - url: https://api.example.com/v2
+        paths:
+          /users/{username}:
+            get:
+              parameters:
+                - {name: username, in: path, required: true, schema: {type: string}}
+              responses:
+                "200":
+                  description: a user
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/user"}
+                "404":
+                  description: no such user
+          /users/{username}/repositories:
+            get:
+              parameters:
+                - {name: username, in: path, required: true, schema: {type: string}}
+                - {name: per_page, in: query, required: true, schema: {type: integer, maximum: 100}}
+              responses:
+                "200":
+                  description: repositories
+                  content:
+                    application/json:
+                      schema:
+                        type: array
+                        items:
+                          type: object
+                          properties:
+                            name: {type: string}
+                            visibility: {enum: [public, private]}
+          /issues:
+            post:
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [title]
+                      properties:
+                        title: {type: string}
+              responses:
+                "201":
+                  description: created
+        components:
+          schemas:
+            user:
+              type: object
+              required: [login, id]
+              properties:
+                login: {type: string}
+                id: {type: integer, format: int64}
+                created_at: {type: string, format: date-time}
+                email: {type: [string, "null"], format: email}
+        """
+
+    /// One target that holds and one per kind of drift. Line numbers of the stubs matter to no assertion.
+    static let manifest = """
+        {"service": "Shop", "baseURL": "http://127.0.0.1:9/v2",
+         "targets": [
+           {"name": "user", "path": "/users/octocat",
+            "sampleData": {"json": {"login": "octocat", "id": 1, "email": null}}},
+           {"name": "renamed", "path": "/users/octocat/repos", "query": {"per_page": "2"},
+            "sampleData": {"json": []}},
+           {"name": "repositories", "path": "/users/octocat/repositories", "query": {"per_page": "200", "sort": "x"},
+            "sampleData": {"json": [{"name": "a", "visibility": "internal", "stars": 3}]}},
+           {"name": "typed", "path": "/users/octocat",
+            "sampleData": {"json": {"login": 7, "id": 1, "created_at": "yesterday"}},
+            "rules": {"ignore": ["$.created_at"]}},
+           {"name": "gone", "path": "/users/nobody",
+            "sampleResponse": {"networkResponse": {"statusCode": 410}}},
+           {"name": "createIssue", "method": "POST", "path": "/issues",
+            "task": {"requestJSONEncodable": {"body": "no title"}},
+            "sampleResponse": {"networkResponse": {"statusCode": 201}}}
+         ]}
+        """
+
+    static func folder() throws -> ContractFolder {
+        try ContractFolder(["contracts/shop.json": manifest, "openapi.yaml": spec])
+    }
+
+    static func tether(_ arguments: [String]) async throws -> TetherRun {
+        try await offPool { try TetherBinary.run(arguments) }
+    }
+
+    @Test func offlineEachKindOfDriftIsFoundNamedAndBlamedOnTheStub() async throws {
+        let folder = try Self.folder()
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+            "--json", folder.file("run.jsonl"),
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        let out = run.stdout
+        #expect(out.contains("PASS  Shop.user"), "\(out)")
+        // The operation missing, with the nearest one.
+        #expect(
+            out.contains(
+                "stale stub: target: the spec has no GET /users/octocat/repos; did you mean GET "
+                    + "/users/{username}/repositories?"), "\(out)")
+        // An enum value the app does not know, a field the spec never promised, a query value past its maximum,
+        // an undeclared query parameter: each with the schema's place.
+        #expect(
+            out.contains(#"stale stub: $[0].visibility: expected one of ["public","private"], got "internal""#),
+            "\(out)")
+        #expect(out.contains("stale stub: $[0].stars:"), "\(out)")
+        #expect(
+            out.contains("stale stub: query per_page: the query parameter 'per_page' is '200', outside its schema"),
+            "\(out)")
+        #expect(
+            out.contains(
+                "stale stub: query sort: GET /users/{username}/repositories declares no query parameter 'sort'"),
+            "\(out)")
+        #expect(out.contains("openapi.yaml:34:40 "), "the enum's line and column in the document: \(out)")
+        // A type drift; the ignored path is not checked against the spec either.
+        #expect(out.contains("stale stub: $.login: expected string, got integer 7"), "\(out)")
+        #expect(!out.contains("$.created_at"), "\(out)")
+        // An undocumented status, and a request body the spec rejects (a drift, not a note).
+        #expect(
+            out.contains("stale stub: status: the spec documents no 410 response for GET /users/{username}"), "\(out)")
+        #expect(
+            out.contains(#"stale stub: target: the request body at $.title: missing required member "title""#), "\(out)"
+        )
+        #expect(out.contains("spec coverage ("), "\(out)")
+        #expect(out.contains("3/3 operations, 3/4 responses"), "\(out)")
+
+        // JSON lines carry the culprit and the spec's place for tools.
+        let lines = try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n")
+        let findings = try lines.compactMap { line -> [[String: Any]]? in
+            let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return record?["findings"] as? [[String: Any]]
+        }.flatMap { $0 }
+        let drifts = findings.filter { $0["kind"] as? String == "drift" }
+        #expect(!drifts.isEmpty)
+        #expect(drifts.allSatisfy { $0["culprit"] as? String == "stub" }, "\(drifts)")
+        #expect(drifts.allSatisfy { ($0["spec"] as? String)?.contains("openapi.yaml:") == true }, "\(drifts)")
+    }
+
+    @Test func theShippedExampleHoldsAgainstItsDocumentAndListsWhatNoTargetCovers() async throws {
+        let root = FixturePaths.packageRoot
+        let run = try await Self.tether([
+            "verify", root.appendingPathComponent("contracts").path, "--spec",
+            root.appendingPathComponent("contracts/github.openapi.yaml").path, "--offline", "--list-uncovered",
+            "--no-color",
+        ])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("6 passed, 0 failed"), "\(run.stdout)")
+        #expect(run.stdout.contains("5/5 operations, 5/14 responses"), "\(run.stdout)")
+        #expect(run.stdout.contains("  GET /users/{username} 404"), "\(run.stdout)")
+    }
+
+    @Test func aBrokenDocumentIsExitTwoWithItsPlaceAndNothingIsChecked() async throws {
+        let folder = try ContractFolder([
+            "contracts/shop.json": Self.manifest,
+            "openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: Shop, version: "1"}
+            paths:
+              /users/{username}:
+                get:
+                  responses:
+                    "200":
+                      description: a user
+                      content:
+                        application/json:
+                          schema: {$ref: "#/components/schemas/person"}
+            """,
+        ])
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+        ])
+        #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("openapi.yaml:11:"), "\(run.stderr)")
+        #expect(run.stderr.contains("#/components/schemas/person"), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing was sent"), "\(run.stderr)")
+        #expect(!run.stdout.contains("PASS"), "\(run.stdout)")
+    }
+
+    @Test func optionsThatDoNotFitAreExitTwoSayingWhatToDo() async throws {
+        let folder = try Self.folder()
+        let offline = try await Self.tether(["verify", folder.file("contracts"), "--offline"])
+        #expect(offline.exitCode == 2)
+        #expect(offline.stderr.contains("add --spec FILE"), "\(offline.stderr)")
+        let service = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", "Shopp=" + folder.file("openapi.yaml"), "--offline",
+        ])
+        #expect(service.exitCode == 2)
+        #expect(
+            service.stderr.contains("no selected target is of the service 'Shopp' (services: Shop)"),
+            "\(service.stderr)")
+        let live = try await Self.tether(["verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml")])
+        #expect(live.exitCode == 2)
+        #expect(live.stderr.contains("add --offline"), "\(live.stderr)")
+    }
+}
