@@ -36,10 +36,13 @@ public struct ContractRunner: Sendable {
     ///     the decode check).
     ///   - onResult: Called once per contract with its index and result as soon as it is known (skipped ones first,
     ///     the others as their responses arrive), so a console can show progress.
-    /// - Returns: One result per contract, in contract order.
+    ///   - specs: The OpenAPI documents (`--spec`): each answer is checked against its service's document as well,
+    ///     and every finding says which of stub, spec and service drifted (`SpecTriangle`).
+    /// - Returns: One result per contract, in contract order (and each document's coverage).
     public func run(
         _ contracts: [Contract], checks: CheckOptions = CheckOptions(),
         transport: TransportOptions = TransportOptions(), baseline: BaselineGate = BaselineGate(), inStep: Bool = false,
+        specs: SpecSet = SpecSet(),
         onResponse: (Int, HTTPResponse) -> Void = { _, _ in },
         onResult: (Int, ContractResult) -> Void = { _, _ in }
     ) -> RunReport {
@@ -55,21 +58,30 @@ public struct ContractRunner: Sendable {
         for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let requests = sendable.map { contracts[$0].request }
+        var verdicts: [String: [SpecCheck.Verdict]] = [:]
+        if !specs.isEmpty {
+            for contract in contracts {
+                guard let check = specs.check(for: contract) else { continue }
+                verdicts[check.document.file, default: []].append(check.check(stubOf: contract))
+            }
+        }
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
             let index = sendable[position]
             if case .success(let live) = response { onResponse(index, live) }
             results[index] = baseline.mark(
                 Self.result(
                     contract: contracts[index], response: response, isStrict: checks.isStrict,
-                    isExhaustive: checks.isExhaustive, parser: parser))
+                    isExhaustive: checks.isExhaustive, parser: parser, spec: specs.check(for: contracts[index])))
             onResult(index, results[index])
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var secrets: [String] = []
         for contract in contracts { secrets += contract.secrets }
-        return RunReport(
+        var report = RunReport(
             results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
             secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: results))
+        report.specCoverage = specs.checks.map { SpecCoverage.of($0, verdicts: verdicts[$0.document.file] ?? []) }
+        return report
     }
 
     /// `--offline`: checks every contract's request and stub against its service's OpenAPI document (`SpecCheck`),
@@ -141,7 +153,7 @@ public struct ContractRunner: Sendable {
 
     static func result(
         contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool,
-        isExhaustive: Bool = false, parser: JSONParser? = nil
+        isExhaustive: Bool = false, parser: JSONParser? = nil, spec: SpecCheck? = nil
     ) -> ContractResult {
         if case .networkError(let code, let description) = contract.sampleResponse {
             let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
@@ -168,6 +180,11 @@ public struct ContractRunner: Sendable {
                 contract: contract, response: live, isStrict: isStrict, parser: parser)
             if isExhaustive, let unasserted = BodyCoverage.exhaustiveFinding(for: contract) {
                 findings.append(unasserted)
+            }
+            if let spec {
+                findings = SpecTriangle.judge(
+                    live: findings, stub: spec.check(stubOf: contract).findings,
+                    service: spec.check(live: live, of: contract))
             }
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
             return ContractResult(

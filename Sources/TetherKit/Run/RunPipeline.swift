@@ -50,11 +50,6 @@ public struct RunPipeline {
             })
         selected = try inputs.shardPart(of: selected, write: console)
         let specs = try plan.spec.load(for: selected)
-        if !specs.isEmpty && !plan.spec.isOffline {
-            throw .usage(
-                "--spec checks stubs against the document with --offline; checking live answers against it as well "
-                    + "(stub, spec and service together) is not in this version yet: add --offline")
-        }
         var sinks: [any ReportSink] = [
             ConsoleOutput(
                 contracts: selected, color: plan.reports.color ?? false, detail: plan.reports.detail, write: console)
@@ -141,6 +136,7 @@ public struct RunPipeline {
             ? runner.check(contracts, against: specs, baseline: baseline, onResult: deliver)
             : runner.run(
                 contracts, checks: plan.checks, transport: transport, baseline: baseline, inStep: failFast != nil,
+                specs: specs,
                 onResponse: { index, response in
                     onResponse(index, response)
                     for position in wanting { sinks[position].addResponse(response, at: index) }
@@ -148,6 +144,7 @@ public struct RunPipeline {
         if let failFast { report.results = report.results.map(failFast.relabeled) }
         report.shard = plan.inputs.sharding.shard
         report.failsOnFlaky = plan.gate.failsOnFlaky
+        report.failingCulprits = plan.spec.failingCulprits
         var lines: [String] = []
         var failure: ReportError?
         for position in sinks.indices {

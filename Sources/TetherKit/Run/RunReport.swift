@@ -62,11 +62,20 @@ public struct ContractResult: Sendable, Equatable {
 
     /// Whether this result fails the gate, the one home of that rule per target: a drift that is not all known, or
     /// an error, unless the target is pending; a flaky pass when `failsOnFlaky`.
-    /// - Parameter failsOnFlaky: `--fail-on-flaky`.
+    /// A drift against an OpenAPI document fails it only when its culprit is one of `failingCulprits` (`--fail-on`).
+    /// - Parameters:
+    ///   - failsOnFlaky: `--fail-on-flaky`.
+    ///   - failingCulprits: `--fail-on`: the culprits whose drifts fail the gate; `nil` for all.
     /// - Returns: `true` when the run must not pass because of this result.
-    public func failsGate(failsOnFlaky: Bool = false) -> Bool {
+    public func failsGate(failsOnFlaky: Bool = false, failingCulprits: Set<Finding.Culprit>? = nil) -> Bool {
         switch outcome {
-        case .drifted: !isPending && !isKnownDrift
+        case .drifted:
+            !isPending && !isKnownDrift
+                && (failingCulprits == nil
+                    || findings.contains { finding in
+                        finding.isDrift && !knownDrifts.contains(finding)
+                            && (finding.culprit.map { failingCulprits?.contains($0) ?? true } ?? true)
+                    })
         case .error: !isPending
         case .passed: failsOnFlaky && isFlaky
         case .skipped: false
@@ -107,10 +116,12 @@ public struct OutcomeCounts: Sendable, Equatable {
     /// - Parameters:
     ///   - results: The results.
     ///   - failsOnFlaky: `--fail-on-flaky`.
-    public init<Results: Sequence>(_ results: Results, failsOnFlaky: Bool = false)
-    where Results.Element == ContractResult {
+    ///   - failingCulprits: `--fail-on`.
+    public init<Results: Sequence>(
+        _ results: Results, failsOnFlaky: Bool = false, failingCulprits: Set<Finding.Culprit>? = nil
+    ) where Results.Element == ContractResult {
         for result in results {
-            let fails = result.failsGate(failsOnFlaky: failsOnFlaky)
+            let fails = result.failsGate(failsOnFlaky: failsOnFlaky, failingCulprits: failingCulprits)
             switch result.outcome {
             case .passed:
                 passed += 1
@@ -176,6 +187,8 @@ public struct RunReport: Sendable, Equatable {
     public var fixed: [FixedDrift]
     /// `--fail-on-flaky`: a target that passed only after a retry fails the gate.
     public var failsOnFlaky: Bool
+    /// `--fail-on`: the culprits whose drifts fail the gate; `nil` for all.
+    public var failingCulprits: Set<Finding.Culprit>?
     /// How much of each OpenAPI document (`--spec`) the targets cover; empty without one.
     public var specCoverage: [SpecCoverage] = []
 
@@ -194,7 +207,9 @@ public struct RunReport: Sendable, Equatable {
     }
 
     /// How many results came out each way: the one count every report prints.
-    public var counts: OutcomeCounts { OutcomeCounts(results, failsOnFlaky: failsOnFlaky) }
+    public var counts: OutcomeCounts {
+        OutcomeCounts(results, failsOnFlaky: failsOnFlaky, failingCulprits: failingCulprits)
+    }
     /// Targets with a body contract / all targets (`BodyCoverage`).
     public var coverage: BodyCoverage { BodyCoverage(results.map(\.contract)) }
     /// Targets that held.

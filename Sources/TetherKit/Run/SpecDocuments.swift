@@ -35,6 +35,8 @@ public struct SpecOptions: Sendable, Equatable {
     public var isOffline: Bool
     /// `--list-uncovered`: after the run, the operations and documented responses that no target covers.
     public var listsUncovered: Bool
+    /// `--fail-on stub,service,spec`: the culprits whose drifts fail the gate; `nil` for all.
+    public var failingCulprits: Set<Finding.Culprit>?
 
     /// - Parameters: as the properties.
     public init(documents: [Binding] = [], isOffline: Bool = false, listsUncovered: Bool = false) {

@@ -91,6 +91,53 @@ public struct SpecCheck: Sendable {
         return Verdict(findings: findings, operation: index(of: operation), response: response.status)
     }
 
+    /// Checks a live answer against the document, as the service must keep it: its status documented, its body fit
+    /// for that response's schema, a required member included (the findings blame the service). A member the schema
+    /// does not declare is a note whose `expected` is `undeclared`: `SpecTriangle` needs it where the stub has the
+    /// member too (then the spec is out of date), and drops it otherwise.
+    /// - Parameters:
+    ///   - response: The live answer.
+    ///   - contract: The target it answers.
+    /// - Returns: Drifts and notes, culprit `.service`; none when the target matches no operation.
+    public func check(live response: HTTPResponse, of contract: Contract) -> [Finding] {
+        guard case .found(let route) = document.match(method: contract.request.method, url: contract.request.url)
+        else { return [] }
+        let operation = route.operation
+        guard let documented = operation.response(for: response.statusCode) else {
+            let statuses = operation.responses.map(\.status).joined(separator: ", ")
+            return [
+                finding(
+                    .specStatus, at: .status,
+                    "the service answers \(response.statusCode), which the spec does not document for "
+                        + "\(operation.name) (it documents \(statuses))", place: operation.node.place,
+                    expected: statuses, actual: "\(response.statusCode)", culprit: .service)
+            ]
+        }
+        let contentType = response.headers.first { $0.isNamed("Content-Type") }?.value
+        guard !response.body.isEmpty, !documented.content.isEmpty,
+            let media = documented.mediaType(for: contentType), Self.isJSON(media.name),
+            let schemaNode = media.schema, let schema = schemas[schemaNode.place]
+        else { return [] }
+        guard let value = try? JSONReader().value(response.body) else {
+            return [
+                finding(
+                    .specMediaType, at: .body,
+                    "the spec documents \(media.name) for the \(documented.status) response of \(operation.name); the "
+                        + "service's body is not JSON", place: media.place, expected: media.name,
+                    actual: contentType ?? "absent", culprit: .service)
+            ]
+        }
+        return schema.violations(of: value, mode: .consumer).map { violation in
+            let isUndeclared = violation.keyword == "properties" && violation.isViolation
+            // The service must send what the spec requires (a note for the app's reading of a stub).
+            let isDrift = !isUndeclared && (violation.isViolation || violation.keyword == "required")
+            return finding(
+                .specSchema, kind: isDrift ? .drift : .note, at: .json(violation.location), violation.message,
+                place: violation.place, expected: isUndeclared ? "undeclared" : violation.expected,
+                actual: violation.actual, culprit: .service)
+        }
+    }
+
     private func index(of operation: SpecOperation) -> Int? {
         document.operations.firstIndex { $0.method == operation.method && $0.path == operation.path }
     }
@@ -262,11 +309,11 @@ public struct SpecCheck: Sendable {
 
     private func finding(
         _ rule: Finding.Rule, kind: Finding.Kind = .drift, at location: Finding.Location, _ message: String,
-        place: SpecPlace, expected: String? = nil, actual: String? = nil
+        place: SpecPlace, expected: String? = nil, actual: String? = nil, culprit: Finding.Culprit = .stub
     ) -> Finding {
         Finding(
             kind, rule, at: location, message + " (\(place) \(place.pointer))", expected: expected, actual: actual,
-            culprit: .stub, specPlace: place)
+            culprit: culprit, specPlace: place)
     }
 
     /// Whether a media type is JSON: `application/json`, `application/vnd.github+json`, `application/problem+json`,

@@ -153,7 +153,7 @@ import Testing
             "FILE.har": FixturePaths.packageRoot.appendingPathComponent("contracts/github.har").path,
             "PATTERN": "Nothing.*", "N": "2", "N/s": "2/s", "K/N": "1/2", "PATH": "$.email", "SECONDS": "5",
             "BYTES": "1M", "FILE": folder.file("file.txt"), "FILE|-": folder.file("out.jsonl"),
-            "[SERVICE=]FILE": folder.file("file.txt"),
+            "[SERVICE=]FILE": folder.file("file.txt"), "CULPRITS": "stub,spec",
         ]
         // Past the parser, each command stops before sending or serving anything, with an error of its own.
         let operands =

@@ -202,8 +202,104 @@ import Testing
         #expect(
             service.stderr.contains("no selected target is of the service 'Shopp' (services: Shop)"),
             "\(service.stderr)")
-        let live = try await Self.tether(["verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml")])
-        #expect(live.exitCode == 2)
-        #expect(live.stderr.contains("add --offline"), "\(live.stderr)")
+        let culprits = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--fail-on",
+            "stub,server",
+        ])
+        #expect(culprits.exitCode == 2)
+        #expect(culprits.stderr.contains("'server' is none"), "\(culprits.stderr)")
+    }
+
+    /// The triangle, live: a service on 127.0.0.1 and a 3.0 document; each target is one row of the culprit table.
+    static let itemsSpec = """
+        openapi: 3.0.3
+        info: {title: Items, version: "1"}
+        paths:
+          /items/{id}:
+            get:
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer}}
+              responses:
+                "200":
+                  description: an item
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [id, state]
+                        properties:
+                          id: {type: integer}
+                          state: {type: string, enum: [open, closed]}
+                          price: {type: number}
+                          note: {type: string, nullable: true}
+        """
+
+    static func itemsServer() throws -> MockServer {
+        try MockServer { request in
+            switch request.path {
+            case "/items/1": .json(#"{"id": 1, "state": "open", "price": 12.5}"#)
+            case "/items/2": .json(#"{"id": 2, "state": "merged", "price": "1.0"}"#)
+            case "/items/3": .json(#"{"id": 3, "state": "open", "color": "red"}"#)
+            case "/items/4": .json(#"{"id": 4, "state": "open", "note": null}"#)
+            default: .json(#"{"message": "not found"}"#, status: 404)
+            }
+        }
+    }
+
+    static func itemsManifest(_ server: MockServer) -> String {
+        """
+        {"service": "Items", "baseURL": "\(server.baseURL)",
+         "targets": [
+           {"name": "staleStub", "path": "/items/1", "sampleData": {"json": {"id": 1, "state": "open", "price": "12.50"}}},
+           {"name": "serviceBreaks", "path": "/items/2", "sampleData": {"json": {"id": 2, "state": "open", "price": 1.5}}},
+           {"name": "specOutOfDate", "path": "/items/3", "sampleData": {"json": {"id": 3, "state": "open", "color": "blue"}}},
+           {"name": "lacksTheRule", "path": "/items/4", "sampleData": {"json": {"id": 4, "state": "open", "note": "n"}}},
+           {"name": "noSuchOperation", "path": "/things/5", "sampleData": {"json": {"id": 5}}}
+         ]}
+        """
+    }
+
+    @Test func liveEachFindingSaysWhichSideDrifted() async throws {
+        let server = try Self.itemsServer()
+        let folder = try ContractFolder([
+            "contracts/items.json": Self.itemsManifest(server), "openapi.yaml": Self.itemsSpec,
+        ])
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--no-color", "--json",
+            folder.file("run.jsonl"),
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        let lines = try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n")
+        var drifts: [String: [(path: String, culprit: String)]] = [:]
+        for line in lines {
+            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = record["target"] as? String, let findings = record["findings"] as? [[String: Any]]
+            else { continue }
+            drifts[name] = findings.filter { $0["kind"] as? String == "drift" }.map {
+                ($0["path"] as? String ?? "", $0["culprit"] as? String ?? "none")
+            }
+        }
+        func culprits(_ target: String) -> [String] { (drifts[target] ?? []).map { "\($0.path) \($0.culprit)" } }
+        // Stub and live differ, the live answer fits: the stub is stale.
+        #expect(culprits("staleStub") == ["$.price stub"], "\(run.stdout)")
+        // The stub fits, the live answer does not: an enum value the app would crash on, a type.
+        #expect(Set(culprits("serviceBreaks")) == ["$.price service", "$.state service"], "\(run.stdout)")
+        // Stub and live agree on a field the spec never declared: the spec is out of date.
+        #expect(culprits("specOutOfDate") == ["$.color spec"], "\(run.stdout)")
+        // A null the spec allows where the stub has a value: the stub lacks the rule.
+        #expect(culprits("lacksTheRule") == ["$.note stub"], "\(run.stdout)")
+        // No such operation in the spec, and the service answers 404: the stub.
+        #expect(
+            culprits("noSuchOperation").allSatisfy { $0.hasSuffix(" stub") } && !culprits("noSuchOperation").isEmpty)
+        #expect(run.stdout.contains("service breaks its spec: $.state:"), "\(run.stdout)")
+        #expect(run.stdout.contains("spec out of date: $.color:"), "\(run.stdout)")
+
+        // --fail-on service: the stale stubs and the spec still drift in the report, only the service fails the gate.
+        let serviceOnly = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--fail-on", "service",
+            "--filter", "Items.staleStub", "--filter", "Items.specOutOfDate", "--no-color",
+        ])
+        #expect(serviceOnly.exitCode == 0, "\(serviceOnly.stdout)\(serviceOnly.stderr)")
+        #expect(serviceOnly.stdout.contains("DRIFT Items.staleStub"), "\(serviceOnly.stdout)")
     }
 }

@@ -146,19 +146,9 @@ import Testing
         }
         let input = directory.appendingPathComponent("cases.jsonl")
         try lines.write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [folder.appendingPathComponent("validate.py").path, input.path]
-        let output = directory.appendingPathComponent("out.txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let text = try String(contentsOf: output, encoding: .utf8)
-        guard process.terminationStatus == 0 else { throw PythonFailure(output: text) }
+        let run = try ChildProcess.run(python, [folder.appendingPathComponent("validate.py").path, input.path])
+        let text = run.stdoutText
+        guard run.status == 0 else { throw PythonFailure(output: text + run.stderrText) }
         let answers = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line -> String? in
             line == "1" ? nil : String(line.dropFirst(2))
         }

@@ -105,12 +105,9 @@ import Testing
     /// The large document, generated once per test run (`Fixtures/spec/large/generate.py`, reproducible).
     static let large: Result<String, Error> = Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-spec-large-\(getpid())")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", FixturePaths.fixture("spec/large/generate.py"), folder.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let run = try ChildProcess.run(
+            "/usr/bin/env", ["python3", FixturePaths.fixture("spec/large/generate.py"), folder.path])
+        guard run.status == 0 else { throw CocoaError(.fileWriteUnknown) }
         return folder.path
     }
 

@@ -1,14 +1,17 @@
 // SPEC: the providers' OpenAPI documents the targets are checked against (verify).
 
+import Foundation
+
 extension HelpSection {
     /// `--spec`, `--offline`, `--list-uncovered`.
     public static let spec = HelpSection(
         title: "SPEC",
-        note: "With --spec and --offline, nothing is sent: each target's method and path must match an operation of "
-            + "its service's document, its query, headers and request body the operation's parameters and "
-            + "requestBody, its stub's status a documented response, and its stub's body that response's schema as the "
-            + "app reads it (a field the schema does not declare is a drift). Every finding says which side is wrong. "
-            + "See docs/openapi.md.")
+        note: "Each target's method and path must match an operation of its service's document, its query, headers "
+            + "and request body the operation's parameters and requestBody, its stub's status a documented response, "
+            + "and its stub's body that response's schema as the app reads it (a field the schema does not declare is "
+            + "a drift). Without --offline the live answer is checked against the document too, and every finding "
+            + "says which side drifted: a stale stub, a service that breaks its spec, or a spec out of date. See "
+            + "docs/openapi.md.")
 }
 
 extension SpecOptions: OptionGroup {
@@ -24,6 +27,22 @@ extension SpecOptions: OptionGroup {
             "--offline", section: .spec,
             help: "send nothing: check each target's request and stub against its --spec document alone"
         ) { $0.isOffline = true },
+        .value(
+            "--fail-on", "CULPRITS", section: .spec,
+            help: "which culprits' drifts fail the gate: a comma-separated list of stub, service, spec (default: all)"
+        ) { (options: inout SpecOptions, text: String) throws(InvalidValue) in
+            var culprits = Set<Finding.Culprit>()
+            for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let name = word.trimmingCharacters(in: .whitespaces)
+                guard let culprit = Finding.Culprit(rawValue: name) else {
+                    throw InvalidValue(
+                        "is not a list of culprits ('\(name)' is none): write stub, service or spec, separated by commas"
+                    )
+                }
+                culprits.insert(culprit)
+            }
+            options.failingCulprits = culprits
+        },
         .flag(
             "--list-uncovered", section: .spec,
             help: "after the run, list the operations and documented responses that no target covers"
