@@ -246,7 +246,7 @@ public struct ManifestLoader: Sendable {
     // MARK: - One manifest
 
     private static let manifestKeys = [
-        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules",
+        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules", "spec",
     ]
     private static let targetKeys = [
         "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
@@ -302,6 +302,20 @@ public struct ManifestLoader: Sendable {
         }
 
         let folder = (node.file as NSString).deletingLastPathComponent
+        let specPath = attempt(&errors) { () throws(ContractError) -> String? in
+            guard let specNode = keys["spec"] else { return nil }
+            let written = try specNode.string()
+            guard !written.isEmpty else {
+                throw specNode.error("must name the service's OpenAPI document, relative to this manifest")
+            }
+            let path = written.hasPrefix("/") || folder.isEmpty ? written : folder + "/" + written
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw specNode.error(
+                    "spec '\(written)' does not exist (\(path)): a manifest's spec is relative to the manifest's folder"
+                )
+            }
+            return path
+        }
         var contracts: [Contract] = []
         if let targets {
             let serviceSecrets = serviceSecrets
@@ -325,6 +339,9 @@ public struct ManifestLoader: Sendable {
                         "rules.\(rule): path '\(path)' matches nothing in any stub of service '\(service ?? "")': "
                             + "fix the path, or move the rule to the targets that have it"))
             }
+        }
+        if let specPath = specPath ?? nil {
+            for index in contracts.indices { contracts[index].specPath = specPath }
         }
         return errors.count == errorCount ? contracts : []
     }

@@ -223,6 +223,7 @@ public struct Contract: Sendable, Equatable {
         var rules = ContractRules()
         var stubBehavior: StubBehavior = .immediate
         var isPending = false
+        var specPath: String?
     }
 
     /// `Seldom` behind a reference, one shared by every target that has the defaults: their 130 bytes were a third
@@ -315,6 +316,13 @@ public struct Contract: Sendable, Equatable {
     public var isPending: Bool {
         get { storage.fields.seldom.fields.isPending }
         set { updateSeldom { $0.isPending = newValue } }
+    }
+
+    /// The service's OpenAPI document (manifest `"spec"`, relative to the manifest, as a path from the working
+    /// directory); `nil` when the manifest names none. `tether verify` checks the target against it (`--spec`).
+    public var specPath: String? {
+        get { storage.fields.seldom.fields.specPath }
+        set { updateSeldom { $0.specPath = newValue } }
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {

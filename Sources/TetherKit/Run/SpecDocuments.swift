@@ -51,18 +51,28 @@ public struct SpecOptions: Sendable, Equatable {
     /// - Throws: `RunError.spec` with every problem of a broken document (`file:line:column`), or `.usage` for
     ///   options that do not fit.
     func load(for contracts: [Contract]) throws(RunError) -> SpecSet {
-        if isOffline && documents.isEmpty {
+        let declared = Set(contracts.compactMap(\.specPath))
+        if isOffline && documents.isEmpty && declared.isEmpty {
             throw .usage(
                 "--offline checks each target against its service's OpenAPI document: add --spec FILE (or --spec "
                     + "SERVICE=FILE)")
         }
-        if listsUncovered && documents.isEmpty {
+        if listsUncovered && documents.isEmpty && declared.isEmpty {
             throw .usage("--list-uncovered lists what --spec FILE's document has")
         }
         let services = Set(contracts.map(\.service))
         var set = SpecSet()
         var loaded: [String: SpecCheck] = [:]
-        for binding in documents {
+        // A manifest's "spec" is its service's own document: `--spec SERVICE=FILE` wins over it, and it wins over a
+        // `--spec FILE` given for every service.
+        var bindings = documents.filter { $0.service == nil }
+        var named = Set(documents.compactMap(\.service))
+        for contract in contracts {
+            guard let path = contract.specPath, named.insert(contract.service).inserted else { continue }
+            bindings.append(Binding(service: contract.service, path: path))
+        }
+        bindings += documents.filter { $0.service != nil }
+        for binding in bindings {
             if let service = binding.service, !services.contains(service) {
                 throw .usage(
                     "--spec \(service)=\(binding.path): no selected target is of the service '\(service)' (services: "

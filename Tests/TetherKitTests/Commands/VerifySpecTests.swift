@@ -163,6 +163,25 @@ import Testing
         #expect(run.stdout.contains("  GET /users/{username} 404"), "\(run.stdout)")
     }
 
+    /// `"spec"` in a manifest, relative to it: no `--spec` needed; a document that is not there is the manifest's error.
+    @Test func aManifestNamesItsServicesDocument() async throws {
+        let withSpec = Self.manifest.replacingOccurrences(
+            of: #"{"service": "Shop", "#, with: #"{"service": "Shop", "spec": "../openapi.yaml", "#)
+        let folder = try ContractFolder(["contracts/shop.json": withSpec, "openapi.yaml": Self.spec])
+        let run = try await Self.tether(["verify", folder.file("contracts"), "--offline", "--no-color"])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("did you mean GET /users/{username}/repositories?"), "\(run.stdout)")
+        #expect(run.stdout.contains("3/3 operations, 3/4 responses"), "\(run.stdout)")
+
+        let missing = try ContractFolder([
+            "contracts/shop.json": withSpec.replacingOccurrences(of: "../openapi.yaml", with: "openapi.yml")
+        ])
+        let broken = try await Self.tether(["verify", missing.file("contracts"), "--offline", "--no-color"])
+        #expect(broken.exitCode == 2, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stderr.contains("shop.json:1:"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("spec 'openapi.yml' does not exist"), "\(broken.stderr)")
+    }
+
     @Test func aBrokenDocumentIsExitTwoWithItsPlaceAndNothingIsChecked() async throws {
         let folder = try ContractFolder([
             "contracts/shop.json": Self.manifest,
