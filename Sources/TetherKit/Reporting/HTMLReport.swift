@@ -43,6 +43,8 @@ public enum HTMLReport {
     public static func html(for report: RunReport, liveBodies: [Int: LiveBody] = [:]) -> String {
         let redactor = Redactor(report: report)
         let counts = report.counts
+        // Against an OpenAPI document, each drift's badge says which side drifted (its style only then).
+        let hasCulprits = report.results.contains { $0.findings.contains { $0.culprit != nil } }
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -51,7 +53,7 @@ public enum HTMLReport {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
             <title>Tether report: \(escaped(ReportText.totalsLine(report.results)))</title>
-            <style>\(style)</style>
+            <style>\(style)\(hasCulprits ? culpritStyle : "")</style>
             </head>
             <body>
             <header>
@@ -120,7 +122,11 @@ public enum HTMLReport {
         let notes = result.findings.filter { !$0.isDrift }
         func item(_ finding: Finding) -> String {
             let kind = finding.isDrift ? "drift" : "note"
-            return "<li class=\"\(kind)\"><code>\(escaped(ReportText.clean(finding.path, redactor: redactor)))</code>: "
+            let badge = finding.culprit.map {
+                "<span class=\"culprit \($0.rawValue)\">\(escaped($0.words))</span> "
+            }
+            return
+                "<li class=\"\(kind)\">\(badge ?? "")<code>\(escaped(ReportText.clean(finding.path, redactor: redactor)))</code>: "
                 + "\(escaped(ReportText.clean(finding.message, redactor: redactor)))</li>\n"
         }
         if !drifts.isEmpty || (!notes.isEmpty && notes.count <= maxListedNotes) {
@@ -327,6 +333,12 @@ public enum HTMLReport {
         }
         return out
     }
+
+    private static let culpritStyle = """
+        .culprit{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;color:#fff;background:#818b98}
+        .culprit.stub{background:#cf222e}.culprit.service{background:#8250df}.culprit.spec{background:#bf8700}
+
+        """
 
     private static let style = """
         :root{color-scheme:light;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;background:#fff}

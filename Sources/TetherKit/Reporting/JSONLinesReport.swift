@@ -41,6 +41,18 @@ public struct JSONLinesReport: ReportSink {
 
     /// Writes the summary line and closes the file.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        for coverage in report.specCoverage {
+            // {"type":"specCoverage","file":"openapi.yaml","operations":12,"coveredOperations":…,"uncovered":[…]}
+            let record = JSONValue.object([
+                JSONMember("type", .string("specCoverage")), JSONMember("file", .string(coverage.file)),
+                JSONMember("operations", .integer(Int64(coverage.operations))),
+                JSONMember("coveredOperations", .integer(Int64(coverage.coveredOperations))),
+                JSONMember("responses", .integer(Int64(coverage.responses))),
+                JSONMember("coveredResponses", .integer(Int64(coverage.coveredResponses))),
+                JSONMember("uncovered", .array(coverage.uncovered.map { .string($0) })),
+            ])
+            emit(String(decoding: record.serialized(), as: UTF8.self) + "\n")
+        }
         emit(Self.summaryLine(report))
         try? file?.close()
         file = nil

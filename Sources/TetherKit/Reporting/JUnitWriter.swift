@@ -118,6 +118,13 @@ public enum JUnitWriter {
             let lines = fixed.map { ReportText.fixedLine($0, redactor: redactor) }
             properties.append(("tether.fixed", lines.joined(separator: ", ")))
         }
+        if !report.specCoverage.isEmpty {
+            properties.append(
+                (
+                    "tether.specCoverage",
+                    ReportText.escapingControls(report.specCoverage.map(\.line).joined(separator: "; "))
+                ))
+        }
         for (key, value) in properties {
             try writer.startElement("property")
             try writer.attribute("name", key)

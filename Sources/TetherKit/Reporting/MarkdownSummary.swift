@@ -62,12 +62,18 @@ public struct MarkdownSummary: ReportSink {
             "",
         ]
         if let reason = report.nothingCheckedReason { lines += [reason, ""] }
+        if !report.specCoverage.isEmpty { lines += report.specCoverage.map { cell($0.line) } + [""] }
         let problems = ReportText.problems(report)
         guard !problems.isEmpty else {
             lines.append("Every checked contract holds.")
             return lines.joined(separator: "\n") + "\n"
         }
-        lines += ["| Target | Outcome | First findings |", "| --- | --- | --- |"]
+        // Against an OpenAPI document, which side drifted gets a column of its own.
+        let hasCulprits = problems.contains { $0.findings.contains { $0.culprit != nil } }
+        lines +=
+            hasCulprits
+            ? ["| Target | Outcome | Culprit | First findings |", "| --- | --- | --- | --- |"]
+            : ["| Target | Outcome | First findings |", "| --- | --- | --- |"]
         for result in problems.prefix(maxRows) {
             let findings: [String]
             if result.outcome == .drifted {
@@ -86,7 +92,12 @@ public struct MarkdownSummary: ReportSink {
             }
             let target = cell(ReportText.qualifiedName(result.contract), isCode: true)
             let cells = findings.joined(separator: "<br>")
-            lines.append("| `\(target)` | \(ReportText.statusWord(result.outcome)) | \(cells) |")
+            var culprits: [String] = []
+            for finding in result.findings where finding.isDrift {
+                if let words = finding.culprit?.words, !culprits.contains(words) { culprits.append(words) }
+            }
+            let culprit = hasCulprits ? culprits.joined(separator: ", ") + " | " : ""
+            lines.append("| `\(target)` | \(ReportText.statusWord(result.outcome)) | \(culprit)\(cells) |")
         }
         if problems.count > maxRows {
             lines += ["", "…and \(problems.count - maxRows) more drifted or failed targets (see the JUnit report)."]

@@ -285,7 +285,7 @@ import Testing
         ])
         let run = try await Self.tether([
             "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--no-color", "--json",
-            folder.file("run.jsonl"),
+            folder.file("run.jsonl"), "--summary", folder.file("summary.md"), "--html", folder.file("report.html"),
         ])
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
         let lines = try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n")
@@ -312,6 +312,30 @@ import Testing
             culprits("noSuchOperation").allSatisfy { $0.hasSuffix(" stub") } && !culprits("noSuchOperation").isEmpty)
         #expect(run.stdout.contains("service breaks its spec: $.state:"), "\(run.stdout)")
         #expect(run.stdout.contains("spec out of date: $.color:"), "\(run.stdout)")
+        let summary = try String(contentsOfFile: folder.file("summary.md"), encoding: .utf8)
+        #expect(summary.contains("| Target | Outcome | Culprit | First findings |"), "\(summary)")
+        #expect(summary.contains("| `Items.specOutOfDate` | DRIFT | spec out of date | "), "\(summary)")
+        let junit = try #require(run.junit)
+        #expect(junit.contains(#"<property name="tether.specCoverage" value="spec coverage ("#), "\(junit)")
+        #expect(junit.contains("service breaks its spec: $.price"), "\(junit)")
+
+        // The HTML report's badges, rendered by Chromium: the service's in its own colour.
+        if VerifyReportsTests.chromium != nil {
+            let html = folder.file("report.html")
+            let dom = try await VerifyReportsTests.chromiumRun(
+                ["--dump-dom", "file://\(html)"], profile: folder.file("p1"))
+            #expect(dom.status == 0, "\(dom.stderr)")
+            #expect(dom.stdout.contains(#"<span class="culprit service">service breaks its spec</span>"#))
+            #expect(dom.stdout.contains(#"<span class="culprit spec">spec out of date</span>"#))
+            let shot = folder.file("shot.png")
+            let render = try await VerifyReportsTests.chromiumRun(
+                ["--screenshot=\(shot)", "--window-size=1200,2000", "file://\(html)"], profile: folder.file("p2"))
+            #expect(render.status == 0, "\(render.stderr)")
+            let python = try #require(executableOnPath("python3"))
+            let counted = try await VerifyReportsTests.tool(
+                python, ["-c", VerifyReportsTests.pngColorCounter, shot, "8250df"])
+            #expect((Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 50, "\(counted)")
+        }
 
         // --fail-on service: the stale stubs and the spec still drift in the report, only the service fails the gate.
         let serviceOnly = try await Self.tether([
