@@ -59,6 +59,7 @@ public struct ContractRunner: Sendable {
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let requests = sendable.map { contracts[$0].request }
         var verdicts: [String: [SpecCheck.Verdict]] = [:]
+        let stubPlaces = specs.isEmpty ? nil : StubPlaces()
         if !specs.isEmpty {
             for contract in contracts {
                 guard let check = specs.check(for: contract) else { continue }
@@ -71,7 +72,8 @@ public struct ContractRunner: Sendable {
             results[index] = baseline.mark(
                 Self.result(
                     contract: contracts[index], response: response, isStrict: checks.isStrict,
-                    isExhaustive: checks.isExhaustive, parser: parser, spec: specs.check(for: contracts[index])))
+                    isExhaustive: checks.isExhaustive, parser: parser, spec: specs.check(for: contracts[index]),
+                    stubPlaces: stubPlaces))
             onResult(index, results[index])
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
@@ -100,6 +102,7 @@ public struct ContractRunner: Sendable {
         let clockStart = DispatchTime.now()
         var results: [ContractResult] = []
         var verdicts: [String: [SpecCheck.Verdict]] = [:]
+        let stubPlaces = StubPlaces()
         for (index, contract) in contracts.enumerated() {
             let result: ContractResult
             if let check = specs.check(for: contract) {
@@ -108,7 +111,7 @@ public struct ContractRunner: Sendable {
                 verdicts[check.document.file, default: []].append(verdict)
                 result = ContractResult(
                     contract: contract, outcome: verdict.findings.contains(where: \.isDrift) ? .drifted : .passed,
-                    findings: verdict.findings,
+                    findings: stubPlaces.located(verdict.findings, in: contract),
                     duration: Double(DispatchTime.now().uptimeNanoseconds - begin.uptimeNanoseconds) / 1e9)
             } else {
                 result = ContractResult(
@@ -153,7 +156,7 @@ public struct ContractRunner: Sendable {
 
     static func result(
         contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool,
-        isExhaustive: Bool = false, parser: JSONParser? = nil, spec: SpecCheck? = nil
+        isExhaustive: Bool = false, parser: JSONParser? = nil, spec: SpecCheck? = nil, stubPlaces: StubPlaces? = nil
     ) -> ContractResult {
         if case .networkError(let code, let description) = contract.sampleResponse {
             let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
@@ -185,6 +188,12 @@ public struct ContractRunner: Sendable {
                 findings = SpecTriangle.judge(
                     live: findings, stub: spec.check(stubOf: contract).findings,
                     service: spec.check(live: live, of: contract))
+                if let stubPlaces {
+                    // The stub's place beside the spec's, where the stub is the side to change.
+                    let stubSide = findings.indices.filter { findings[$0].culprit == .stub }
+                    let located = stubPlaces.located(stubSide.map { findings[$0] }, in: contract)
+                    for (position, index) in stubSide.enumerated() { findings[index] = located[position] }
+                }
             }
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
             return ContractResult(

@@ -312,7 +312,8 @@ public struct SpecCheck: Sendable {
         place: SpecPlace, expected: String? = nil, actual: String? = nil, culprit: Finding.Culprit = .stub
     ) -> Finding {
         Finding(
-            kind, rule, at: location, message + " (\(place) \(place.pointer))", expected: expected, actual: actual,
+            kind, rule, at: location, message + " (the spec: \(place) \(place.pointer))", expected: expected,
+            actual: actual,
             culprit: culprit, specPlace: place)
     }
 

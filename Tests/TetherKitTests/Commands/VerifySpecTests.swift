@@ -126,6 +126,7 @@ import Testing
                 "stale stub: query sort: GET /users/{username}/repositories declares no query parameter 'sort'"),
             "\(out)")
         #expect(out.contains("openapi.yaml:34:40 "), "the enum's line and column in the document: \(out)")
+        #expect(out.contains("(the stub: \(folder.file("contracts/shop.json")):8:"), "the stub's value's place: \(out)")
         // A type drift; the ignored path is not checked against the spec either.
         #expect(out.contains("stale stub: $.login: expected string, got integer 7"), "\(out)")
         #expect(!out.contains("$.created_at"), "\(out)")
