@@ -34,7 +34,14 @@ public enum ConsoleWriter {
     /// - Returns: the text to print.
     ///   - detail: how much to say about each target.
     public static func render(_ report: RunReport, color: Bool, detail: ConsoleDetail = .normal) -> String {
-        let redactor = Redactor(report: report)
+        render(report, color: color, detail: detail, redactor: Redactor(report: report))
+    }
+
+    /// `render(_:color:detail:)` with the redactor the caller has made for `report` already (`Redactor(report:)`):
+    /// for callers that render one report several times, as the console fuzzer does.
+    @_spi(Testing) public static func render(
+        _ report: RunReport, color: Bool, detail: ConsoleDetail = .normal, redactor: Redactor
+    ) -> String {
         let lines = report.results.compactMap { result in
             line(for: result, color: color, redactor: redactor, detail: detail).map { $0 + "\n" }
         }
@@ -53,7 +60,7 @@ public enum ConsoleWriter {
     }
 
     /// `closing(for:color:)` with the redactor the caller has made for `report` already.
-    static func closing(for report: RunReport, color: Bool, redactor: Redactor) -> String {
+    @_spi(Testing) public static func closing(for report: RunReport, color: Bool, redactor: Redactor) -> String {
         var lines = [
             paint(
                 ReportText.totalsLine(report.results) + ReportText.gateTotals(report.results) + " in "
@@ -114,9 +121,14 @@ public enum ConsoleWriter {
         ///   - color: Whether to add ANSI colors.
         ///   - detail: How much to say about each target.
         public init(contracts: [Contract], color: Bool, detail: ConsoleDetail = .normal) {
+            self.init(redactor: Redactor(contracts: contracts), color: color, detail: detail)
+        }
+
+        /// A stream that redacts with `redactor` (made by the caller for the run's contracts).
+        @_spi(Testing) public init(redactor: Redactor, color: Bool, detail: ConsoleDetail = .normal) {
             self.color = color
             self.detail = detail
-            self.redactor = Redactor(contracts: contracts)
+            self.redactor = redactor
         }
 
         /// Takes the result of contract `index`; returns the text now ready to print (possibly empty), each

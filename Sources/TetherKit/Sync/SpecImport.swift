@@ -1,0 +1,243 @@
+import Foundation
+
+/// Contracts from an OpenAPI document's examples (`tether import --spec FILE --service NAME`): one target per
+/// operation and documented response that has an example (`example`, `examples`, 2.0 `examples`), its body the
+/// example, its status the response's. An operation or response without what a target needs (an example body, an
+/// example for each required parameter and for a required request body, a concrete status) is listed, not invented.
+public struct SpecImport: Sendable {
+    /// The manifest and its sample files, ready to write.
+    public var manifest: ContractManifest
+    /// The document's first server: the manifest's `baseURL`.
+    public var baseURL: String
+    /// The targets, in document order.
+    public var targetNames: [String]
+    /// What was not imported, and why: `openapi.yaml:12:5: GET /users/{username} 404: no example: not imported`.
+    public var messages: [String]
+
+    /// Imports the operations of `document` (those with one of `tags`, when any is given).
+    /// - Parameters:
+    ///   - document: A loaded document.
+    ///   - service: The service name.
+    ///   - tags: Only operations with one of these tags; empty for all.
+    /// - Throws: `SpecImportError` when the document has no absolute server URL or nothing to import.
+    ///   - baseURL: The manifest's base URL; `nil` for the document's first absolute server URL.
+    public init(document: SpecDocument, service: String, tags: [String] = [], baseURL: String? = nil)
+        throws(SpecImportError)
+    {
+        guard !service.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyService }
+        guard let baseURL = baseURL ?? document.servers.first(where: { HTTPRequest.isHTTPURL($0.url) })?.url,
+            HTTPRequest.isHTTPURL(baseURL)
+        else {
+            throw .noServer(file: document.file)
+        }
+        self.baseURL = baseURL
+        var messages: [String] = []
+        var contracts: [TargetContract] = []
+        var bodies: [String: (data: Data, fileExtension: String)] = [:]
+        var names: [String] = []
+        var taken = Set<String>()
+        for operation in document.operations {
+            if !tags.isEmpty && !operation.tags.contains(where: tags.contains) { continue }
+            let place = "\(operation.node.place): \(operation.name)"
+            var request: (path: String, query: [(String, String)], headers: [HTTPHeader], task: RequestTask)
+            switch Self.request(for: operation) {
+            case .success(let built): request = built
+            case .failure(let reason):
+                messages.append("\(place): \(reason): not imported")
+                continue
+            }
+            let concrete = operation.responses.filter { Int($0.status) != nil }
+            for response in operation.responses where Int(response.status) == nil {
+                messages.append(
+                    "\(place) \(response.status): a range or default, not a status a stub can answer: not imported")
+            }
+            for response in concrete {
+                let status = Int(response.status) ?? 200
+                let example = response.content.lazy.compactMap { media in
+                    media.examples.lazy.compactMap(\.value).first.map { (media, $0) }
+                }.first
+                if example == nil && !response.content.isEmpty {
+                    messages.append("\(place) \(response.status): no example: not imported")
+                    continue
+                }
+                var name = Self.name(operation)
+                if concrete.count > 1, response.status != concrete[0].status { name += "_" + response.status }
+                while !taken.insert(name).inserted { name += "_" }
+                names.append(name)
+                var headers = request.headers
+                if let (media, _) = example, !headers.contains(where: { $0.isNamed("Accept") }) {
+                    headers.append(HTTPHeader("Accept", media.name))
+                }
+                let httpRequest = RequestBuilder.request(
+                    method: operation.method, baseURL: baseURL, path: request.path, query: request.query,
+                    headers: headers, task: request.task)
+                var sampleData = StubBody.none
+                if let (media, value) = example {
+                    if SpecCheck.isJSON(media.name) {
+                        sampleData = .json(value.value)
+                        bodies[name] = (value.value.serialized(pretty: true) + Data("\n".utf8), "json")
+                    } else if case .string(let text) = value.value {
+                        sampleData = .text(Data(text.utf8))
+                        bodies[name] = (Data(text.utf8), "txt")
+                    }
+                }
+                let contract = Contract(
+                    service: service, name: name, baseURL: baseURL, request: httpRequest, sampleData: sampleData,
+                    sampleResponse: .network(statusCode: status, headers: []), source: document.file)
+                contracts.append(TargetContract(contract: contract))
+            }
+        }
+        self.messages = messages
+        guard !contracts.isEmpty else { throw .nothingToImport(file: document.file, messages: messages) }
+        targetNames = names
+        do {
+            manifest = try ContractManifest(
+                service: service, contracts: contracts,
+                description:
+                    "Imported from \((document.file as NSString).lastPathComponent) by Tether \(tetherVersion): the "
+                    + "examples of its responses. Check them with: tether verify --spec \(document.file) --offline",
+                recordedBodies: bodies)
+        } catch {
+            throw .contract(error)
+        }
+    }
+
+    /// Reads the document, imports it, and writes the manifest and its sample files into `folder`.
+    /// - Throws: `SpecImportError`: the document cannot be read, nothing can be imported, the manifest exists, or a
+    ///   file cannot be written.
+    public static func run(
+        specPath: String, service: String, tags: [String], baseURL: String? = nil, folder: String
+    ) throws(SpecImportError) -> (SpecImport, manifestPath: String) {
+        let document: SpecDocument
+        do {
+            document = try SpecDocument.load(contentsOf: specPath)
+        } catch {
+            throw .spec(error)
+        }
+        let imported = try SpecImport(document: document, service: service, tags: tags, baseURL: baseURL)
+        let manifestPath = (folder as NSString).appendingPathComponent(imported.manifest.manifestFileName)
+        guard !FileManager.default.fileExists(atPath: manifestPath) else {
+            throw .manifestExists(path: manifestPath)
+        }
+        do {
+            return (imported, try imported.manifest.write(to: folder))
+        } catch {
+            throw .write(error)
+        }
+    }
+
+    /// The path with its parameters filled in, the query, headers and body: each required parameter, and a required
+    /// body, from its example; or why the operation cannot be a target.
+    private static func request(for operation: SpecOperation) -> Result<
+        (path: String, query: [(String, String)], headers: [HTTPHeader], task: RequestTask), ImportSkip
+    > {
+        var path = operation.path
+        var query: [(String, String)] = []
+        var headers: [HTTPHeader] = []
+        for parameter in operation.parameters where parameter.isRequired || parameter.location == .path {
+            guard let value = example(of: parameter) else {
+                return .failure(
+                    ImportSkip(
+                        "no example for the required \(parameter.location.rawValue) parameter '\(parameter.name)'"))
+            }
+            switch parameter.location {
+            case .path: path = path.replacingOccurrences(of: "{\(parameter.name)}", with: value)
+            case .query: query.append((parameter.name, value))
+            case .header: headers.append(HTTPHeader(parameter.name, value))
+            default: break
+            }
+        }
+        var task = RequestTask.plain
+        if let body = operation.requestBody {
+            let example = body.content.lazy.compactMap { media in
+                media.examples.lazy.compactMap(\.value).first.map { (media, $0) }
+            }.first
+            if let (media, value) = example, SpecCheck.isJSON(media.name) {
+                task = .json(value.value)
+            } else if body.isRequired {
+                return .failure(ImportSkip("no JSON example for its required request body"))
+            }
+        }
+        return .success((path, query, headers, task))
+    }
+
+    /// A parameter's example: `example`, the first of `examples`, its schema's `example`, `default` or first `enum`.
+    private static func example(of parameter: SpecParameter) -> String? {
+        let node = parameter.node
+        var candidates: [JSONValue?] = [node["example"]?.value, node["examples"]?.members.first?.node["value"]?.value]
+        if let schema = parameter.schema {
+            candidates += [schema["example"]?.value, schema["default"]?.value, schema["enum"]?.elements.first?.value]
+        }
+        for case let value? in candidates {
+            switch value {
+            case .string(let text): return text
+            case .integer(let number): return String(number)
+            case .unsignedInteger(let number): return String(number)
+            case .double(let number): return String(number)
+            case .bool(let flag): return flag ? "true" : "false"
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// `operationId` as a target name (`repos/get` → `reposGet`), else the method and path's words.
+    private static func name(_ operation: SpecOperation) -> String {
+        guard let id = operation.operationId, !id.isEmpty else {
+            return HARImport.name(method: operation.method, path: operation.path)
+        }
+        let words = id.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        guard let first = words.first else { return HARImport.name(method: operation.method, path: operation.path) }
+        return first.prefix(1).lowercased() + first.dropFirst()
+            + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    struct ImportSkip: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}
+
+extension SpecImport.ImportSkip: CustomStringConvertible {
+    var description: String { reason }
+}
+
+/// Why `tether import --spec` wrote nothing.
+public enum SpecImportError: Error, Sendable, CustomStringConvertible {
+    /// `--service` is empty.
+    case emptyService
+    /// The document cannot be read, or has errors.
+    case spec(SpecError)
+    /// The document has no absolute `http(s)` server (3.x `servers`, 2.0 `host`).
+    case noServer(file: String)
+    /// No operation has what a target needs.
+    case nothingToImport(file: String, messages: [String])
+    /// The manifest would overwrite one.
+    case manifestExists(path: String)
+    /// The targets cannot be written as a manifest.
+    case contract(ContractError)
+    /// A file cannot be written.
+    case write(ReportError)
+
+    /// The messages to print before the error (what was not imported).
+    public var messages: [String] {
+        if case .nothingToImport(_, let messages) = self { return messages }
+        return []
+    }
+
+    /// `tether: error: …`.
+    public var description: String {
+        switch self {
+        case .emptyService: "--service must not be empty"
+        case .spec(let error): "\(error)"
+        case .noServer(let file):
+            "\(file): no absolute server URL (3.x servers, 2.0 host): add `servers: [{url: https://…}]` to the document, "
+                + "or pass --base-url URL"
+        case .nothingToImport(let file, _):
+            "\(file): no operation has an example for a response (and for its required parameters): nothing imported"
+        case .manifestExists(let path): "\(path) exists: import into another --out folder, or remove it"
+        case .contract(let error): "\(error)"
+        case .write(let error): "\(error)"
+        }
+    }
+}

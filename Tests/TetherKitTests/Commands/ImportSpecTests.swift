@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import TetherKit
+
+/// `tether import --spec`: targets from an OpenAPI document's examples, through the built binary, then `tether verify
+/// --spec --offline` on what it wrote.
+@Suite struct ImportSpecTests {
+    static let spec = """
+        openapi: 3.0.3
+        info: {title: Shop, version: "1"}
+        servers: [{url: "https://api.example.com/v2"}]
+        paths:
+          /users/{username}:
+            get:
+              operationId: users/get-by-username
+              tags: [users]
+              parameters:
+                - {name: username, in: path, required: true, schema: {type: string}, example: octocat}
+              responses:
+                "200":
+                  description: a user
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties: {login: {type: string}, id: {type: integer}}
+                      examples:
+                        octocat: {value: {login: octocat, id: 1}}
+                "404":
+                  description: no such user
+                  content:
+                    application/json:
+                      schema: {type: object, properties: {message: {type: string}}}
+                      example: {message: Not Found}
+                default:
+                  description: an error
+          /orders/{id}:
+            get:
+              tags: [orders]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer}}
+              responses:
+                "200":
+                  description: an order
+                  content:
+                    application/json:
+                      example: {id: 7}
+          /orders:
+            post:
+              tags: [orders]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {type: object}
+              responses:
+                "201": {description: created}
+        """
+
+    @Test func examplesBecomeTargetsAndWhatHasNoneIsListed() async throws {
+        let folder = try ContractFolder(["openapi.yaml": Self.spec])
+        let out = folder.file("contracts")
+        let spec = folder.file("openapi.yaml")
+        let run = try await offPool {
+            try TetherBinary.run(["import", "--spec", spec, "--service", "Shop", "--out", out])
+        }
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("2 targets of https://api.example.com/v2"), "\(run.stdout)")
+        // Listed, not invented: a default response, an id with no example, a required body with none.
+        #expect(run.stdout.contains("GET /users/{username} default: a range or default"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("GET /orders/{id}: no example for the required path parameter 'id'"), "\(run.stdout)")
+        #expect(run.stdout.contains("POST /orders: no JSON example for its required request body"), "\(run.stdout)")
+
+        let manifest = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out + "/shop.json")))
+        guard case .array(let targets)? = manifest["targets"] else {
+            Issue.record("no targets in \(manifest)")
+            return
+        }
+        #expect(
+            targets.map { $0["name"] } == [.string("usersGetByUsername"), .string("usersGetByUsername_404")])
+        #expect(targets.first?["path"] == .string("/users/octocat"))
+        let sample = try JSONValue.parse(
+            Data(contentsOf: URL(fileURLWithPath: out + "/samples/shop/usersGetByUsername.json")))
+        #expect(sample == .object([JSONMember("login", .string("octocat")), JSONMember("id", .integer(1))]))
+
+        // What it wrote holds against the document it came from.
+        let verify = try await offPool {
+            try TetherBinary.run(["verify", out, "--spec", spec, "--offline", "--no-color"])
+        }
+        #expect(verify.exitCode == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("2 passed, 0 failed"), "\(verify.stdout)")
+
+        // --tag keeps the operations of a tag: the orders have none to import.
+        let tagged = try await offPool {
+            try TetherBinary.run([
+                "import", "--spec", spec, "--service", "Orders", "--out", out, "--tag", "orders",
+            ])
+        }
+        #expect(tagged.exitCode == 2, "\(tagged.stdout)\(tagged.stderr)")
+        #expect(tagged.stderr.contains("nothing imported"), "\(tagged.stderr)")
+    }
+
+    /// The OpenAPI Initiative's example with response examples and no servers: `--base-url` gives the manifest one.
+    @Test func theOAIExampleImportsWithABaseURL() async throws {
+        let folder = try ContractFolder([:])
+        let spec = FixturePaths.fixture("spec/oai/v3.0/api-with-examples.yaml")
+        let (first, second) = (folder.file("a"), folder.file("b"))
+        let without = try await offPool {
+            try TetherBinary.run(["import", "--spec", spec, "--service", "Versions", "--out", first])
+        }
+        #expect(without.exitCode == 2)
+        #expect(without.stderr.contains("no absolute server URL"), "\(without.stderr)")
+        let run = try await offPool {
+            try TetherBinary.run([
+                "import", "--spec", spec, "--service", "Versions", "--out", second, "--base-url",
+                "http://127.0.0.1:9",
+            ])
+        }
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("4 targets"), "\(run.stdout)")
+        let verify = try await offPool {
+            try TetherBinary.run(["verify", second, "--spec", spec, "--offline", "--no-color"])
+        }
+        #expect(verify.exitCode == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+}
