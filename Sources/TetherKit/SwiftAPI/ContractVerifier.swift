@@ -24,6 +24,11 @@ public struct ContractVerifier {
     public var verifier: ContractRunner
     /// A HAR file to replay on 127.0.0.1 for the run (`--mock`): every request goes to that server instead.
     public var mockHAR: String?
+    /// The provider's OpenAPI document (`--spec`): each target is checked against it too, and every finding says
+    /// which of stub, service and spec drifted.
+    public var spec: String?
+    /// Send nothing: check each target's request and stub against `spec` alone (`--offline`).
+    public var isOffline: Bool = false
 
     /// A verifier using Moya's default endpoint mapping.
     /// - Parameters:
@@ -36,13 +41,17 @@ public struct ContractVerifier {
     ///   - headers: Headers added to every request, e.g. a token.
     ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
     ///   - rules: Service-wide rules (a manifest's top-level `"rules"`); each target's `rules` add to them.
+    ///   - spec: The provider's OpenAPI document (`--spec`).
+    ///   - isOffline: Send nothing; check against `spec` alone (`--offline`).
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init(
         baseURL: URL? = nil, isStrict: Bool = false, isExhaustive: Bool = false, jobs: Int = 8, timeout: Double = 30,
         headers: [String: String] = [:], mockHAR: String? = nil, rules: ContractRules = ContractRules(),
-        verifier: ContractRunner = ContractRunner()
+        spec: String? = nil, isOffline: Bool = false, verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
+        self.spec = spec
+        self.isOffline = isOffline
         self.converter = TargetConverter(baseURL: baseURL, headers: headers)
         self.converter.rules = rules
         self.checks = CheckOptions(isStrict: isStrict, isExhaustive: isExhaustive)
@@ -63,13 +72,18 @@ public struct ContractVerifier {
     ///   - headers: Headers added to every request, e.g. a token.
     ///   - mockHAR: A HAR file to replay on 127.0.0.1 and verify against (`--mock`), instead of the service.
     ///   - rules: Service-wide rules (a manifest's top-level `"rules"`); each target's `rules` add to them.
+    ///   - spec: The provider's OpenAPI document (`--spec`).
+    ///   - isOffline: Send nothing; check against `spec` alone (`--offline`).
     ///   - verifier: The pipeline; its transport is libcurl by default.
     public init<Target: TargetType>(
         endpointClosure: @escaping (Target) -> Endpoint, baseURL: URL? = nil, isStrict: Bool = false,
         isExhaustive: Bool = false, jobs: Int = 8, timeout: Double = 30, headers: [String: String] = [:],
-        mockHAR: String? = nil, rules: ContractRules = ContractRules(), verifier: ContractRunner = ContractRunner()
+        mockHAR: String? = nil, rules: ContractRules = ContractRules(), spec: String? = nil, isOffline: Bool = false,
+        verifier: ContractRunner = ContractRunner()
     ) {
         self.mockHAR = mockHAR
+        self.spec = spec
+        self.isOffline = isOffline
         self.converter = TargetConverter(endpointClosure: endpointClosure, baseURL: baseURL, headers: headers)
         self.converter.rules = rules
         self.checks = CheckOptions(isStrict: isStrict, isExhaustive: isExhaustive)
@@ -199,8 +213,24 @@ public struct ContractVerifier {
             }
         }
         let (contracts, plan, errors) = prepare(targets, converter: converter)
+        let specs: SpecSet
+        do {
+            specs = try SpecOptions(documents: spec.map { [.init(path: $0)] } ?? [], isOffline: isOffline)
+                .load(for: contracts)
+        } catch {
+            // A document that cannot be read checks nothing: every target says why.
+            let results = plan.map { planned in
+                switch planned {
+                case .sent(_, let contract): ContractResult(contract: contract, outcome: .error(error.description))
+                case .made(let result): result
+                }
+            }
+            let run = RunReport(results: results, startedAt: verifier.now(), duration: 0, hostname: verifier.hostname)
+            return (ContractReport(run: run, contractErrors: errors), false)
+        }
         let run = await Self.run(
-            contracts, verifier: verifier, checks: checks, transport: transport, onResponse: onResponse)
+            contracts, verifier: verifier, checks: checks, transport: transport, specs: specs, isOffline: isOffline,
+            onResponse: onResponse)
         withExtendedLifetime(server) {}
         return (ContractReport(run: merged(run, plan: plan), contractErrors: errors), true)
     }
@@ -264,12 +294,16 @@ public struct ContractVerifier {
     /// holds the deepest body (`DeepStack`: a Darwin thread's default 512 KB does not).
     nonisolated(nonsending) private static func run(
         _ contracts: [Contract], verifier: ContractRunner, checks: CheckOptions, transport: TransportOptions,
-        onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void
+        specs: SpecSet = SpecSet(), isOffline: Bool = false, onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void
     ) async -> RunReport {
         await withCheckedContinuation { continuation in
             DeepStack.start(name: "tether-verify") {
                 // No sinks here: the report is written on request.
-                let report = verifier.run(contracts, checks: checks, transport: transport, onResponse: onResponse)
+                let report =
+                    isOffline
+                    ? verifier.check(contracts, against: specs)
+                    : verifier.run(
+                        contracts, checks: checks, transport: transport, specs: specs, onResponse: onResponse)
                 continuation.resume(returning: report)
             }
         }

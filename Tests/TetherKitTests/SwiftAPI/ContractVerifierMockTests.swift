@@ -150,3 +150,36 @@ private enum RecordedOrNot: CaseIterable, TargetType {
 extension Outcome {
     fileprivate var isError: Bool { if case .error = self { true } else { false } }
 }
+
+/// `ContractVerifier(spec:isOffline:)`: Moya's GitHub targets against the example's OpenAPI document.
+@Suite struct ContractVerifierSpecTests {
+    static let spec = FixturePaths.packageRoot.appendingPathComponent("contracts/github.openapi.yaml").path
+
+    @Test func offlineTheTargetsHoldAgainstTheDocumentAndAnUnknownPathDrifts() async throws {
+        let report = await ContractVerifier(spec: Self.spec, isOffline: true).verify(GitHub.allCases)
+        #expect(report.results.map(\.outcome) == [.passed, .passed, .passed], "\(report)")
+        #expect(report.results.allSatisfy { $0.liveStatusCode == nil }, "nothing was sent")
+
+        let unknown = await ContractVerifier(spec: Self.spec, isOffline: true).verify([TestTarget()])
+        let drift = try #require(unknown.results.first?.findings.first)
+        #expect(drift.rule == .specOperation && drift.culprit == .stub, "\(drift)")
+    }
+
+    @Test func liveTheServiceThatBreaksTheDocumentIsNamed() async throws {
+        let server = try gitHubServer()
+        let report = await ContractVerifier(baseURL: URL(string: server.baseURL), spec: Self.spec)
+            .verify([GitHub.userProfile("octocat")])
+        let result = try #require(report.results.first)
+        #expect(result.outcome == .drifted, "\(report)")
+        // The server's user lacks fields the document requires: the service's drifts, not the stub's.
+        let culprits = Set(result.findings.filter(\.isDrift).compactMap(\.culprit))
+        #expect(culprits == [.service], "\(result.findings)")
+        #expect(result.findings.contains { $0.path == "$.avatar_url" && $0.isDrift }, "\(result.findings)")
+    }
+
+    @Test func aDocumentThatCannotBeReadIsEveryTargetsError() async throws {
+        let report = await ContractVerifier(spec: "/nonexistent/openapi.yaml", isOffline: true).verify(GitHub.allCases)
+        #expect(report.results.allSatisfy { $0.outcome.isError }, "\(report)")
+        #expect(!report.isPassing)
+    }
+}
