@@ -145,11 +145,15 @@ public struct SpecCoverage: Sendable, Equatable {
     public var responses: Int
     /// What no target covers, one line each: `GET /users/{username}` (the whole operation), `GET /users 404`.
     public var uncovered: [String]
+    /// The document's keywords Tether does not check (`security`, `callbacks`, `links`, …) and how often each is
+    /// written, so that a run says so instead of passing in silence: `security ×3`.
+    public var notChecked: [String] = []
 
-    /// `spec coverage (openapi.yaml): 12/40 operations, 15/88 responses`.
+    /// `spec coverage (openapi.yaml): 12/40 operations, 15/88 responses`, then `; not checked: security ×3` when
+    /// the document has keywords Tether does not check.
     public var line: String {
         "spec coverage (\(file)): \(coveredOperations)/\(operations) operations, \(coveredResponses)/\(responses) "
-            + "responses"
+            + "responses" + (notChecked.isEmpty ? "" : "; not checked: " + notChecked.joined(separator: ", "))
     }
 
     /// The coverage of `check`'s document by the verdicts of the targets checked against it.
@@ -174,8 +178,18 @@ public struct SpecCoverage: Sendable, Equatable {
                 uncovered.append("\(operation.name) \(response.status)")
             }
         }
-        return SpecCoverage(
+        var counts: [(keyword: String, count: Int)] = []
+        for unchecked in check.document.uncheckedKeywords {
+            if let index = counts.firstIndex(where: { $0.keyword == unchecked.keyword }) {
+                counts[index].count += 1
+            } else {
+                counts.append((unchecked.keyword, 1))
+            }
+        }
+        var coverage = SpecCoverage(
             file: check.document.file, coveredOperations: covered.count, operations: operations.count,
             coveredResponses: coveredResponses.count, responses: responses, uncovered: uncovered)
+        coverage.notChecked = counts.map { $0.count == 1 ? $0.keyword : "\($0.keyword) ×\($0.count)" }
+        return coverage
     }
 }

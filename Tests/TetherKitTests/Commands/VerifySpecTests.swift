@@ -183,6 +183,31 @@ import Testing
         #expect(broken.stderr.contains("spec 'openapi.yml' does not exist"), "\(broken.stderr)")
     }
 
+    /// The OpenAPI Initiative's links example: what Tether does not check (`links`) is said, never passed in silence;
+    /// and a Swagger 2.0 document's body parameter and `basePath`.
+    @Test func keywordsNotCheckedAreSaidAndSwagger20IsRead() async throws {
+        let links = FixturePaths.fixture("spec/oai/v3.0/link-example.yaml")
+        let petstore = FixturePaths.fixture("spec/oai/v2.0/yaml/petstore-simple.yaml")
+        let folder = try ContractFolder([
+            "links.json": """
+            {"service": "Links", "baseURL": "http://127.0.0.1:9", "spec": "\(links)",
+             "targets": [{"name": "user", "path": "/2.0/users/bob", "sampleData": {"json": {"username": "bob"}}}]}
+            """,
+            "pets.json": """
+            {"service": "Pets", "baseURL": "http://petstore.swagger.io/api", "spec": "\(petstore)",
+             "targets": [{"name": "add", "method": "POST", "path": "/pets", "task": {"requestJSONEncodable": {"tag": "t"}},
+                          "sampleData": {"json": {"id": 1, "name": "rex"}}}]}
+            """,
+        ])
+        let run = try await Self.tether(["verify", folder.path, "--offline", "--no-color"])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1/6 operations, 1/6 responses; not checked: links ×4"), "\(run.stdout)")
+        #expect(run.stdout.contains("PASS  Links.user"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(#"stale stub: target: the request body at $.name: missing required member "name""#),
+            "\(run.stdout)")
+    }
+
     @Test func aBrokenDocumentIsExitTwoWithItsPlaceAndNothingIsChecked() async throws {
         let folder = try ContractFolder([
             "contracts/shop.json": Self.manifest,
