@@ -63,6 +63,7 @@ public enum HTMLReport {
 
             """
         if let reason = report.nothingCheckedReason { page += "<p class=\"warning\">\(escaped(reason))</p>\n" }
+        for coverage in report.specCoverage { page += "<p class=\"meta spec\">\(escaped(coverage.line))</p>\n" }
         page += "<nav class=\"filters\" aria-label=\"filter targets\">\n"
         let filters = [
             ("all", "all", report.results.count), ("drifted", "drift", counts.drifted),

@@ -29,12 +29,17 @@ final class StubPlaces {
         return "\(place.file):\(place.line):\(place.column)"
     }
 
-    /// Adds ` (the stub: FILE:LINE:COLUMN)` to each finding at a place in a JSON body.
+    /// Adds ` (the stub: FILE:LINE:COLUMN)` to each finding: the value's place for a place in a JSON body, the
+    /// target's declaration in its manifest for the rest (its path, its status, a parameter, a request body).
     func located(_ findings: [Finding], in contract: Contract) -> [Finding] {
         findings.map { finding in
-            guard case .json(let location) = finding.location, let place = place(of: location, in: contract) else {
-                return finding
+            let place: String?
+            if case .json(let location) = finding.location {
+                place = self.place(of: location, in: contract)
+            } else {
+                place = contract.declaration.map { "\($0.file):\($0.line):\($0.column)" }
             }
+            guard let place else { return finding }
             var located = finding
             located.message += " (the stub: \(place))"
             return located

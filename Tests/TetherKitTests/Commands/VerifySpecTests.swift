@@ -127,6 +127,10 @@ import Testing
             "\(out)")
         #expect(out.contains("openapi.yaml:34:40 "), "the enum's line and column in the document: \(out)")
         #expect(out.contains("(the stub: \(folder.file("contracts/shop.json")):8:"), "the stub's value's place: \(out)")
+        // A missing operation names the target's declaration in its manifest (line 5, its "name").
+        #expect(
+            out.contains("did you mean GET /users/{username}/repositories? (the spec: ")
+                && out.contains("(the stub: \(folder.file("contracts/shop.json")):5:"), "\(out)")
         // A type drift; the ignored path is not checked against the spec either.
         #expect(out.contains("stale stub: $.login: expected string, got integer 7"), "\(out)")
         #expect(!out.contains("$.created_at"), "\(out)")
@@ -353,6 +357,7 @@ import Testing
             #expect(dom.status == 0, "\(dom.stderr)")
             #expect(dom.stdout.contains(#"<span class="culprit service">service breaks its spec</span>"#))
             #expect(dom.stdout.contains(#"<span class="culprit spec">spec out of date</span>"#))
+            #expect(dom.stdout.contains(#"<p class="meta spec">spec coverage ("#))
             let shot = folder.file("shot.png")
             let render = try await VerifyReportsTests.chromiumRun(
                 ["--screenshot=\(shot)", "--window-size=1200,2000", "file://\(html)"], profile: folder.file("p2"))
