@@ -154,6 +154,10 @@ public struct ReportFormat: Sendable {
                 + "the console then goes to standard error)",
             sink: { JSONLinesReport(destination: $0) }),
         ReportFormat(
+            option: "ctrf",
+            help: "write the Common Test Report Format (ctrf.io) JSON, for the CTRF GitHub reporter and dashboards",
+            sink: { CTRFFile(path: $0.path ?? "reports/ctrf.json") }),
+        ReportFormat(
             option: "summary",
             help: "write a Markdown summary of the drifted and failed targets (also appended to "
                 + "$GITHUB_STEP_SUMMARY when it is set)",
