@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "tether", targets: ["TetherCLI"]),
         // Test helpers for Swift Testing and XCTest; apart, so that TetherKit and tether never link XCTest.
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
+        // `swift package tether verify …` in a package that depends on this one.
+        .plugin(name: "TetherCommand", targets: ["TetherCommand"]),
     ],
     targets: [
         // C libraries from Debian (apt) and Homebrew (brew) packages, each wrapped in exactly one place.
@@ -39,6 +41,17 @@ let package = Package(
             dependencies: ["TetherContracts", "CCurl", "CLibXML2", "CMicroHTTPD", "CSimdJSON", "CYAML"]),
         .executableTarget(name: "TetherCLI", dependencies: ["TetherKit"]),
         .target(name: "TetherTesting", dependencies: ["TetherKit"]),
+        .plugin(
+            name: "TetherCommand",
+            capability: .command(
+                intent: .custom(verb: "tether", description: "run the tether command line on this package's contracts"),
+                permissions: [
+                    .allowNetworkConnections(
+                        scope: .all(), reason: "tether verify, record, update and learn send each contract's request"),
+                    .writeToPackageDirectory(
+                        reason: "tether writes its reports (reports/) and, with update, learn, record or import, files"),
+                ]),
+            dependencies: ["TetherCLI"]),
         .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts"]),
         .testTarget(
             name: "TetherKitTests", dependencies: ["TetherKit", "TetherContracts"], resources: [.copy("Fixtures")]),
