@@ -106,7 +106,7 @@ private struct RecordingSink: ReportSink {
 
     @Test func everyFileFormatIsRegisteredOnceWithItsOption() {
         let options = ReportFormat.all.map(\.option)
-        #expect(options == ["junit", "html", "json", "summary", "github-annotations", "diagnostics"])
+        #expect(options == ["junit", "html", "json", "ctrf", "summary", "github-annotations", "diagnostics"])
         #expect(Set(options).count == options.count)
         #expect(ReportFormat.all.first?.sink(ReportDestination(path: "reports/x.xml")) is JUnitFile)
     }
