@@ -246,7 +246,7 @@ public struct ManifestLoader: Sendable {
     // MARK: - One manifest
 
     private static let manifestKeys = [
-        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules", "spec",
+        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules", "spec", "auth",
     ]
     private static let targetKeys = [
         "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
@@ -274,7 +274,7 @@ public struct ManifestLoader: Sendable {
             guard let targetsNode = keys["targets"] else { throw node.error("missing key \"targets\"") }
             return (targetsNode, try targetsNode.elementCount())
         }
-        let serviceHeaders =
+        var serviceHeaders =
             attempt(&errors) { () throws(ContractError) in try keys["headers"].map(headerEntries) ?? [] } ?? []
         let serviceBehavior =
             attempt(&errors) { () throws(ContractError) in try keys["stubBehavior"].map(Self.stubBehavior) }
@@ -301,6 +301,64 @@ public struct ManifestLoader: Sendable {
             return baseURL
         }
 
+        // "auth": Basic becomes the service's Authorization header (a target's own wins, as for any service header);
+        // OAuth2 client credentials travel with each contract, for the runner to sign in once per run.
+        var oauth2: OAuth2ClientCredentials?
+        if let authNode = keys["auth"] {
+            _ = attempt(&errors) { () throws(ContractError) in
+                let kinds = try authNode.members(allowed: ["oauth2", "basic", "login"])
+                guard kinds.count == 1 else {
+                    throw authNode.error("write one of \"oauth2\", \"basic\" or \"login\"")
+                }
+                if let basic = kinds["basic"] {
+                    let fields = try basic.members(allowed: ["user", "password"])
+                    guard let userNode = fields["user"], let passwordNode = fields["password"] else {
+                        throw basic.error("basic needs \"user\" and \"password\"")
+                    }
+                    let user = try expand(try userNode.string(), at: userNode, secrets: &serviceSecrets)
+                    let password = try expand(try passwordNode.string(), at: passwordNode, secrets: &serviceSecrets)
+                    let credentials = "Basic " + Data((user + ":" + password).utf8).base64EncodedString()
+                    serviceHeaders.removeAll { $0.0.lowercased() == "authorization" }
+                    serviceHeaders.append(("Authorization", credentials, basic))
+                }
+                if let login = kinds["login"] {
+                    throw login.error(
+                        "\"login\" is not in this version yet: write \"oauth2\" (client credentials) or \"basic\"")
+                }
+                if let node = kinds["oauth2"] {
+                    let fields = try node.members(allowed: [
+                        "tokenURL", "clientID", "clientSecret", "scope", "audience", "form",
+                    ])
+                    func value(_ key: String, required: Bool) throws(ContractError) -> String? {
+                        guard let field = fields[key] else {
+                            if required { throw node.error("oauth2 needs \"\(key)\"") }
+                            return nil
+                        }
+                        return try expand(try field.string(), at: field, secrets: &serviceSecrets)
+                    }
+                    let tokenURL = try value("tokenURL", required: true) ?? ""
+                    guard HTTPRequest.isHTTPURL(tokenURL) else {
+                        throw (fields["tokenURL"] ?? node).error("tokenURL must be a whole http or https URL")
+                    }
+                    let secret = try value("clientSecret", required: true) ?? ""
+                    // The client secret is a secret whatever its length or origin.
+                    if !secret.isEmpty { serviceSecrets.append(secret) }
+                    var form: [HTTPHeader] = []
+                    if let formNode = fields["form"] {
+                        for (name, field) in try formNode.freeMembers() {
+                            form.append(
+                                HTTPHeader(name, try expand(try field.string(), at: field, secrets: &serviceSecrets)))
+                        }
+                    }
+                    oauth2 = OAuth2ClientCredentials(
+                        tokenURL: tokenURL, clientID: try value("clientID", required: true) ?? "", clientSecret: secret,
+                        scope: try value("scope", required: false), audience: try value("audience", required: false),
+                        form: form, declaration: node.keyPlace)
+                }
+            }
+        }
+
+        let serviceHeadersWithAuth = serviceHeaders
         let folder = (node.file as NSString).deletingLastPathComponent
         let specPath = attempt(&errors) { () throws(ContractError) -> String? in
             guard let specNode = keys["spec"] else { return nil }
@@ -324,7 +382,7 @@ public struct ManifestLoader: Sendable {
                 var secrets = serviceSecrets
                 return target(
                     targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
-                    serviceHeaders: serviceHeaders, serviceBehavior: serviceBehavior ?? .immediate,
+                    serviceHeaders: serviceHeadersWithAuth, serviceBehavior: serviceBehavior ?? .immediate,
                     serviceRules: serviceRules?.rules ?? ContractRules(), folder: folder, secrets: &secrets,
                     errors: &errors)
             }
@@ -342,6 +400,9 @@ public struct ManifestLoader: Sendable {
         }
         if let specPath = specPath ?? nil {
             for index in contracts.indices { contracts[index].specPath = specPath }
+        }
+        if let oauth2 {
+            for index in contracts.indices { contracts[index].oauth2 = oauth2 }
         }
         return errors.count == errorCount ? contracts : []
     }

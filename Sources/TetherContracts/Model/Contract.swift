@@ -224,6 +224,7 @@ public struct Contract: Sendable, Equatable {
         var stubBehavior: StubBehavior = .immediate
         var isPending = false
         var specPath: String?
+        var oauth2: OAuth2ClientCredentials?
     }
 
     /// `Seldom` behind a reference, one shared by every target that has the defaults: their 130 bytes were a third
@@ -323,6 +324,12 @@ public struct Contract: Sendable, Equatable {
     public var specPath: String? {
         get { storage.fields.seldom.fields.specPath }
         set { updateSeldom { $0.specPath = newValue } }
+    }
+
+    /// How the service signs in before its targets are sent (manifest `"auth": {"oauth2": …}`); `nil` for none.
+    public var oauth2: OAuth2ClientCredentials? {
+        get { storage.fields.seldom.fields.oauth2 }
+        set { updateSeldom { $0.oauth2 = newValue } }
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {

@@ -48,16 +48,32 @@ public struct ContractRunner: Sendable {
     ) -> RunReport {
         let startedAt = now()
         let clockStart = DispatchTime.now()
-        let isSent = contracts.map { if case .network = $0.sampleResponse { true } else { false } }
+        var contracts = contracts
+        // Services that sign in (OAuth2 client credentials) do so once, before any of their targets is sent; a
+        // service that cannot makes each of its targets an error, and none of them is sent.
+        var signIn = ServiceSignIn(transport: self.transport, options: transport)
+        for index in contracts.indices where contracts[index].oauth2 != nil {
+            if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
+        }
+        let isSent = contracts.indices.map { index in
+            if case .network = contracts[index].sampleResponse {
+                signIn.failure(for: contracts[index]) == nil
+            } else {
+                false
+            }
+        }
         let sendable = contracts.indices.filter { isSent[$0] }
         // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
         // others are in flight, and its body is dropped once checked.
-        var results = contracts.map {
-            baseline.mark(Self.result(contract: $0, response: nil, isStrict: checks.isStrict))
+        var results = contracts.map { contract in
+            if let failure = signIn.failure(for: contract) {
+                return baseline.mark(ContractResult(contract: contract, outcome: .error(failure.description)))
+            }
+            return baseline.mark(Self.result(contract: contract, response: nil, isStrict: checks.isStrict))
         }
         for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
-        let requests = sendable.map { contracts[$0].request }
+        let requests = sendable.map { signIn.signed(contracts[$0]) }
         var verdicts: [String: [SpecCheck.Verdict]] = [:]
         let stubPlaces = specs.isEmpty ? nil : StubPlaces()
         if !specs.isEmpty {
@@ -66,8 +82,8 @@ public struct ContractRunner: Sendable {
                 verdicts[check.document.file, default: []].append(check.check(stubOf: contract))
             }
         }
-        Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
-            let index = sendable[position]
+        var unauthorized: [Int] = []
+        func handle(_ index: Int, _ response: Result<HTTPResponse, TransportError>) {
             if case .success(let live) = response { onResponse(index, live) }
             results[index] = baseline.mark(
                 Self.result(
@@ -76,8 +92,35 @@ public struct ContractRunner: Sendable {
                     stubPlaces: stubPlaces))
             onResult(index, results[index])
         }
+        Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
+            let index = sendable[position]
+            // A 401 to a signed-in target: its token may have expired. It waits; the service signs in once more and
+            // the target is sent again, once (its first answer is not reported).
+            if case .success(let live) = response, live.statusCode == 401, contracts[index].oauth2 != nil {
+                unauthorized.append(index)
+                return
+            }
+            handle(index, response)
+        }
+        if !unauthorized.isEmpty {
+            signIn.refresh(services: Set(unauthorized.map { contracts[$0].service }))
+            for index in unauthorized {
+                if let failure = signIn.failure(for: contracts[index]) {
+                    results[index] = baseline.mark(
+                        ContractResult(contract: contracts[index], outcome: .error(failure.description)))
+                    onResult(index, results[index])
+                }
+            }
+            let retried = unauthorized.filter { signIn.failure(for: contracts[$0]) == nil }
+            for index in retried { signIn.prepare(&contracts[index]) }  // the new token is a secret of the target too
+            Self.send(
+                retried.map { signIn.signed(contracts[$0]) }, through: self.transport, options: transport, inStep: true
+            ) { position, response in
+                handle(retried[position], response)
+            }
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
-        var secrets: [String] = []
+        var secrets: [String] = signIn.tokens
         for contract in contracts { secrets += contract.secrets }
         var report = RunReport(
             results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
@@ -129,6 +172,65 @@ public struct ContractRunner: Sendable {
             secrets: Array(Set(contracts.flatMap(\.secrets))).sorted(), fixed: baseline.fixed(in: results))
         report.specCoverage = specs.checks.map { SpecCoverage.of($0, verdicts: verdicts[$0.document.file] ?? []) }
         return report
+    }
+
+    /// The sign-ins of one run: a token per service, fetched when its first target needs one, fetched again once
+    /// after a 401; every token is a secret of the run.
+    struct ServiceSignIn {
+        let transport: any HTTPTransport
+        let options: TransportOptions
+        private var outcomes: [String: Result<String, SignIn.Failure>] = [:]
+        private var refreshed = Set<String>()
+        /// Every token fetched (redacted from every output).
+        private(set) var tokens: [String] = []
+
+        init(transport: any HTTPTransport, options: TransportOptions) {
+            self.transport = transport
+            self.options = options
+        }
+
+        /// Signs `contract`'s service in, once per service; the token becomes one of the contract's secrets.
+        mutating func prepare(_ contract: inout Contract) {
+            guard let credentials = contract.oauth2 else { return }
+            if outcomes[contract.service] == nil { fetch(credentials, for: contract.service) }
+            if case .success(let token)? = outcomes[contract.service], !contract.secrets.contains(token) {
+                contract.secrets.append(token)
+            }
+        }
+
+        /// Signs each service in again, once per run.
+        mutating func refresh(services: Set<String>) {
+            for service in services.sorted() where refreshed.insert(service).inserted {
+                guard let credentials = credentials[service] else { continue }
+                fetch(credentials, for: service)
+            }
+        }
+
+        private var credentials: [String: OAuth2ClientCredentials] = [:]
+
+        private mutating func fetch(_ credentials: OAuth2ClientCredentials, for service: String) {
+            self.credentials[service] = credentials
+            let outcome = SignIn.token(credentials, service: service, transport: transport, options: options)
+            if case .success(let token) = outcome { tokens.append(token) }
+            outcomes[service] = outcome
+        }
+
+        /// Why `contract` cannot be sent: its service's sign-in failed.
+        func failure(for contract: Contract) -> SignIn.Failure? {
+            guard contract.oauth2 != nil, case .failure(let failure)? = outcomes[contract.service] else { return nil }
+            return failure
+        }
+
+        /// The request to send: with `Authorization: Bearer TOKEN` in place of any it had, when its service signs in.
+        func signed(_ contract: Contract) -> HTTPRequest {
+            guard contract.oauth2 != nil, case .success(let token)? = outcomes[contract.service] else {
+                return contract.request
+            }
+            var request = contract.request
+            request.headers.removeAll { $0.isNamed("Authorization") }
+            request.headers.append(HTTPHeader("Authorization", "Bearer " + token))
+            return request
+        }
     }
 
     /// Sends the requests on a thread of their own and hands each result to `handle` on this one, in completion
