@@ -47,7 +47,8 @@ public struct OAuth2ClientCredentials: Sendable, Equatable {
         return HTTPRequest(
             method: "POST", url: tokenURL,
             headers: [
-                HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Accept", "application/json"),
+                HTTPHeader("Content-Type", "application/x-www-form-urlencoded"),
+                HTTPHeader("Accept", "application/json"),
             ], body: Data(body.utf8))
     }
 }
