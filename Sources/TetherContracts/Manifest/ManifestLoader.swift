@@ -303,7 +303,7 @@ public struct ManifestLoader: Sendable {
 
         // "auth": Basic becomes the service's Authorization header (a target's own wins, as for any service header);
         // OAuth2 client credentials travel with each contract, for the runner to sign in once per run.
-        var oauth2: OAuth2ClientCredentials?
+        var signIn: ServiceSignIn?
         if let authNode = keys["auth"] {
             _ = attempt(&errors) { () throws(ContractError) in
                 let kinds = try authNode.members(allowed: ["oauth2", "basic", "login"])
@@ -322,8 +322,54 @@ public struct ManifestLoader: Sendable {
                     serviceHeaders.append(("Authorization", credentials, basic))
                 }
                 if let login = kinds["login"] {
-                    throw login.error(
-                        "\"login\" is not in this version yet: write \"oauth2\" (client credentials) or \"basic\"")
+                    let fields = try login.members(allowed: [
+                        "method", "path", "query", "headers", "task", "token", "tokenHeader", "header", "format",
+                    ])
+                    guard let pathNode = fields["path"] else {
+                        throw login.error("login needs \"path\" (relative to the service's baseURL, as a target's)")
+                    }
+                    let path = try expand(try pathNode.string(), at: pathNode, secrets: &serviceSecrets)
+                    let method = try fields["method"]?.string().uppercased() ?? "POST"
+                    var query: [(String, String)] = []
+                    for (key, field) in try fields["query"]?.freeMembers() ?? [] {
+                        query.append((key, try expand(try field.string(), at: field, secrets: &serviceSecrets)))
+                    }
+                    var headers: [HTTPHeader] = []
+                    for (name, field) in try fields["headers"]?.freeMembers() ?? [] {
+                        headers.append(
+                            HTTPHeader(name, try expand(try field.string(), at: field, secrets: &serviceSecrets)))
+                    }
+                    let task =
+                        try fields["task"].map { (node) throws(ContractError) in
+                            try requestTask(node, secrets: &serviceSecrets)
+                        } ?? .plain
+                    let tokenPath = try fields["token"].map { (node) throws(ContractError) -> JSONPathPattern in
+                        do {
+                            return try JSONPathPattern(try node.string())
+                        } catch let error as JSONPathPatternError {
+                            throw node.error("token: \(error)")
+                        } catch {
+                            throw node.error("token: \(error)")
+                        }
+                    }
+                    let tokenHeader = try fields["tokenHeader"]?.string()
+                    guard (tokenPath == nil) != (tokenHeader == nil) else {
+                        throw login.error(
+                            "login needs one of \"token\" (a JSON path in the answer, e.g. \"$.access_token\") or "
+                                + "\"tokenHeader\" (a response header)")
+                    }
+                    let format = try fields["format"]?.string() ?? "Bearer {token}"
+                    guard format.contains("{token}") else {
+                        throw (fields["format"] ?? login).error("format must hold {token}: e.g. \"Bearer {token}\"")
+                    }
+                    signIn = .login(
+                        LoginCall(
+                            request: RequestBuilder.request(
+                                method: method, baseURL: baseURL ?? "http://invalid.invalid", path: path, query: query,
+                                headers: headers, task: task),
+                            tokenPath: tokenPath, tokenHeader: tokenHeader,
+                            header: try fields["header"]?.string() ?? "Authorization", format: format,
+                            declaration: login.keyPlace))
                 }
                 if let node = kinds["oauth2"] {
                     let fields = try node.members(allowed: [
@@ -350,10 +396,13 @@ public struct ManifestLoader: Sendable {
                                 HTTPHeader(name, try expand(try field.string(), at: field, secrets: &serviceSecrets)))
                         }
                     }
-                    oauth2 = OAuth2ClientCredentials(
-                        tokenURL: tokenURL, clientID: try value("clientID", required: true) ?? "", clientSecret: secret,
-                        scope: try value("scope", required: false), audience: try value("audience", required: false),
-                        form: form, declaration: node.keyPlace)
+                    signIn = .oauth2(
+                        OAuth2ClientCredentials(
+                            tokenURL: tokenURL, clientID: try value("clientID", required: true) ?? "",
+                            clientSecret: secret,
+                            scope: try value("scope", required: false),
+                            audience: try value("audience", required: false),
+                            form: form, declaration: node.keyPlace))
                 }
             }
         }
@@ -401,8 +450,8 @@ public struct ManifestLoader: Sendable {
         if let specPath = specPath ?? nil {
             for index in contracts.indices { contracts[index].specPath = specPath }
         }
-        if let oauth2 {
-            for index in contracts.indices { contracts[index].oauth2 = oauth2 }
+        if let signIn {
+            for index in contracts.indices { contracts[index].signIn = signIn }
         }
         return errors.count == errorCount ? contracts : []
     }

@@ -224,7 +224,7 @@ public struct Contract: Sendable, Equatable {
         var stubBehavior: StubBehavior = .immediate
         var isPending = false
         var specPath: String?
-        var oauth2: OAuth2ClientCredentials?
+        var signIn: ServiceSignIn?
     }
 
     /// `Seldom` behind a reference, one shared by every target that has the defaults: their 130 bytes were a third
@@ -326,10 +326,11 @@ public struct Contract: Sendable, Equatable {
         set { updateSeldom { $0.specPath = newValue } }
     }
 
-    /// How the service signs in before its targets are sent (manifest `"auth": {"oauth2": …}`); `nil` for none.
-    public var oauth2: OAuth2ClientCredentials? {
-        get { storage.fields.seldom.fields.oauth2 }
-        set { updateSeldom { $0.oauth2 = newValue } }
+    /// How the service signs in before its targets are sent (manifest `"auth": {"oauth2": …}` or `{"login": …}`);
+    /// `nil` for none (`"basic"` is a service header).
+    public var signIn: ServiceSignIn? {
+        get { storage.fields.seldom.fields.signIn }
+        set { updateSeldom { $0.signIn = newValue } }
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {

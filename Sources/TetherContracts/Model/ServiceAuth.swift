@@ -52,3 +52,62 @@ public struct OAuth2ClientCredentials: Sendable, Equatable {
             ], body: Data(body.utf8))
     }
 }
+
+/// Any sign-in call (a manifest's `"auth": {"login": …}`): a request written as a target's, relative to the service's
+/// `baseURL`, whose answer holds the token, in its JSON body (`token`, a JSON path) or in a response header
+/// (`tokenHeader`); every target then sends it in `header`, written as `format` says.
+public struct LoginCall: Sendable, Equatable {
+    /// The sign-in request, fully built.
+    public var request: HTTPRequest
+    /// Where the token is in the answer's JSON body: `$.access_token`, `$.data.token`.
+    public var tokenPath: JSONPathPattern?
+    /// The response header that holds the token, instead of the body.
+    public var tokenHeader: String?
+    /// The request header every target sends the token in (default `Authorization`).
+    public var header: String
+    /// The header's value, `{token}` standing for the token (default `Bearer {token}`).
+    public var format: String
+    /// Where `"login"` is written in the manifest.
+    public var declaration: SourcePlace?
+
+    /// - Parameters: as the properties.
+    public init(
+        request: HTTPRequest, tokenPath: JSONPathPattern? = nil, tokenHeader: String? = nil,
+        header: String = "Authorization", format: String = "Bearer {token}", declaration: SourcePlace? = nil
+    ) {
+        self.request = request
+        self.tokenPath = tokenPath
+        self.tokenHeader = tokenHeader
+        self.header = header
+        self.format = format
+        self.declaration = declaration
+    }
+}
+
+/// How a service signs in before its targets are sent: OAuth2 client credentials or any sign-in call.
+public enum ServiceSignIn: Sendable, Equatable {
+    /// RFC 6749 §4.4.
+    case oauth2(OAuth2ClientCredentials)
+    /// A sign-in call of the service's own.
+    case login(LoginCall)
+
+    /// The request that fetches the token.
+    public var request: HTTPRequest {
+        switch self {
+        case .oauth2(let credentials): credentials.request
+        case .login(let call): call.request
+        }
+    }
+
+    /// The request header every target sends the token in.
+    public var header: String {
+        if case .login(let call) = self { return call.header }
+        return "Authorization"
+    }
+
+    /// The header's value for `token`.
+    public func headerValue(_ token: String) -> String {
+        if case .login(let call) = self { return call.format.replacingOccurrences(of: "{token}", with: token) }
+        return "Bearer " + token
+    }
+}

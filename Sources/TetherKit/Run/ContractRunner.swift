@@ -51,8 +51,8 @@ public struct ContractRunner: Sendable {
         var contracts = contracts
         // Services that sign in (OAuth2 client credentials) do so once, before any of their targets is sent; a
         // service that cannot makes each of its targets an error, and none of them is sent.
-        var signIn = ServiceSignIn(transport: self.transport, options: transport)
-        for index in contracts.indices where contracts[index].oauth2 != nil {
+        var signIn = SignIns(transport: self.transport, options: transport)
+        for index in contracts.indices where contracts[index].signIn != nil {
             if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
         }
         let isSent = contracts.indices.map { index in
@@ -96,7 +96,7 @@ public struct ContractRunner: Sendable {
             let index = sendable[position]
             // A 401 to a signed-in target: its token may have expired. It waits; the service signs in once more and
             // the target is sent again, once (its first answer is not reported).
-            if case .success(let live) = response, live.statusCode == 401, contracts[index].oauth2 != nil {
+            if case .success(let live) = response, live.statusCode == 401, contracts[index].signIn != nil {
                 unauthorized.append(index)
                 return
             }
@@ -176,7 +176,7 @@ public struct ContractRunner: Sendable {
 
     /// The sign-ins of one run: a token per service, fetched when its first target needs one, fetched again once
     /// after a 401; every token is a secret of the run.
-    struct ServiceSignIn {
+    struct SignIns {
         let transport: any HTTPTransport
         let options: TransportOptions
         private var outcomes: [String: Result<String, SignIn.Failure>] = [:]
@@ -191,8 +191,11 @@ public struct ContractRunner: Sendable {
 
         /// Signs `contract`'s service in, once per service; the token becomes one of the contract's secrets.
         mutating func prepare(_ contract: inout Contract) {
-            guard let credentials = contract.oauth2 else { return }
-            if outcomes[contract.service] == nil { fetch(credentials, for: contract.service) }
+            guard let credentials = contract.signIn else { return }
+            if outcomes[contract.service] == nil {
+                secrets[contract.service] = contract.secrets
+                fetch(credentials, for: contract.service)
+            }
             if case .success(let token)? = outcomes[contract.service], !contract.secrets.contains(token) {
                 contract.secrets.append(token)
             }
@@ -206,29 +209,32 @@ public struct ContractRunner: Sendable {
             }
         }
 
-        private var credentials: [String: OAuth2ClientCredentials] = [:]
+        private var credentials: [String: ServiceSignIn] = [:]
+        private var secrets: [String: [String]] = [:]
 
-        private mutating func fetch(_ credentials: OAuth2ClientCredentials, for service: String) {
+        private mutating func fetch(_ credentials: ServiceSignIn, for service: String) {
             self.credentials[service] = credentials
-            let outcome = SignIn.token(credentials, service: service, transport: transport, options: options)
+            let outcome = SignIn.token(
+                credentials, service: service, secrets: secrets[service] ?? [], transport: transport, options: options)
             if case .success(let token) = outcome { tokens.append(token) }
             outcomes[service] = outcome
         }
 
         /// Why `contract` cannot be sent: its service's sign-in failed.
         func failure(for contract: Contract) -> SignIn.Failure? {
-            guard contract.oauth2 != nil, case .failure(let failure)? = outcomes[contract.service] else { return nil }
+            guard contract.signIn != nil, case .failure(let failure)? = outcomes[contract.service] else { return nil }
             return failure
         }
 
-        /// The request to send: with `Authorization: Bearer TOKEN` in place of any it had, when its service signs in.
+        /// The request to send: with the token in its header (`Authorization: Bearer TOKEN` unless the sign-in says
+        /// otherwise) in place of any it had, when its service signs in.
         func signed(_ contract: Contract) -> HTTPRequest {
-            guard contract.oauth2 != nil, case .success(let token)? = outcomes[contract.service] else {
+            guard let signIn = contract.signIn, case .success(let token)? = outcomes[contract.service] else {
                 return contract.request
             }
             var request = contract.request
-            request.headers.removeAll { $0.isNamed("Authorization") }
-            request.headers.append(HTTPHeader("Authorization", "Bearer " + token))
+            request.headers.removeAll { $0.isNamed(signIn.header) }
+            request.headers.append(HTTPHeader(signIn.header, signIn.headerValue(token)))
             return request
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Signs a service in before its targets are sent: RFC 6749 §4.4's client credentials grant, one token request per
-/// service per run, and once more after a target got 401 (`ContractRunner`).
+/// Signs a service in before its targets are sent (RFC 6749 §4.4's client credentials grant, or the service's own
+/// sign-in call): one token request per service per run, and once more after a target got 401 (`ContractRunner`).
 enum SignIn {
     /// Why a service could not sign in, for every one of its targets: `sign-in to GitHub failed: POST
     /// https://auth.example/token answered 401: {"error":"invalid_client"}`.
@@ -11,18 +11,21 @@ enum SignIn {
         var description: String { "not checked: sign-in to \(service) failed: \(reason)" }
     }
 
-    /// The access token for `credentials`, or why there is none.
+    /// The token `signIn` fetches, or why there is none.
     /// - Parameters:
-    ///   - credentials: The service's client credentials.
+    ///   - signIn: The service's sign-in.
     ///   - service: The service, for the message.
+    ///   - secrets: The service's secrets, redacted from the message (a body excerpt may echo them).
     ///   - transport: Where requests go.
     ///   - options: How they travel (timeouts, TLS; one request).
     static func token(
-        _ credentials: OAuth2ClientCredentials, service: String, transport: any HTTPTransport,
+        _ signIn: ServiceSignIn, service: String, secrets: [String], transport: any HTTPTransport,
         options: TransportOptions
     ) -> Result<String, Failure> {
-        let request = credentials.request
-        let redactor = Redactor(secrets: [credentials.clientSecret])
+        let request = signIn.request
+        var hidden = secrets
+        if case .oauth2(let credentials) = signIn { hidden.append(credentials.clientSecret) }
+        let redactor = Redactor(secrets: hidden.filter { !$0.isEmpty })
         let what = "POST \(request.url)"
         guard let result = transport.send([request], options: options).first else {
             return .failure(Failure(service: service, reason: "\(what): no answer"))
@@ -37,14 +40,38 @@ enum SignIn {
                 return .failure(
                     Failure(service: service, reason: "\(what) answered \(response.statusCode): \(excerpt)"))
             }
-            guard case .object(let members)? = try? JSONReader().value(response.body),
-                let token = members.first(where: { $0.key == "access_token" }), case .string(let text) = token.value,
-                !text.isEmpty
-            else {
+            // Where the token is: the OAuth2 answer's access_token, a login's JSON path, or a login's header.
+            var path: JSONPathPattern?
+            var header: String?
+            switch signIn {
+            case .oauth2: path = try? JSONPathPattern("$.access_token")
+            case .login(let call): (path, header) = (call.tokenPath, call.tokenHeader)
+            }
+            if let header {
+                guard let value = response.headers.first(where: { $0.isNamed(header) })?.value, !value.isEmpty else {
+                    return .failure(
+                        Failure(
+                            service: service,
+                            reason: "\(what) answered \(response.statusCode) without a \(header) header: \(excerpt)"))
+                }
+                return .success(value)
+            }
+            var value = try? JSONReader().value(response.body)
+            for step in path?.steps ?? [] {
+                switch (step, value) {
+                case (.key(let key), .object(let members)?): value = members.first { $0.key == key }?.value
+                case (.index(let index), .array(let elements)?):
+                    value = elements.indices.contains(index) ? elements[index] : nil
+                default: value = nil
+                }
+            }
+            guard case .string(let text)? = value, !text.isEmpty else {
                 return .failure(
                     Failure(
                         service: service,
-                        reason: "\(what) answered \(response.statusCode) without an access_token string: \(excerpt)"))
+                        reason:
+                            "\(what) answered \(response.statusCode) without a string at \(path?.description ?? "$")"
+                            + ": \(excerpt)"))
             }
             return .success(text)
         }

@@ -100,6 +100,64 @@ import Testing
         #expect(tokens.state.withLock { $0.issued } == 0)
     }
 
+    /// A sign-in call of the service's own: the token from a JSON path of its answer, or from a response header,
+    /// sent in the header and format the manifest says.
+    @Test func aLoginCallsTokenIsSentAsTheManifestSays() async throws {
+        let logins = Locked([String]())
+        let server = try MockServer { request in
+            switch (request.method, request.path) {
+            case ("POST", "/login"):
+                logins.withLock { $0.append(String(decoding: request.body, as: UTF8.self)) }
+                guard String(decoding: request.body, as: UTF8.self).contains("pa55-word-x") else {
+                    return .json(#"{"message": "wrong password"}"#, status: 403)
+                }
+                return MockResponse(
+                    status: 200,
+                    headers: [
+                        HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Session", "hd-7766554433"),
+                    ],
+                    body: Data(#"{"data": {"token": "lg-1234567890"}}"#.utf8))
+            default:
+                let header = request.headers.first { $0.isNamed("X-Auth") }?.value
+                guard header == "Token lg-1234567890" || header == "Token hd-7766554433" else {
+                    return .json(#"{"message": "no"}"#, status: 401)
+                }
+                return .json(#"{"id": 1}"#)
+            }
+        }
+        func manifest(_ where: String) -> String {
+            """
+            {"service": "Shop", "baseURL": "\(server.baseURL)",
+             "auth": {"login": {"path": "/login", "task": {"requestJSONEncodable": {"user": "ci", "password": "${PW}"}},
+                                \(`where`), "header": "X-Auth", "format": "Token {token}"}},
+             "targets": [{"name": "one", "path": "/items/1", "sampleData": {"json": {"id": 1}}},
+                         {"name": "two", "path": "/items/2", "sampleData": {"json": {"id": 1}}}]}
+            """
+        }
+        for (place, password, exit) in [
+            (#""token": "$.data.token""#, "pa55-word-x", Int32(0)), (#""tokenHeader": "X-Session""#, "pa55-word-x", 0),
+            (#""token": "$.data.token""#, "wrong-password", 4),
+        ] {
+            let folder = try ContractFolder(["shop.json": manifest(place)])
+            let path = folder.path
+            let run = try await offPool {
+                try TetherBinary.run(["verify", path, "--no-color"], environment: ["PW": password])
+            }
+            #expect(run.exitCode == exit, "\(place): \(run.stdout)\(run.stderr)")
+            #expect(!run.stdout.contains("lg-1234567890") && !run.stdout.contains("hd-7766554433"))
+            #expect(!run.stdout.contains(password), "\(run.stdout)")
+            if exit == 4 {
+                #expect(
+                    run.stdout.contains(
+                        "not checked: sign-in to Shop failed: POST \(server.baseURL)/login answered 403: "),
+                    "\(run.stdout)")
+            }
+        }
+        // One sign-in per run, with the body the manifest wrote.
+        #expect(logins.withLock { $0 }.count == 3)
+        #expect(logins.withLock { $0 }.first == #"{"user":"ci","password":"pa55-word-x"}"#)
+    }
+
     @Test func basicCredentialsBecomeTheServicesAuthorizationHeader() async throws {
         let seen = Locked([String]())
         let server = try MockServer { request in
