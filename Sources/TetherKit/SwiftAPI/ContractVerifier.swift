@@ -29,6 +29,9 @@ public struct ContractVerifier {
     public var spec: String?
     /// Send nothing: check each target's request and stub against `spec` alone (`--offline`).
     public var isOffline: Bool = false
+    /// How every target's service signs in before the targets are sent (a manifest's `"auth"`): OAuth2 client
+    /// credentials or a sign-in call; the token is fetched once, again once after a 401, and redacted everywhere.
+    public var signIn: ServiceSignIn?
 
     /// A verifier using Moya's default endpoint mapping.
     /// - Parameters:
@@ -212,7 +215,10 @@ public struct ContractVerifier {
                 return (ContractReport(run: run, contractErrors: errors), false)
             }
         }
-        let (contracts, plan, errors) = prepare(targets, converter: converter)
+        var (contracts, plan, errors) = prepare(targets, converter: converter)
+        if let signIn {
+            for index in contracts.indices { contracts[index].signIn = signIn }
+        }
         let specs: SpecSet
         do {
             specs = try SpecOptions(documents: spec.map { [.init(path: $0)] } ?? [], isOffline: isOffline)

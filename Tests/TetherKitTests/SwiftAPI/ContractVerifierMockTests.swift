@@ -183,3 +183,32 @@ extension Outcome {
         #expect(!report.isPassing)
     }
 }
+
+/// `ContractVerifier.signIn`: Moya's targets sent with a token fetched once from a token server on 127.0.0.1.
+@Suite struct ContractVerifierSignInTests {
+    @Test func theTargetsAreSentWithTheTokenAndItIsFetchedOnce() async throws {
+        let issued = Locked(0)
+        let server = try MockServer { request in
+            if request.method == "POST" && request.path == "/oauth/token" {
+                issued.withLock { $0 += 1 }
+                return .json(#"{"access_token": "swift-api-token-123", "token_type": "Bearer"}"#)
+            }
+            guard
+                request.headers.contains(where: {
+                    $0.isNamed("Authorization") && $0.value == "Bearer swift-api-token-123"
+                })
+            else { return .json(#"{"message": "Requires authentication"}"#, status: 401) }
+            return .json(#"{"login": "octocat", "id": 583231}"#)
+        }
+        var verifier = ContractVerifier(baseURL: URL(string: server.baseURL))
+        let unsigned = await verifier.verify([GitHub.userProfile("octocat")])
+        #expect(unsigned.results.first?.liveStatusCode == 401)
+        verifier.signIn = .oauth2(
+            OAuth2ClientCredentials(
+                tokenURL: server.baseURL + "/oauth/token", clientID: "app", clientSecret: "client-secret-xyz"))
+        let report = await verifier.verify([GitHub.userProfile("octocat"), GitHub.userProfile("octocat")])
+        #expect(report.results.map(\.outcome) == [.passed, .passed], "\(report)")
+        #expect(issued.withLock { $0 } == 1)
+        #expect(report.run.secrets.contains("swift-api-token-123"))
+    }
+}
