@@ -202,21 +202,8 @@ enum SpecText {
         return best?.0
     }
 
-    /// Levenshtein distance, in characters.
+    /// Levenshtein distance, in characters: the manifest's "did you mean" measure (`TetherContracts`' one).
     static func editDistance(_ first: String, _ second: String) -> Int {
-        let a = Array(first)
-        let b = Array(second)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        TetherContracts.editDistance(first, second)
     }
 }
