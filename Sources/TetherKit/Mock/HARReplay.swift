@@ -156,6 +156,21 @@ struct RequestKey: Hashable {
         return true
     }
 
+    /// A query's names and values in order (a recorded query as `import` writes it in a manifest, a target's as the
+    /// spec check reads it): decoded as the replay decodes it (`+` is a space), empty parts dropped, a name without
+    /// `=` given an empty value (`flag` is sent as `flag=`, which the replay matches).
+    static func queryPairs(_ query: String) -> [(String, String)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { part in
+            guard let equals = part.firstIndex(of: "=") else {
+                return (RequestKey.decoded(part, plusIsSpace: true), "")
+            }
+            return (
+                RequestKey.decoded(part[..<equals], plusIsSpace: true),
+                RequestKey.decoded(part[part.index(after: equals)...], plusIsSpace: true)
+            )
+        }
+    }
+
     /// Percent-decoded text; text with a broken escape (`%zz`) is kept as is.
     static func decoded(_ text: Substring, plusIsSpace: Bool) -> String {
         let plain = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : String(text)

@@ -74,13 +74,15 @@ public struct ContractRunner: Sendable {
         for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let requests = sendable.map { signIn.signed(contracts[$0]) }
+        // Each stub against its spec, once: for the coverage, and for the triangle when its answer arrives.
         var verdicts: [String: [SpecCheck.Verdict]] = [:]
+        var stubFindings: [Int: [Finding]] = [:]
         let stubPlaces = specs.isEmpty ? nil : StubPlaces()
-        if !specs.isEmpty {
-            for contract in contracts {
-                guard let check = specs.check(for: contract) else { continue }
-                verdicts[check.document.file, default: []].append(check.check(stubOf: contract))
-            }
+        for (index, contract) in contracts.enumerated() {
+            guard let check = specs.check(for: contract) else { continue }
+            let verdict = check.check(stubOf: contract)
+            verdicts[check.document.file, default: []].append(verdict)
+            stubFindings[index] = verdict.findings
         }
         var unauthorized: [Int] = []
         func handle(_ index: Int, _ response: Result<HTTPResponse, TransportError>) {
@@ -88,7 +90,8 @@ public struct ContractRunner: Sendable {
             results[index] = baseline.mark(
                 Self.result(
                     contract: contracts[index], response: response, isStrict: checks.isStrict,
-                    isExhaustive: checks.isExhaustive, parser: parser, spec: specs.check(for: contracts[index]),
+                    isExhaustive: checks.isExhaustive, parser: parser,
+                    spec: specs.check(for: contracts[index]).map { ($0, stubFindings[index] ?? []) },
                     stubPlaces: stubPlaces))
             onResult(index, results[index])
         }
@@ -264,7 +267,8 @@ public struct ContractRunner: Sendable {
 
     static func result(
         contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool,
-        isExhaustive: Bool = false, parser: JSONParser? = nil, spec: SpecCheck? = nil, stubPlaces: StubPlaces? = nil
+        isExhaustive: Bool = false, parser: JSONParser? = nil,
+        spec: (check: SpecCheck, stubFindings: [Finding])? = nil, stubPlaces: StubPlaces? = nil
     ) -> ContractResult {
         if case .networkError(let code, let description) = contract.sampleResponse {
             let what = description.isEmpty ? "code \(code)" : "code \(code): \(description)"
@@ -294,8 +298,7 @@ public struct ContractRunner: Sendable {
             }
             if let spec {
                 findings = SpecTriangle.judge(
-                    live: findings, stub: spec.check(stubOf: contract).findings,
-                    service: spec.check(live: live, of: contract))
+                    live: findings, stub: spec.stubFindings, service: spec.check.check(live: live, of: contract))
                 if let stubPlaces {
                     // The stub's place beside the spec's, where the stub is the side to change.
                     let stubSide = findings.indices.filter { findings[$0].culprit == .stub }

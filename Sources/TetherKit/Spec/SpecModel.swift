@@ -90,7 +90,8 @@ public struct SpecMediaType: Sendable {
         return types.first { essence($0.name) == "*/*" }
     }
 
-    private static func essence(_ text: String) -> String {
+    /// A media type without its parameters, lower-cased: `application/json; charset=utf-8` → `application/json`.
+    static func essence(_ text: String) -> String {
         (text.split(separator: ";").first.map(String.init) ?? text).trimmingCharacters(in: .whitespaces).lowercased()
     }
 }

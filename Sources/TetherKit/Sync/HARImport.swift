@@ -225,7 +225,7 @@ public struct HARImport: Sendable {
             copiedRequestHeaders.contains { header.isNamed($0) }
         }.prefix(1)
         let request = RequestBuilder.request(
-            method: entry.method, baseURL: baseURL, path: path, query: queryPairs(entry.query),
+            method: entry.method, baseURL: baseURL, path: path, query: RequestKey.queryPairs(entry.query),
             headers: Array(headers), task: .plain)
         let (sample, note) = sampleBody(entry, redactor: redactor)
         var sampleData = StubBody.none
@@ -285,20 +285,6 @@ public struct HARImport: Sendable {
         ]
         if let match = known.first(where: { media.contains($0.0) }) { return match.1 }
         return String(data: data, encoding: .utf8) == nil ? "bin" : "txt"
-    }
-
-    /// A recorded query as the manifest's pairs, in order: decoded as the replay decodes it (`+` is a space), empty
-    /// parts dropped, a name without `=` given an empty value (`flag` is sent as `flag=`, which the replay matches).
-    static func queryPairs(_ query: String) -> [(String, String)] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { part in
-            guard let equals = part.firstIndex(of: "=") else {
-                return (RequestKey.decoded(part, plusIsSpace: true), "")
-            }
-            return (
-                RequestKey.decoded(part[..<equals], plusIsSpace: true),
-                RequestKey.decoded(part[part.index(after: equals)...], plusIsSpace: true)
-            )
-        }
     }
 
     /// `2 entries for https://cdn.test (log.entries[0], log.entries[3])`, at most five named.

@@ -53,9 +53,7 @@ public struct SpecImport: Sendable {
             }
             for response in concrete {
                 let status = Int(response.status) ?? 200
-                let example = response.content.lazy.compactMap { media in
-                    media.examples.lazy.compactMap(\.value).first.map { (media, $0) }
-                }.first
+                let example = Self.firstExample(in: response.content)
                 if example == nil && !response.content.isEmpty {
                     messages.append("\(place) \(response.status): no example: not imported")
                     continue
@@ -149,9 +147,7 @@ public struct SpecImport: Sendable {
         }
         var task = RequestTask.plain
         if let body = operation.requestBody {
-            let example = body.content.lazy.compactMap { media in
-                media.examples.lazy.compactMap(\.value).first.map { (media, $0) }
-            }.first
+            let example = Self.firstExample(in: body.content)
             if let (media, value) = example, SpecCheck.isJSON(media.name) {
                 task = .json(value.value)
             } else if body.isRequired {
@@ -159,6 +155,14 @@ public struct SpecImport: Sendable {
             }
         }
         return .success((path, query, headers, task))
+    }
+
+    /// The first example with a value, in media type order, and its media type.
+    private static func firstExample(in content: [SpecMediaType]) -> (SpecMediaType, SpecNode)? {
+        for media in content {
+            if let value = media.examples.lazy.compactMap(\.value).first { return (media, value) }
+        }
+        return nil
     }
 
     /// A parameter's example: `example`, the first of `examples`, its schema's `example`, `default` or first `enum`.

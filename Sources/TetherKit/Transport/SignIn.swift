@@ -56,15 +56,8 @@ enum SignIn {
                 }
                 return .success(value)
             }
-            var value = try? JSONReader().value(response.body)
-            for step in path?.steps ?? [] {
-                switch (step, value) {
-                case (.key(let key), .object(let members)?): value = members.first { $0.key == key }?.value
-                case (.index(let index), .array(let elements)?):
-                    value = elements.indices.contains(index) ? elements[index] : nil
-                default: value = nil
-                }
-            }
+            let body = try? JSONReader().value(response.body)
+            let value = path.flatMap { ContractRules.stubValues(at: $0, in: body).first }
             guard case .string(let text)? = value, !text.isEmpty else {
                 return .failure(
                     Failure(

@@ -194,7 +194,7 @@ public struct SpecCheck: Sendable {
     private func parameterFindings(_ route: SpecRoute, request: HTTPRequest) -> [Finding] {
         let operation = route.operation
         var findings: [Finding] = []
-        let query = Self.queryItems(of: request.url)
+        let query = RequestBuilder.split(request.url).query.map(RequestKey.queryPairs) ?? []
         for parameter in operation.parameters {
             let value: String?
             let location: Finding.Location
@@ -203,7 +203,7 @@ public struct SpecCheck: Sendable {
                 value = route.pathParameters.first { $0.name == parameter.name }?.value
                 location = .target
             case .query:
-                value = query.first { $0.name == parameter.name }?.value
+                value = query.first { $0.0 == parameter.name }?.1
                 location = .query(parameter.name)
             case .header:
                 value = request.headers.first { $0.isNamed(parameter.name) }?.value
@@ -234,11 +234,11 @@ public struct SpecCheck: Sendable {
                     place: violation?.place ?? schemaNode.place, expected: "in its schema", actual: value))
         }
         let declared = Set(operation.parameters.filter { $0.location == .query }.map(\.name))
-        for item in query where !declared.contains(item.name) {
+        for (name, _) in query where !declared.contains(name) {
             findings.append(
                 finding(
-                    .specParameter, at: .query(item.name),
-                    "\(operation.name) declares no query parameter '\(item.name)': the service may reject or ignore "
+                    .specParameter, at: .query(name),
+                    "\(operation.name) declares no query parameter '\(name)': the service may reject or ignore "
                         + "it; remove it from the target, or document it", place: operation.node.place,
                     expected: "declared", actual: "undeclared"))
         }
@@ -320,7 +320,7 @@ public struct SpecCheck: Sendable {
     /// Whether a media type is JSON: `application/json`, `application/vnd.github+json`, `application/problem+json`,
     /// `*/*` (2.0's default, and JSON is what a JSON stub is).
     static func isJSON(_ mediaType: String) -> Bool {
-        let essence = (mediaType.split(separator: ";").first.map(String.init) ?? mediaType).lowercased()
+        let essence = SpecMediaType.essence(mediaType)
         return essence == "*/*" || essence == "application/json" || essence.hasSuffix("+json")
     }
 
@@ -335,21 +335,6 @@ public struct SpecCheck: Sendable {
         }
         return (0...steps.count).contains { length in
             rules.ignore.contains { $0.matches(Array(steps.prefix(length))) }
-        }
-    }
-
-    /// The query's names and values, percent-decoded (`+` as a space, as forms write it).
-    static func queryItems(of url: String) -> [(name: String, value: String)] {
-        guard let mark = url.firstIndex(of: "?") else { return [] }
-        var query = url[url.index(after: mark)...]
-        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                let plain = text.replacingOccurrences(of: "+", with: " ")
-                return plain.removingPercentEncoding ?? plain
-            }
-            return (decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
         }
     }
 
