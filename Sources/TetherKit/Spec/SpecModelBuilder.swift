@@ -137,23 +137,26 @@ struct SpecModelBuilder {
     }
 
     private mutating func swaggerServers() -> [SpecServer] {
-        let host = string(root, "host")
+        // 2.0 says `basePath` begins with '/' and `host` is a host and port alone; a base path without the '/' (`v1`),
+        // and a scheme or a path written into the host (`https://api.example.com/v1`), are read as they are meant,
+        // as a 3.x server URL would be, so that a target's URL still finds its operation.
         var basePath = string(root, "basePath") ?? ""
+        if !basePath.isEmpty, !basePath.hasPrefix("/") { basePath = "/" + basePath }
         while basePath.hasSuffix("/") { basePath.removeLast() }
         let schemes = strings(root, "schemes") ?? []
         let place = (root["host"] ?? root["basePath"] ?? root).place
-        guard let host else {
+        guard var host = string(root, "host") else {
             return [
                 SpecServer(
                     template: basePath, url: basePath.isEmpty ? "/" : basePath, host: nil, basePath: basePath,
                     place: place)
             ]
         }
-        let written = schemes.isEmpty ? ["https"] : schemes
-        return written.map { scheme in
-            let url = "\(scheme)://\(host)\(basePath)"
-            return SpecServer(template: url, url: url, host: host.lowercased(), basePath: basePath, place: place)
-        }
+        while host.hasSuffix("/") { host.removeLast() }
+        let urls =
+            host.contains("://")
+            ? [host + basePath] : (schemes.isEmpty ? ["https"] : schemes).map { "\($0)://\(host)\(basePath)" }
+        return urls.map { Self.server(template: $0, url: $0, place: place) }
     }
 
     /// 3.x `servers` of `node` (the document, a path item or an operation), or `nil` when it has none.

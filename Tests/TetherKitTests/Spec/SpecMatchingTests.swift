@@ -120,4 +120,34 @@ import Testing
         #expect(id("https://api.example.com/api/pets") == nil)
         #expect(id("https://api.example.com/api/pets//") == nil)
     }
+
+    /// Found by the spec fuzzer: a Swagger 2.0 `basePath` without its '/', or a path (and scheme) written into `host`,
+    /// left every operation unreachable by its own URL.
+    @Test(arguments: [
+        ("host: api.example.com\nbasePath: v1", "https://api.example.com/v1/pets/7", "https://api.example.com/v1"),
+        ("basePath: v1/", "http://localhost:9/v1/pets/7", "/v1"),
+        ("host: api.example.com/v1/", "https://api.example.com/v1/pets/7", "https://api.example.com/v1"),
+        (
+            "host: http://api.example.com\nbasePath: /v1", "http://api.example.com/v1/pets/7",
+            "http://api.example.com/v1"
+        ),
+    ])
+    func aSwaggerBasePathOrHostWrittenLooselyStillPlacesTheOperations(
+        written: String, url: String, server: String
+    ) throws {
+        let document = try SpecDocumentTests.load(
+            """
+            swagger: '2.0'
+            \(written)
+            paths:
+              /pets/{id}: {get: {operationId: pet, responses: {200: {description: ok}}}}
+            """)
+        guard case .found(let route) = document.match(method: "GET", url: url) else {
+            Issue.record("GET \(url) did not find its operation")
+            return
+        }
+        #expect(route.operation.operationId == "pet")
+        #expect(route.server.url == server)
+        #expect(route.isHostMatched)
+    }
 }
