@@ -26,6 +26,10 @@ public struct ManifestLoader: Sendable {
     public var environment: [String: String]
     /// `--base-url` values.
     public var baseURLOverrides: BaseURLOverrides
+    /// The values that earlier steps capture, in scope where a request is being read: `${NAME}` becomes
+    /// `StepCaptures.placeholder(for: NAME)`, filled in when the run has the value (a capture wins over the
+    /// environment).
+    private var captured: Set<String> = []
 
     /// - Parameters:
     ///   - environment: The variables `${VAR}` expands from; the process environment by default.
@@ -246,11 +250,11 @@ public struct ManifestLoader: Sendable {
     // MARK: - One manifest
 
     private static let manifestKeys = [
-        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules", "spec", "auth",
+        "service", "baseURL", "headers", "targets", "description", "stubBehavior", "rules", "spec", "auth", "steps",
     ]
     private static let targetKeys = [
         "name", "description", "method", "path", "query", "headers", "task", "sampleData", "sampleResponse",
-        "validationType", "stubBehavior", "pending", "rules",
+        "validationType", "stubBehavior", "pending", "rules", "steps",
     ]
 
     /// The manifest's contracts; every problem goes to `errors` (then the contracts do not matter: nothing is sent).
@@ -423,17 +427,28 @@ public struct ManifestLoader: Sendable {
             }
             return path
         }
+        // Service-level steps run once per run; what their `before` steps capture, every target may use.
+        var serviceSteps: Steps?
+        var serviceScope: Set<String> = []
+        if let stepsNode = keys["steps"] {
+            serviceSteps = attempt(&errors) { () throws(ContractError) in
+                try steps(
+                    stepsNode, baseURL: baseURL ?? "http://invalid.invalid", serviceHeaders: serviceHeadersWithAuth,
+                    scope: &serviceScope, secrets: &serviceSecrets)
+            }
+        }
         var contracts: [Contract] = []
         if let targets {
             let serviceSecrets = serviceSecrets
+            let serviceScope = serviceScope
             contracts = buildTargets(targets.node, count: targets.count, service: service ?? "", errors: &errors) {
                 targetNode, errors in
                 var secrets = serviceSecrets
                 return target(
                     targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
                     serviceHeaders: serviceHeadersWithAuth, serviceBehavior: serviceBehavior ?? .immediate,
-                    serviceRules: serviceRules?.rules ?? ContractRules(), folder: folder, secrets: &secrets,
-                    errors: &errors)
+                    serviceRules: serviceRules?.rules ?? ContractRules(), serviceScope: serviceScope, folder: folder,
+                    secrets: &secrets, errors: &errors)
             }
         }
         if let serviceRules, errors.count == errorCount {
@@ -452,6 +467,9 @@ public struct ManifestLoader: Sendable {
         }
         if let signIn {
             for index in contracts.indices { contracts[index].signIn = signIn }
+        }
+        if let serviceSteps, !serviceSteps.isEmpty {
+            for index in contracts.indices { contracts[index].serviceSteps = serviceSteps }
         }
         return errors.count == errorCount ? contracts : []
     }
@@ -544,8 +562,8 @@ public struct ManifestLoader: Sendable {
     /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(
         _ node: ManifestNode, service: String, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
-        serviceBehavior: StubBehavior, serviceRules: ContractRules, folder: String, secrets: inout [String],
-        errors: inout [ContractError]
+        serviceBehavior: StubBehavior, serviceRules: ContractRules, serviceScope: Set<String>, folder: String,
+        secrets: inout [String], errors: inout [ContractError]
     ) -> Contract? {
         let errorCount = errors.count
         var keyErrors: [ContractError] = []
@@ -554,6 +572,20 @@ public struct ManifestLoader: Sendable {
         }
         errors += keyErrors
         guard let keys else { return nil }
+        // The target's steps first: what its `before` steps capture, its own request may use.
+        var scope = serviceScope
+        var targetSteps: Steps?
+        if let stepsNode = keys["steps"] {
+            var afterScope = scope
+            targetSteps = attempt(&errors) { () throws(ContractError) in
+                try steps(
+                    stepsNode, baseURL: baseURL, serviceHeaders: serviceHeaders, scope: &afterScope, secrets: &secrets,
+                    beforeScope: &scope)
+            }
+            // Steps with an error still say what they capture: the target's use of it is no second error.
+            if targetSteps == nil { scope.formUnion(Self.capturedNames(in: stepsNode)) }
+        }
+        let loader = scope == captured ? self : with(captured: scope)
         let name = attempt(&errors) { () throws(ContractError) -> String in
             guard let nameNode = keys["name"] else {
                 throw node.error("missing key \"name\" (the target's name, e.g. \"userRepositories\")")
@@ -571,42 +603,24 @@ public struct ManifestLoader: Sendable {
             return text
         }
         let path = attempt(&errors) { () throws(ContractError) -> String in
-            try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) }
-                ?? ""
+            try keys["path"].map { (p) throws(ContractError) in
+                try loader.expand(try p.string(), at: p, secrets: &secrets)
+            } ?? ""
         }
         let query = attempt(&errors) { () throws(ContractError) -> [(String, String)] in
             var query: [(String, String)] = []
             if let queryNode = keys["query"] {
                 for (key, valueNode) in try queryNode.freeMembers() {
-                    query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
+                    query.append((key, try loader.expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
                 }
             }
             return query
         }
         let headers = attempt(&errors) { () throws(ContractError) -> [HTTPHeader] in
-            // Service headers, then the target's: a target header replaces one of the same name; null removes it.
-            var merged: [(String, String?, ManifestNode)] = serviceHeaders
-            if let headersNode = keys["headers"] {
-                for entry in try headerEntries(headersNode) {
-                    merged.removeAll { HTTPHeader($0.0, "").isNamed(entry.0) }
-                    merged.append(entry)
-                }
-            }
-            var headers: [HTTPHeader] = []
-            for (headerName, value, valueNode) in merged {
-                guard let value else { continue }
-                let expanded = try expand(value, at: valueNode, secrets: &secrets)
-                guard HTTPHeader.isSafeValue(expanded) else {
-                    throw valueNode.error(
-                        "the value, once its variables are expanded, holds a line break or NUL (it would split the request)"
-                    )
-                }
-                headers.append(HTTPHeader(headerName, expanded))
-            }
-            return headers
+            try loader.headers(serviceHeaders, then: keys["headers"], secrets: &secrets)
         }
         let task = attempt(&errors) { () throws(ContractError) in
-            try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
+            try keys["task"].map { (t) throws(ContractError) in try loader.requestTask(t, secrets: &secrets) } ?? .plain
         }
         let sampleData = attempt(&errors) { () throws(ContractError) in
             try keys["sampleData"].map { (s) throws(ContractError) in try stubBody(s, folder: folder) } ?? .none
@@ -649,12 +663,187 @@ public struct ManifestLoader: Sendable {
         guard ruleProblems.isEmpty else { return nil }
         let request = RequestBuilder.request(
             method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task)
-        return Contract(
+        var contract = Contract(
             service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
             sampleResponse: sampleResponse, validStatusCodes: validation.validStatusCodes, source: node.file,
             secrets: secrets, rules: rules,
             stubSource: keys["sampleData"].flatMap { Self.stubSource($0, folder: folder) },
             stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace), isPending: isPending)
+        if let targetSteps, !targetSteps.isEmpty { contract.steps = targetSteps }
+        return contract
+    }
+
+    /// This loader with `names` in scope as captured values.
+    private func with(captured names: Set<String>) -> ManifestLoader {
+        var loader = self
+        loader.captured = names
+        return loader
+    }
+
+    /// A request's headers: the service's, then its own (`node`), where one of the same name replaces the service's
+    /// and `null` removes it; every `${VAR}` expanded.
+    private func headers(
+        _ serviceHeaders: [(String, String?, ManifestNode)], then node: ManifestNode?, secrets: inout [String]
+    ) throws(ContractError) -> [HTTPHeader] {
+        var merged: [(String, String?, ManifestNode)] = serviceHeaders
+        if let node {
+            for entry in try headerEntries(node) {
+                merged.removeAll { HTTPHeader($0.0, "").isNamed(entry.0) }
+                merged.append(entry)
+            }
+        }
+        var headers: [HTTPHeader] = []
+        for (headerName, value, valueNode) in merged {
+            guard let value else { continue }
+            let expanded = try expand(value, at: valueNode, secrets: &secrets)
+            guard HTTPHeader.isSafeValue(expanded) else {
+                throw valueNode.error(
+                    "the value, once its variables are expanded, holds a line break or NUL (it would split the request)"
+                )
+            }
+            headers.append(HTTPHeader(headerName, expanded))
+        }
+        return headers
+    }
+
+    // MARK: - steps
+
+    private static let stepKeys = [
+        "name", "description", "method", "path", "query", "headers", "task", "expect", "capture",
+    ]
+
+    /// A `"steps"` object: `before` and `after`, each a list of requests written as targets are, with `expect` and
+    /// `capture`. `scope` holds the captured names the first step may use; each step adds its own for those after
+    /// it, and it ends with every name. `beforeScope`, when given, is set to the names in scope once the `before`
+    /// steps have run: what the target may use.
+    private func steps(
+        _ node: ManifestNode, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
+        scope: inout Set<String>, secrets: inout [String]
+    ) throws(ContractError) -> Steps {
+        var ignored = Set<String>()
+        return try steps(
+            node, baseURL: baseURL, serviceHeaders: serviceHeaders, scope: &scope, secrets: &secrets,
+            beforeScope: &ignored)
+    }
+
+    private func steps(
+        _ node: ManifestNode, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
+        scope: inout Set<String>, secrets: inout [String], beforeScope: inout Set<String>
+    ) throws(ContractError) -> Steps {
+        let keys = try node.members(allowed: ["before", "after"])
+        var names = Set<String>()
+        func list(_ key: String) throws(ContractError) -> [Step] {
+            guard let listNode = keys[key] else { return [] }
+            var steps: [Step] = []
+            for element in try listNode.array() {
+                let step = try with(captured: scope).step(
+                    element, baseURL: baseURL, serviceHeaders: serviceHeaders, secrets: &secrets)
+                guard names.insert(step.name).inserted else {
+                    throw element.error(
+                        "a second step named '\(step.name)' in these steps: give each step a name of its own")
+                }
+                for capture in step.captures { scope.insert(capture.name) }
+                steps.append(step)
+            }
+            return steps
+        }
+        let before = try list("before")
+        beforeScope = scope
+        let after = try list("after")
+        return Steps(before: before, after: after)
+    }
+
+    /// One step: a request as a target's, `"expect": {"status": [201]}` and `"capture": {"NAME": "$.path"}` (or
+    /// `"header:Name"`).
+    private func step(
+        _ node: ManifestNode, baseURL: String, serviceHeaders: [(String, String?, ManifestNode)],
+        secrets: inout [String]
+    ) throws(ContractError) -> Step {
+        let keys = try node.members(allowed: Self.stepKeys)
+        guard let nameNode = keys["name"] else {
+            throw node.error("missing key \"name\" (the step's name, for messages: e.g. \"createRecord\")")
+        }
+        let name = try nameNode.string()
+        guard !name.isEmpty else { throw nameNode.error("must not be empty") }
+        let method = try keys["method"]?.string().uppercased() ?? "GET"
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            throw (keys["method"] ?? node).error("'\(method)' is not an HTTP method")
+        }
+        let path =
+            try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) }
+            ?? ""
+        var query: [(String, String)] = []
+        for (key, valueNode) in try keys["query"]?.freeMembers() ?? [] {
+            query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
+        }
+        let headers = try headers(serviceHeaders, then: keys["headers"], secrets: &secrets)
+        let task = try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
+        var expected: [Int]?
+        if let expect = keys["expect"] {
+            let fields = try expect.members(allowed: ["status"])
+            if let status = fields["status"] {
+                var codes: [Int] = []
+                if case .array = status.value {
+                    for element in try status.array() { codes.append(try element.integer(in: 100...599)) }
+                } else {
+                    codes.append(try status.integer(in: 100...599))
+                }
+                guard !codes.isEmpty else { throw status.error("give at least one status, e.g. [201, 200]") }
+                expected = codes
+            }
+        }
+        var captures: [Step.Capture] = []
+        for (variable, sourceNode) in try keys["capture"]?.freeMembers() ?? [] {
+            guard let first = variable.first, first.isLetter || first == "_",
+                variable.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+            else {
+                throw sourceNode.error(
+                    "'\(variable)' is not a variable name: use letters, digits and _ (it is used as ${\(variable)})")
+            }
+            let written = try sourceNode.string()
+            let source: Step.Source
+            if written.lowercased().hasPrefix("header:") {
+                let header = String(written.dropFirst("header:".count)).trimmingCharacters(in: .whitespaces)
+                guard HTTPHeader.isValidName(header) else {
+                    throw sourceNode.error("'\(header)' is not a header name: write \"header:ETag\"")
+                }
+                source = .header(header)
+            } else {
+                do {
+                    source = .body(try JSONPathPattern(written))
+                } catch {
+                    throw sourceNode.error(
+                        "capture \(variable): \(error) (write a JSON path such as \"$.data.id\", or \"header:ETag\")")
+                }
+            }
+            captures.append(
+                Step.Capture(name: variable, source: source, isSecret: Self.isSecretCapture(variable, source)))
+        }
+        return Step(
+            name: name,
+            request: RequestBuilder.request(
+                method: method, baseURL: baseURL, path: path, query: query, headers: headers, task: task),
+            expectedStatuses: expected, captures: captures, declaration: nameNode.keyPlace)
+    }
+
+    /// The names the `before` steps of `node` capture, read as far as they can be.
+    private static func capturedNames(in node: ManifestNode) -> Set<String> {
+        var names = Set<String>()
+        let before = (try? node.freeMembers())?.first { $0.0 == "before" }?.1
+        for step in (try? before?.array()) ?? [] {
+            let capture = (try? step.freeMembers())?.first { $0.0 == "capture" }?.1
+            for (name, _) in (try? capture?.freeMembers()) ?? [] { names.insert(name) }
+        }
+        return names
+    }
+
+    /// Whether a captured value is a secret: its name says so, or it comes from a credential header.
+    private static func isSecretCapture(_ name: String, _ source: Step.Source) -> Bool {
+        if case .header(let header) = source, HTTPHeader(header, "").isCredential { return true }
+        let upper = name.uppercased()
+        return ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "SESSION", "COOKIE", "AUTH", "CREDENTIAL"].contains {
+            upper.contains($0)
+        }
     }
 
     // MARK: - rules
@@ -998,7 +1187,9 @@ public struct ManifestLoader: Sendable {
                 throw node.error(
                     "'${\(expression)}' is not a variable reference; write ${NAME} (or $${ for a literal ${)")
             }
-            if let value = environment[name], !(parts.count == 2 && value.isEmpty) {
+            if captured.contains(name) {
+                result += StepCaptures.placeholder(for: name)
+            } else if let value = environment[name], !(parts.count == 2 && value.isEmpty) {
                 if value.count >= 6 { secrets.append(value) }
                 result += value
             } else if parts.count == 2 {

@@ -225,6 +225,8 @@ public struct Contract: Sendable, Equatable {
         var isPending = false
         var specPath: String?
         var signIn: ServiceSignIn?
+        var steps: Steps?
+        var serviceSteps: Steps?
     }
 
     /// `Seldom` behind a reference, one shared by every target that has the defaults: their 130 bytes were a third
@@ -331,6 +333,19 @@ public struct Contract: Sendable, Equatable {
     public var signIn: ServiceSignIn? {
         get { storage.fields.seldom.fields.signIn }
         set { updateSeldom { $0.signIn = newValue } }
+    }
+
+    /// The requests sent before and after this target (manifest target `"steps"`); `nil` for none.
+    public var steps: Steps? {
+        get { storage.fields.seldom.fields.steps }
+        set { updateSeldom { $0.steps = newValue } }
+    }
+
+    /// The requests sent once per run before the first and after the last target of this target's service
+    /// (manifest service-level `"steps"`); `nil` for none. Every target of the service holds the same.
+    public var serviceSteps: Steps? {
+        get { storage.fields.seldom.fields.serviceSteps }
+        set { updateSeldom { $0.serviceSteps = newValue } }
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {

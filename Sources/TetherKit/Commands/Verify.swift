@@ -104,6 +104,12 @@ public struct VerifyCommand: Command {
           {"requestParameters": {"parameters": {...}, "encoding": "url"|"queryString"|"httpBody"|"json"}} |
           {"requestCompositeData": ...} | {"requestCompositeParameters": ...}
         "pending": true on a target: reported, but not failing the gate until it has passed once (see GATE).
+        "auth" on a service signs it in once per run: {"oauth2": {"tokenURL", "clientID", "clientSecret", "scope"}} |
+          {"login": {"path", "task", "token": "$.access_token" | "tokenHeader": NAME}} | {"basic": {"user",
+          "password"}}; a failed sign-in makes the service's targets errors, never drifts.
+        "steps": {"before": [STEP ...], "after": [STEP ...]} on a target (or once per run on a service): a STEP is a
+          request written as a target is, with "expect": {"status": [201]} and "capture": {"ID": "$.data.id",
+          "ETAG": "header:ETag"}, used as ${ID} later; after steps run whatever happened, also at Ctrl-C.
         XML bodies: a stub whose Content-Type is application/xml, text/xml or +xml, a .xml sample file, or a sample
           file that parses as XML is compared by structure (elements by namespace URI, attributes present, text vs
           elements, repeated elements merged) at paths like /feed/entry[3]/title; entities are never expanded, DTDs

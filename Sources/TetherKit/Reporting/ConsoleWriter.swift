@@ -70,6 +70,10 @@ public enum ConsoleWriter {
         if !report.results.isEmpty { lines.append(report.coverage.line) }
         lines += report.specCoverage.map(\.line)
         if let reason = report.nothingCheckedReason { lines.append(reason) }
+        if !report.steps.isEmpty {
+            lines += ["service steps (once per run):"]
+            lines += report.steps.map { "  \($0.service): " + ReportText.stepLine($0, redactor: redactor) }
+        }
         let recap = report.results.compactMap { result in
             ReportText.recapSummary(result, redactor: redactor).map { summary in
                 let marks = ReportText.marks(result).filter { !$0.hasPrefix("flaky") }
@@ -196,6 +200,11 @@ public enum ConsoleWriter {
             }
         case .error: details = [requestLine]
         case .skipped: details = detail == .verbose ? [requestLine] : []
+        }
+        if !result.steps.isEmpty, detail == .verbose || result.outcome.isError {
+            // Set-up steps before the target's lines, clean-up steps after them.
+            let lines = result.steps.map { ($0.phase, ReportText.stepLine($0, redactor: redactor)) }
+            details = lines.filter { $0.0 == .before }.map(\.1) + details + lines.filter { $0.0 == .after }.map(\.1)
         }
         if detail != .verbose { details = collapsingNotes(details) }
         details = details.map { paint(indent + indentingContinuations($0), faint, color && $0.hasPrefix("note: ")) }

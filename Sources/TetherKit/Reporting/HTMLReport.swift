@@ -45,6 +45,8 @@ public enum HTMLReport {
         let counts = report.counts
         // Against an OpenAPI document, each drift's badge says which side drifted (its style only then).
         let hasCulprits = report.results.contains { $0.findings.contains { $0.culprit != nil } }
+        // Set-up and clean-up steps (their style only when the run has some).
+        let hasSteps = !report.steps.isEmpty || report.results.contains { !$0.steps.isEmpty }
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -53,7 +55,7 @@ public enum HTMLReport {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
             <title>Tether report: \(escaped(ReportText.totalsLine(report.results)))</title>
-            <style>\(style)\(hasCulprits ? culpritStyle : "")</style>
+            <style>\(style)\(hasCulprits ? culpritStyle : "")\(hasSteps ? stepStyle : "")</style>
             </head>
             <body>
             <header>
@@ -64,6 +66,8 @@ public enum HTMLReport {
             """
         if let reason = report.nothingCheckedReason { page += "<p class=\"warning\">\(escaped(reason))</p>\n" }
         for coverage in report.specCoverage { page += "<p class=\"meta spec\">\(escaped(coverage.line))</p>\n" }
+        if !report.steps.isEmpty { page += "<p class=\"meta\">service steps (once per run):</p>\n" }
+        page += steps(report.steps, redactor: redactor, naming: true)
         page += "<nav class=\"filters\" aria-label=\"filter targets\">\n"
         let filters = [
             ("all", "all", report.results.count), ("drifted", "drift", counts.drifted),
@@ -86,6 +90,18 @@ public enum HTMLReport {
     }
 
     // MARK: One target
+
+    /// Set-up and clean-up steps as a list, each with its status and time (a failed one marked as an error); the
+    /// service's name before each when `naming`.
+    private static func steps(_ steps: [StepRecord], redactor: Redactor, naming: Bool = false) -> String {
+        guard !steps.isEmpty else { return "" }
+        var html = "<ul class=\"steps\">\n"
+        for step in steps {
+            let line = (naming ? step.service + ": " : "") + ReportText.stepLine(step, redactor: redactor)
+            html += "<li class=\"step\(step.failure == nil ? "" : " error")\"><code>\(escaped(line))</code></li>\n"
+        }
+        return html + "</ul>\n"
+    }
 
     private static func section(_ result: ContractResult, index: Int, live: LiveBody?, redactor: Redactor) -> String {
         let outcome = ReportText.outcomeName(result.outcome)
@@ -118,6 +134,7 @@ public enum HTMLReport {
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             html += "<p class=\"reason\">\(escaped(reason))</p>\n"
         }
+        html += steps(result.steps, redactor: redactor)
         // Drifts, then notes (in the order found); more than `maxListedNotes` notes fold into one line.
         let drifts = result.findings.filter(\.isDrift)
         let notes = result.findings.filter { !$0.isDrift }
@@ -338,6 +355,11 @@ public enum HTMLReport {
     private static let culpritStyle = """
         .culprit{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;color:#fff;background:#818b98}
         .culprit.stub{background:#cf222e}.culprit.service{background:#8250df}.culprit.spec{background:#bf8700}
+
+        """
+
+    private static let stepStyle = """
+        .steps{margin:2px 0;padding-left:20px;font-size:13px}.step.error code{color:#cf222e}
 
         """
 

@@ -27,6 +27,7 @@ public enum JSONLinesMerge {
     ///   that is not a Tether result or summary, or a target that another file reports too.
     public static func merge(_ paths: [String]) throws(JUnitReadError) -> Merged {
         var results: [JSONValue] = []
+        var steps: [JSONValue] = []
         var reportedIn: [String: String] = [:]
         var counts = OutcomeCounts()
         var fixed = 0
@@ -80,16 +81,24 @@ public enum JSONLinesMerge {
                     // A shard's coverage of an OpenAPI document: the shards' covered operations may overlap, so no
                     // sum of them is the whole run's; the merged report leaves it out.
                     continue
+                case .string("step"):
+                    // A service-level step of one shard's run (each shard runs its services' steps): kept as is.
+                    steps.append(value)
                 default:
                     throw JUnitReadError(
                         path: path, line: lineNumber,
-                        message: #"a line whose "type" is neither "result" nor "summary": not a tether --json report"#)
+                        message: #"a line whose "type" is none of "result", "step", "specCoverage" or "summary": "#
+                            + "not a tether --json report")
                 }
             }
         }
         var text = Data()
         for result in results {
             text.append(result.serialized())
+            text.append(UInt8(ascii: "\n"))
+        }
+        for step in steps {
+            text.append(step.serialized())
             text.append(UInt8(ascii: "\n"))
         }
         text.append(

@@ -53,6 +53,14 @@ public struct JSONLinesReport: ReportSink {
             ])
             emit(String(decoding: record.serialized(), as: UTF8.self) + "\n")
         }
+        if !report.steps.isEmpty {
+            let redactor = Redactor(report: report)
+            for step in report.steps {
+                emit(
+                    String(decoding: Self.step(of: step, redactor: redactor, isLine: true).serialized(), as: UTF8.self)
+                        + "\n")
+            }
+        }
         emit(Self.summaryLine(report))
         try? file?.close()
         file = nil
@@ -71,7 +79,7 @@ public struct JSONLinesReport: ReportSink {
             JSONMember("status", result.liveStatusCode.map { .integer(Int64($0)) } ?? .null),
             JSONMember("request", .string(ReportText.requestLine(result, redactor: redactor))),
             JSONMember(
-                "url", .string(ReportText.clean(result.liveURL ?? result.contract.request.url, redactor: redactor))),
+                "url", .string(ReportText.clean(result.liveURL ?? result.requestURL, redactor: redactor))),
             JSONMember("duration", .double(milliseconds(result.duration))),
             JSONMember("attempts", .integer(Int64(result.attempts))),
             JSONMember("flaky", .bool(result.isFlaky)),
@@ -101,6 +109,9 @@ public struct JSONLinesReport: ReportSink {
             return .object(members)
         }
         members.append(JSONMember("findings", .array(findings)))
+        if !result.steps.isEmpty {
+            members.append(JSONMember("steps", .array(result.steps.map { step(of: $0, redactor: redactor) })))
+        }
         if let place = result.contract.declaration {
             members.append(
                 JSONMember(
@@ -111,6 +122,30 @@ public struct JSONLinesReport: ReportSink {
                     ])))
         }
         return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self) + "\n"
+    }
+
+    /// A step as JSON: `{"name":"createRecord","phase":"before","request":"POST …","status":201,"duration":12.0}`,
+    /// with `"failure"` when it failed; a service-level step also has `"type":"step"` and `"service"`.
+    static func step(of step: StepRecord, redactor: Redactor, isLine: Bool = false) -> JSONValue {
+        var members: [JSONMember] = []
+        if isLine {
+            members += [JSONMember("type", .string("step")), JSONMember("service", .string(step.service))]
+        }
+        members += [
+            JSONMember("name", .string(step.name)),
+            JSONMember("phase", .string(step.phase.rawValue)),
+            JSONMember(
+                "request",
+                .string(
+                    ReportText.clean(
+                        StepCaptures.written("\(step.request.method) \(step.request.url)"), redactor: redactor))),
+            JSONMember("status", step.status.map { .integer(Int64($0)) } ?? .null),
+            JSONMember("duration", .double(milliseconds(step.duration))),
+        ]
+        if let failure = step.failure {
+            members.append(JSONMember("failure", .string(ReportText.clean(failure, redactor: redactor))))
+        }
+        return .object(members)
     }
 
     /// The closing summary line (with the newline).

@@ -198,6 +198,14 @@ enum ReportText {
         clean(result.requestLine, redactor: redactor)
     }
 
+    /// A step's line: `set-up createRecord: POST http://127.0.0.1:8080/records: 201  0.012s`, or with why it failed
+    /// in place of the status (`expected 201, got 403`).
+    static func stepLine(_ step: StepRecord, redactor: Redactor) -> String {
+        let request = clean(StepCaptures.written("\(step.request.method) \(step.request.url)"), redactor: redactor)
+        let outcome = step.failure.map { clean($0, redactor: redactor) } ?? (step.status.map(String.init) ?? "none")
+        return "\(step.phase.label) \(step.name): \(request): \(outcome)  \(seconds(step.duration))s"
+    }
+
     /// `live status: 404`, or `live status: none` when no response arrived.
     static func liveStatusLine(_ result: ContractResult) -> String {
         "live status: " + (result.liveStatusCode.map(String.init) ?? "none")

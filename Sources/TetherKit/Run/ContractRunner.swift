@@ -55,23 +55,61 @@ public struct ContractRunner: Sendable {
         for index in contracts.indices where contracts[index].signIn != nil {
             if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
         }
-        let isSent = contracts.indices.map { index in
-            if case .network = contracts[index].sampleResponse {
-                signIn.failure(for: contracts[index]) == nil
-            } else {
-                false
+        func isLive(_ contract: Contract) -> Bool {
+            if case .network = contract.sampleResponse { signIn.failure(for: contract) == nil } else { false }
+        }
+        // Service-level set-up steps, once per service, before any of its targets; what they capture goes into
+        // every target's request. A service whose set-up failed sends none of its targets.
+        var services: [String: StepSession] = [:]
+        var serviceOrder: [(service: String, steps: Steps)] = []
+        var notSent: [Int: String] = [:]
+        for index in contracts.indices where isLive(contracts[index]) {
+            let contract = contracts[index]
+            guard let steps = contract.serviceSteps, services[contract.service] == nil else { continue }
+            var session = StepSession(
+                transport: self.transport, options: transport, sign: { signIn.signed($0, for: contract) }, values: [:])
+            _ = session.run(steps.before, phase: .before, service: contract.service, target: nil)
+            services[contract.service] = session
+            serviceOrder.append((contract.service, steps))
+        }
+        for index in contracts.indices where isLive(contracts[index]) {
+            guard var session = services[contracts[index].service] else { continue }
+            if let failure = session.records.lazy.compactMap(\.failureMessage).first {
+                notSent[index] = "not checked: \(failure) (a step of the service \(contracts[index].service))"
+                continue
             }
+            for secret in session.secrets where !contracts[index].secrets.contains(secret) {
+                contracts[index].secrets.append(secret)
+            }
+            guard contracts[index].steps == nil else { continue }  // filled once its own steps have run
+            switch session.filled(contracts[index].request) {
+            case .success(let request): contracts[index].request = request
+            case .failure(let problem): notSent[index] = "not sent: \(problem)"
+            }
+        }
+        // A target with steps of its own is sent on its own, after the others: set-up, target, clean-up.
+        let stepped = contracts.indices.filter {
+            isLive(contracts[$0]) && notSent[$0] == nil && contracts[$0].steps != nil
+        }
+        let isSent = contracts.indices.map { index in
+            isLive(contracts[index]) && notSent[index] == nil && contracts[index].steps == nil
         }
         let sendable = contracts.indices.filter { isSent[$0] }
         // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
         // others are in flight, and its body is dropped once checked.
-        var results = contracts.map { contract in
+        var results = contracts.indices.map { index in
+            let contract = contracts[index]
             if let failure = signIn.failure(for: contract) {
                 return baseline.mark(ContractResult(contract: contract, outcome: .error(failure.description)))
             }
+            if let reason = notSent[index] {
+                return baseline.mark(ContractResult(contract: contract, outcome: .error(reason)))
+            }
             return baseline.mark(Self.result(contract: contract, response: nil, isStrict: checks.isStrict))
         }
-        for (index, result) in results.enumerated() where !isSent[index] { onResult(index, result) }
+        for (index, result) in results.enumerated() where !isSent[index] && !stepped.contains(index) {
+            onResult(index, result)
+        }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         let requests = sendable.map { signIn.signed(contracts[$0]) }
         // Each stub against its spec, once: for the coverage, and for the triangle when its answer arrives.
@@ -85,14 +123,16 @@ public struct ContractRunner: Sendable {
             stubFindings[index] = verdict.findings
         }
         var unauthorized: [Int] = []
-        func handle(_ index: Int, _ response: Result<HTTPResponse, TransportError>) {
+        func checked(_ index: Int, _ response: Result<HTTPResponse, TransportError>) -> ContractResult {
             if case .success(let live) = response { onResponse(index, live) }
-            results[index] = baseline.mark(
-                Self.result(
-                    contract: contracts[index], response: response, isStrict: checks.isStrict,
-                    isExhaustive: checks.isExhaustive, parser: parser,
-                    spec: specs.check(for: contracts[index]).map { ($0, stubFindings[index] ?? []) },
-                    stubPlaces: stubPlaces))
+            return Self.result(
+                contract: contracts[index], response: response, isStrict: checks.isStrict,
+                isExhaustive: checks.isExhaustive, parser: parser,
+                spec: specs.check(for: contracts[index]).map { ($0, stubFindings[index] ?? []) },
+                stubPlaces: stubPlaces)
+        }
+        func handle(_ index: Int, _ response: Result<HTTPResponse, TransportError>) {
+            results[index] = baseline.mark(checked(index, response))
             onResult(index, results[index])
         }
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
@@ -122,13 +162,63 @@ public struct ContractRunner: Sendable {
                 handle(retried[position], response)
             }
         }
+        for index in stepped {
+            let contract = contracts[index]
+            var session = StepSession(
+                transport: self.transport, options: transport, sign: { signIn.signed($0, for: contract) },
+                values: services[contract.service]?.values ?? [:])
+            var result: ContractResult
+            if transport.cancellation?.isCancelled == true {
+                result = ContractResult(contract: contract, outcome: .error(TransportError.interruptedMessage))
+            } else if let failure = session.run(
+                contract.steps?.before ?? [], phase: .before, service: contract.service, target: contract.name)
+            {
+                result = ContractResult(contract: contract, outcome: .error(failure))
+            } else {
+                switch session.filled(contract.request) {
+                case .success(let request):
+                    contracts[index].request = request
+                    for secret in session.secrets where !contracts[index].secrets.contains(secret) {
+                        contracts[index].secrets.append(secret)
+                    }
+                    let response = self.transport.send([signIn.signed(contracts[index])], options: transport).first
+                    result = checked(
+                        index, response ?? .failure(TransportError(message: "no answer", url: contract.request.url)))
+                case .failure(let problem):
+                    result = ContractResult(contract: contract, outcome: .error("not sent: \(problem)"))
+                }
+            }
+            // Clean-up runs whatever happened; its failure makes a passed target an error (a drift stays a drift).
+            if let failure = session.run(
+                contract.steps?.after ?? [], phase: .after, service: contract.service, target: contract.name),
+                result.outcome == .passed
+            {
+                result.outcome = .error(failure)
+            }
+            for secret in session.secrets where !result.contract.secrets.contains(secret) {
+                result.contract.secrets.append(secret)
+            }
+            result.steps = session.records
+            results[index] = baseline.mark(result)
+            onResult(index, results[index])
+        }
+        // Service-level clean-up, once its targets are done (also after Ctrl-C: clean-up steps ignore it).
+        var serviceRecords: [StepRecord] = []
+        var stepSecrets: [String] = []
+        for (service, steps) in serviceOrder {
+            guard var session = services[service] else { continue }
+            _ = session.run(steps.after, phase: .after, service: service, target: nil)
+            serviceRecords += session.records
+            stepSecrets += session.secrets
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
-        var secrets: [String] = signIn.tokens
-        for contract in contracts { secrets += contract.secrets }
+        var secrets: [String] = signIn.tokens + stepSecrets
+        for result in results { secrets += result.contract.secrets }
         var report = RunReport(
             results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
             secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: results))
         report.specCoverage = specs.checks.map { SpecCoverage.of($0, verdicts: verdicts[$0.document.file] ?? []) }
+        report.steps = serviceRecords
         return report
     }
 
@@ -232,10 +322,15 @@ public struct ContractRunner: Sendable {
         /// The request to send: with the token in its header (`Authorization: Bearer TOKEN` unless the sign-in says
         /// otherwise) in place of any it had, when its service signs in.
         func signed(_ contract: Contract) -> HTTPRequest {
+            signed(contract.request, for: contract)
+        }
+
+        /// `request` (a step's) signed as `contract`'s would be.
+        func signed(_ request: HTTPRequest, for contract: Contract) -> HTTPRequest {
             guard let signIn = contract.signIn, case .success(let token)? = outcomes[contract.service] else {
-                return contract.request
+                return request
             }
-            var request = contract.request
+            var request = request
             request.headers.removeAll { $0.isNamed(signIn.header) }
             request.headers.append(HTTPHeader(signIn.header, signIn.headerValue(token)))
             return request

@@ -171,17 +171,32 @@ public struct RunPipeline {
         let redactor = Redactor(contracts: selected)
         let width = min(48, selected.map { ReportText.qualifiedName($0).count }.max() ?? 0)
         var sent = 0
+        var servicesWithSteps = Set<String>()
+        // A step as `--list` shows it: under its target (or before its service's first target), indented.
+        func stepLines(_ steps: [Step], _ phase: StepRecord.Phase, indent: String) {
+            for step in steps {
+                let request = StepCaptures.written("\(step.request.method) \(step.request.url)")
+                write("\(indent)\(phase.label) step \(step.name)  \(ReportText.clean(request, redactor: redactor))\n")
+            }
+        }
         for contract in selected {
             let name = ReportText.qualifiedName(contract)
             let padded = name + String(repeating: " ", count: max(0, width - name.count))
+            if let steps = contract.serviceSteps, servicesWithSteps.insert(contract.service).inserted {
+                write("\(contract.service) (once per run):\n")
+                stepLines(steps.before, .before, indent: "  ")
+                stepLines(steps.after, .after, indent: "  ")
+            }
             if case .networkError = contract.sampleResponse {
                 write("\(padded)  (a networkError stub: skipped, nothing to send)\n")
             } else {
                 sent += 1
-                write(
-                    "\(padded)  "
-                        + ReportText.clean("\(contract.request.method) \(contract.request.url)", redactor: redactor)
-                        + "\n")
+                let request = ContractResult(contract: contract, outcome: .passed).requestLine
+                write("\(padded)  " + ReportText.clean(request, redactor: redactor) + "\n")
+                if let steps = contract.steps {
+                    stepLines(steps.before, .before, indent: "    ")
+                    stepLines(steps.after, .after, indent: "    ")
+                }
             }
         }
         let targets = selected.count == 1 ? "1 target" : "\(selected.count) targets"

@@ -34,6 +34,8 @@ public struct ContractResult: Sendable, Equatable {
     /// Whether the target is pending (`"pending": true` and never passed, or new since the baseline): it is
     /// reported, but its drifts and errors do not fail the gate.
     public var isPending: Bool
+    /// The target's set-up and clean-up steps (manifest target `"steps"`), in the order they ran.
+    public var steps: [StepRecord] = []
 
     /// - Parameters: as the properties.
     public init(
@@ -83,7 +85,14 @@ public struct ContractResult: Sendable, Equatable {
     }
 
     /// The request line as reports print it: `GET https://api.example.com/users?per_page=2`.
-    public var requestLine: String { "\(contract.request.method) \(contract.request.url)" }
+    /// A request that steps fill in and that was not sent shows the captured values it waited for as `${NAME}`.
+    public var requestLine: String { "\(contract.request.method) \(requestURL)" }
+
+    /// The request's URL as reports print it (captured values not filled in written as `${NAME}`).
+    public var requestURL: String {
+        contract.steps == nil && contract.serviceSteps == nil
+            ? contract.request.url : StepCaptures.written(contract.request.url)
+    }
 }
 
 /// How many results came out each way; the one place outcomes are counted (console, JUnit, exit code).
@@ -191,6 +200,9 @@ public struct RunReport: Sendable, Equatable {
     public var failingCulprits: Set<Finding.Culprit>?
     /// How much of each OpenAPI document (`--spec`) the targets cover; empty without one.
     public var specCoverage: [SpecCoverage] = []
+    /// The service-level set-up and clean-up steps (manifest service `"steps"`), in the order they ran; a target's
+    /// own are in its result.
+    public var steps: [StepRecord] = []
 
     /// - Parameters: as the properties.
     public init(

@@ -295,7 +295,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
                 "a.json:6:22: error: targets[1].metod: unknown key (did you mean 'method'?)",
                 "a.json:6:91: error: targets[1].sampleResponse.networkResponse.statusCode: 99 is out of range 100...599",
                 "a.json:7:78: error: targets[2].validationType: unknown case 'succesCodes' (did you mean 'successCodes'?); expected one of: none, successCodes, successAndRedirectCodes, customCodes",
-                "a.json:9:3: error: extra: unknown key (expected one of: service, baseURL, headers, targets, description, stubBehavior, rules, spec, auth)",
+                "a.json:9:3: error: extra: unknown key (expected one of: service, baseURL, headers, targets, description, stubBehavior, rules, spec, auth, steps)",
                 "bad.json:1:8: error: not valid JSON: a comma before '}' (remove the trailing comma) (the sample file of targets[2].sampleData.file in a.json)",
                 "b.json:1:71: error: not valid JSON: a comma before ']' (remove the trailing comma)",
             ])
