@@ -227,6 +227,7 @@ public struct Contract: Sendable, Equatable {
         var signIn: ServiceSignIn?
         var steps: Steps?
         var serviceSteps: Steps?
+        var ref: String?
     }
 
     /// `Seldom` behind a reference, one shared by every target that has the defaults: their 130 bytes were a third
@@ -346,6 +347,20 @@ public struct Contract: Sendable, Equatable {
     public var serviceSteps: Steps? {
         get { storage.fields.seldom.fields.serviceSteps }
         set { updateSeldom { $0.serviceSteps = newValue } }
+    }
+
+    /// The git ref the contract was read at (`tether verify --ref v3.2.0`), its service then named `GitHub@v3.2.0`;
+    /// `nil` for the working tree.
+    public var ref: String? {
+        get { storage.fields.seldom.fields.ref }
+        set { updateSeldom { $0.ref = newValue } }
+    }
+
+    /// The service's name without `@REF`: what a sign-in, a service's steps and `--spec SERVICE=FILE` are for, the
+    /// same at every version.
+    public var unversionedService: String {
+        guard let ref, service.hasSuffix("@" + ref) else { return service }
+        return String(service.dropLast(ref.count + 1))
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {

@@ -109,7 +109,7 @@ public struct LearnCommand: Command {
                 throw .usage("--har \(error); nothing was sent")
             }
         }
-        let (selected, server) = try inputs.selectedContracts(write: write)
+        let (selected, server, _) = try inputs.selectedContracts(write: write)
         defer { withExtendedLifetime(server) {} }
         var report = LearnReport(isWriting: isWriting)
         let redactor = Redactor(contracts: selected)

@@ -83,7 +83,7 @@ public struct UpdateCommand: Command {
     public func update(write: @escaping (String) -> Void, isStopped: () -> Bool = { false }) throws(RunError)
         -> UpdateReport
     {
-        let (selected, server) = try inputs.selectedContracts(write: write)
+        let (selected, server, _) = try inputs.selectedContracts(write: write)
         defer { withExtendedLifetime(server) {} }
         var responses: [Int: HTTPResponse] = [:]
         let run = runner.run(selected, checks: checks, transport: transport, onResponse: { responses[$0] = $1 })

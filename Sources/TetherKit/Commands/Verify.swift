@@ -21,7 +21,8 @@ public struct VerifyCommand: Command {
         command: "verify",
         groups: [
             .group(\.plan.inputs.baseURLs), .group(\.plan.inputs.mock), .group(\.plan.inputs.filter),
-            .group(\.plan.inputs.sharding), .group(\.plan.checks), .group(\.plan.gate), .group(\.plan.transport),
+            .group(\.plan.inputs.sharding), .group(\.plan.inputs.versions), .group(\.plan.checks), .group(\.plan.gate),
+            .group(\.plan.transport),
             .group(\.plan.reports), .group(\.plan.spec), [.help],
         ],
         operand: { $0.plan.inputs.paths.append($1) })

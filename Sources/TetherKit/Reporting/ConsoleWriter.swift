@@ -70,6 +70,7 @@ public enum ConsoleWriter {
         if !report.results.isEmpty { lines.append(report.coverage.line) }
         lines += report.specCoverage.map(\.line)
         if let reason = report.nothingCheckedReason { lines.append(reason) }
+        if let matrix = VersionMatrix(report) { lines += matrix.consoleLines }
         if !report.steps.isEmpty {
             lines += ["service steps (once per run):"]
             lines += report.steps.map { "  \($0.service): " + ReportText.stepLine($0, redactor: redactor) }

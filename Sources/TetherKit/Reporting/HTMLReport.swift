@@ -47,6 +47,7 @@ public enum HTMLReport {
         let hasCulprits = report.results.contains { $0.findings.contains { $0.culprit != nil } }
         // Set-up and clean-up steps (their style only when the run has some).
         let hasSteps = !report.steps.isEmpty || report.results.contains { !$0.steps.isEmpty }
+        let hasRefs = report.results.contains { $0.contract.ref != nil }
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -55,7 +56,7 @@ public enum HTMLReport {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
             <title>Tether report: \(escaped(ReportText.totalsLine(report.results)))</title>
-            <style>\(style)\(hasCulprits ? culpritStyle : "")\(hasSteps ? stepStyle : "")</style>
+            <style>\(style)\(hasCulprits ? culpritStyle : "")\(hasSteps ? stepStyle : "")\(hasRefs ? matrixStyle : "")</style>
             </head>
             <body>
             <header>
@@ -66,6 +67,7 @@ public enum HTMLReport {
             """
         if let reason = report.nothingCheckedReason { page += "<p class=\"warning\">\(escaped(reason))</p>\n" }
         for coverage in report.specCoverage { page += "<p class=\"meta spec\">\(escaped(coverage.line))</p>\n" }
+        if let matrix = VersionMatrix(report) { page += matrix.html(escaped: escaped) }
         if !report.steps.isEmpty { page += "<p class=\"meta\">service steps (once per run):</p>\n" }
         page += steps(report.steps, redactor: redactor, naming: true)
         page += "<nav class=\"filters\" aria-label=\"filter targets\">\n"
@@ -355,6 +357,12 @@ public enum HTMLReport {
     private static let culpritStyle = """
         .culprit{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;color:#fff;background:#818b98}
         .culprit.stub{background:#cf222e}.culprit.service{background:#8250df}.culprit.spec{background:#bf8700}
+
+        """
+
+    private static let matrixStyle = """
+        .matrix{border-collapse:collapse;margin:8px 0;font-size:13px}.matrix th,.matrix td{border:1px solid #d0d7de;\
+        padding:2px 8px;text-align:left}.matrix td.drifted{color:#cf222e;font-weight:600}.matrix td.error{color:#9a6700}
 
         """
 

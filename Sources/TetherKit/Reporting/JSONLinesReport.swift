@@ -89,6 +89,7 @@ public struct JSONLinesReport: ReportSink {
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
             members.append(JSONMember("reason", .string(reason)))
         }
+        if let ref = result.contract.ref { members.append(JSONMember("ref", .string(ref))) }
         let findings = result.findings.map { finding -> JSONValue in
             var members = [
                 JSONMember("kind", .string(finding.isDrift ? "drift" : "note")),

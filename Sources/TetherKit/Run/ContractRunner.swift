@@ -65,15 +65,15 @@ public struct ContractRunner: Sendable {
         var notSent: [Int: String] = [:]
         for index in contracts.indices where isLive(contracts[index]) {
             let contract = contracts[index]
-            guard let steps = contract.serviceSteps, services[contract.service] == nil else { continue }
+            guard let steps = contract.serviceSteps, services[contract.unversionedService] == nil else { continue }
             var session = StepSession(
                 transport: self.transport, options: transport, sign: { signIn.signed($0, for: contract) }, values: [:])
-            _ = session.run(steps.before, phase: .before, service: contract.service, target: nil)
-            services[contract.service] = session
-            serviceOrder.append((contract.service, steps))
+            _ = session.run(steps.before, phase: .before, service: contract.unversionedService, target: nil)
+            services[contract.unversionedService] = session
+            serviceOrder.append((contract.unversionedService, steps))
         }
         for index in contracts.indices where isLive(contracts[index]) {
-            guard var session = services[contracts[index].service] else { continue }
+            guard var session = services[contracts[index].unversionedService] else { continue }
             if let failure = session.records.lazy.compactMap(\.failureMessage).first {
                 notSent[index] = "not checked: \(failure) (a step of the service \(contracts[index].service))"
                 continue
@@ -111,7 +111,26 @@ public struct ContractRunner: Sendable {
             onResult(index, result)
         }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
-        let requests = sendable.map { signIn.signed(contracts[$0]) }
+        // At several git refs (`--ref`), one request is sent once and its answer checked against every version's
+        // stub: `sharers[k]` are the positions in `sendable` of the targets that send `requests[k]`.
+        var requests: [HTTPRequest] = []
+        var sharers: [[Int]] = []
+        if contracts.contains(where: { $0.ref != nil }) {
+            var unique: [SentRequest: Int] = [:]
+            for (position, index) in sendable.enumerated() {
+                let request = signIn.signed(contracts[index])
+                if let first = unique[SentRequest(request)] {
+                    sharers[first].append(position)
+                } else {
+                    unique[SentRequest(request)] = requests.count
+                    requests.append(request)
+                    sharers.append([position])
+                }
+            }
+        } else {
+            requests = sendable.map { signIn.signed(contracts[$0]) }
+            sharers = sendable.indices.map { [$0] }
+        }
         // Each stub against its spec, once: for the coverage, and for the triangle when its answer arrives.
         var verdicts: [String: [SpecCheck.Verdict]] = [:]
         var stubFindings: [Int: [Finding]] = [:]
@@ -136,17 +155,18 @@ public struct ContractRunner: Sendable {
             onResult(index, results[index])
         }
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
-            let index = sendable[position]
-            // A 401 to a signed-in target: its token may have expired. It waits; the service signs in once more and
-            // the target is sent again, once (its first answer is not reported).
-            if case .success(let live) = response, live.statusCode == 401, contracts[index].signIn != nil {
-                unauthorized.append(index)
-                return
+            for index in sharers[position].map({ sendable[$0] }) {
+                // A 401 to a signed-in target: its token may have expired. It waits; the service signs in once more
+                // and the target is sent again, once (its first answer is not reported).
+                if case .success(let live) = response, live.statusCode == 401, contracts[index].signIn != nil {
+                    unauthorized.append(index)
+                    continue
+                }
+                handle(index, response)
             }
-            handle(index, response)
         }
         if !unauthorized.isEmpty {
-            signIn.refresh(services: Set(unauthorized.map { contracts[$0].service }))
+            signIn.refresh(services: Set(unauthorized.map { contracts[$0].unversionedService }))
             for index in unauthorized {
                 if let failure = signIn.failure(for: contracts[index]) {
                     results[index] = baseline.mark(
@@ -166,7 +186,7 @@ public struct ContractRunner: Sendable {
             let contract = contracts[index]
             var session = StepSession(
                 transport: self.transport, options: transport, sign: { signIn.signed($0, for: contract) },
-                values: services[contract.service]?.values ?? [:])
+                values: services[contract.unversionedService]?.values ?? [:])
             var result: ContractResult
             if transport.cancellation?.isCancelled == true {
                 result = ContractResult(contract: contract, outcome: .error(TransportError.interruptedMessage))
@@ -253,7 +273,8 @@ public struct ContractRunner: Sendable {
                 result = ContractResult(
                     contract: contract,
                     outcome: .skipped(
-                        "no OpenAPI document for the service '\(contract.service)': add --spec \(contract.service)=FILE"
+                        "no OpenAPI document for the service '\(contract.unversionedService)': add --spec "
+                            + "\(contract.unversionedService)=FILE"
                     ))
             }
             results.append(baseline.mark(result))
@@ -285,11 +306,11 @@ public struct ContractRunner: Sendable {
         /// Signs `contract`'s service in, once per service; the token becomes one of the contract's secrets.
         mutating func prepare(_ contract: inout Contract) {
             guard let credentials = contract.signIn else { return }
-            if outcomes[contract.service] == nil {
-                secrets[contract.service] = contract.secrets
-                fetch(credentials, for: contract.service)
+            if outcomes[contract.unversionedService] == nil {
+                secrets[contract.unversionedService] = contract.secrets
+                fetch(credentials, for: contract.unversionedService)
             }
-            if case .success(let token)? = outcomes[contract.service], !contract.secrets.contains(token) {
+            if case .success(let token)? = outcomes[contract.unversionedService], !contract.secrets.contains(token) {
                 contract.secrets.append(token)
             }
         }
@@ -315,7 +336,9 @@ public struct ContractRunner: Sendable {
 
         /// Why `contract` cannot be sent: its service's sign-in failed.
         func failure(for contract: Contract) -> SignIn.Failure? {
-            guard contract.signIn != nil, case .failure(let failure)? = outcomes[contract.service] else { return nil }
+            guard contract.signIn != nil, case .failure(let failure)? = outcomes[contract.unversionedService] else {
+                return nil
+            }
             return failure
         }
 
@@ -327,7 +350,7 @@ public struct ContractRunner: Sendable {
 
         /// `request` (a step's) signed as `contract`'s would be.
         func signed(_ request: HTTPRequest, for contract: Contract) -> HTTPRequest {
-            guard let signIn = contract.signIn, case .success(let token)? = outcomes[contract.service] else {
+            guard let signIn = contract.signIn, case .success(let token)? = outcomes[contract.unversionedService] else {
                 return request
             }
             var request = request
@@ -416,4 +439,19 @@ public func localHostName() -> String {
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
     let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return name.isEmpty ? "localhost" : name
+}
+
+/// A request as a key: two targets that would send the same bytes (method, URL, headers in order, body).
+private struct SentRequest: Hashable {
+    let method: String
+    let url: String
+    let headers: [String]
+    let body: Data?
+
+    init(_ request: HTTPRequest) {
+        method = request.method
+        url = request.url
+        headers = request.headers.map { $0.name + ":" + $0.value }
+        body = request.body
+    }
 }

@@ -16,6 +16,8 @@ public struct RunInputs: Sendable {
     public var filter: ContractFilter
     /// `--shard K/N` and `--timings FILE`.
     public var sharding: ShardSelection
+    /// `--ref REF` and `--last N`: the contracts as they were at these git refs instead of the working tree's.
+    public var versions = RefSelection()
 
     /// - Parameters: as the properties.
     public init(
@@ -33,10 +35,13 @@ public struct RunInputs: Sendable {
 
     /// The start-up: start the mock (which sends every request to itself), read the manifests, select the targets.
     /// - Parameter write: Where the mock's notes go.
-    /// - Returns: The selected contracts (before `--shard`), and the mock server replaying `mock` (keep it alive
-    ///   while the requests run).
-    /// - Throws: `RunError` for broken contracts, a mock that cannot start, or no target selected.
-    func selectedContracts(write: (String) -> Void) throws(RunError) -> (contracts: [Contract], server: MockServer?) {
+    /// - Returns: The selected contracts (before `--shard`), the mock server replaying `mock`, and the versions'
+    ///   scratch copy with `--ref` (keep both alive while the requests run).
+    /// - Throws: `RunError` for broken contracts, a mock that cannot start, a ref that cannot be read, or no target
+    ///   selected.
+    func selectedContracts(write: (String) -> Void) throws(RunError) -> (
+        contracts: [Contract], server: MockServer?, versions: VersionedContracts?
+    ) {
         var overrides = baseURLs
         var server: MockServer?
         if let harPath = mock.harPath {
@@ -49,11 +54,41 @@ public struct RunInputs: Sendable {
             }
             overrides.all = server?.baseURL
         }
-        let contracts: [Contract]
-        do {
-            contracts = try ManifestLoader(environment: environment, baseURLOverrides: overrides).load(paths: paths)
-        } catch {
-            throw .contracts(error)
+        var contracts: [Contract] = []
+        let loader = ManifestLoader(environment: environment, baseURLOverrides: overrides)
+        if versions.refs.isEmpty && versions.last != nil {
+            throw .usage("--last N takes the newest of the tags a --ref pattern matches: add --ref 'v*'")
+        }
+        let versioned = versions.refs.isEmpty ? nil : try VersionedContracts(versions, paths: paths)
+        if let versioned {
+            // Each version's contracts, in the order of the refs, each service named Service@REF.
+            for version in versioned.versions {
+                do {
+                    let read = try loader.load(paths: version.paths)
+                    guard !read.isEmpty else {
+                        throw RunError.usage("--ref \(version.ref) has no targets in \(paths.joined(separator: ", "))")
+                    }
+                    contracts += read.map { VersionedContracts.versioned($0, at: version) }
+                } catch let error as ContractErrors {
+                    throw .contracts(
+                        ContractErrors(
+                            error.errors.map { error in
+                                var error = error
+                                error.file = VersionedContracts.written(error.file, at: version)
+                                return error
+                            }))
+                } catch let error as RunError {
+                    throw error
+                } catch {
+                    throw .usage("--ref \(version.ref): \(error)")
+                }
+            }
+        } else {
+            do {
+                contracts = try loader.load(paths: paths)
+            } catch {
+                throw .contracts(error)
+            }
         }
         // Stubs that declare XML are read here, where libxml2 is at hand: a broken one stops the run as a broken
         // JSON sample file does (ManifestLoader, being free of C, only keeps their bytes).
@@ -69,7 +104,7 @@ public struct RunInputs: Sendable {
                 "--filter \(filter.patterns.joined(separator: " ")) matches none of \(among) (patterns match Service.target or target, with * and ?)"
             )
         }
-        return (selected, server)
+        return (selected, server, versioned)
     }
 
     /// The part of `selected` that `--shard` runs (all of it without `--shard`), saying which part it is.

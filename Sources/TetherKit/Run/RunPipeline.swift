@@ -36,8 +36,8 @@ public struct RunPipeline {
         let gate = plan.gate
         // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
         let console = plan.reports.isStandardOutputTaken ? (writeError ?? write) : write
-        var (selected, server) = try inputs.selectedContracts(write: console)
-        defer { withExtendedLifetime(server) {} }
+        var (selected, server, versions) = try inputs.selectedContracts(write: console)
+        defer { withExtendedLifetime((server, versions)) {} }
         // Every target the manifests declare, when no --filter kept some out: an entry of one of their services for
         // a target they no longer declare is dropped by --update-baseline.
         let declared = inputs.filter.patterns.isEmpty ? selected : nil
@@ -166,7 +166,8 @@ public struct RunPipeline {
     public func list(write: @escaping (String) -> Void) throws(RunError) -> Int {
         var inputs = plan.inputs
         inputs.mock = MockReplay()
-        var (selected, _) = try inputs.selectedContracts(write: write)
+        var (selected, _, versions) = try inputs.selectedContracts(write: write)
+        defer { withExtendedLifetime(versions) {} }
         selected = try inputs.shardPart(of: selected, write: write)
         let redactor = Redactor(contracts: selected)
         let width = min(48, selected.map { ReportText.qualifiedName($0).count }.max() ?? 0)

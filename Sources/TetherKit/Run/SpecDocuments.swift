@@ -60,7 +60,7 @@ public struct SpecOptions: Sendable, Equatable {
         if listsUncovered && documents.isEmpty && declared.isEmpty {
             throw .usage("--list-uncovered lists what --spec FILE's document has")
         }
-        let services = Set(contracts.map(\.service))
+        let services = Set(contracts.map(\.unversionedService))
         var set = SpecSet()
         var loaded: [String: SpecCheck] = [:]
         // A manifest's "spec" is its service's own document: `--spec SERVICE=FILE` wins over it, and it wins over a
@@ -68,8 +68,8 @@ public struct SpecOptions: Sendable, Equatable {
         var bindings = documents.filter { $0.service == nil }
         var named = Set(documents.compactMap(\.service))
         for contract in contracts {
-            guard let path = contract.specPath, named.insert(contract.service).inserted else { continue }
-            bindings.append(Binding(service: contract.service, path: path))
+            guard let path = contract.specPath, named.insert(contract.unversionedService).inserted else { continue }
+            bindings.append(Binding(service: contract.unversionedService, path: path))
         }
         bindings += documents.filter { $0.service != nil }
         for binding in bindings {
@@ -118,7 +118,7 @@ public struct SpecSet: Sendable {
 
     /// The check for `contract`'s service.
     public func check(for contract: Contract) -> SpecCheck? {
-        byService[contract.service] ?? forEveryService
+        byService[contract.unversionedService] ?? forEveryService
     }
 
     /// Every document once, in the order of their files.

@@ -41,3 +41,23 @@ extension ShardSelection: OptionGroup {
         },
     ]
 }
+
+extension RefSelection: OptionGroup {
+    /// `--ref REF`, `--last N`.
+    public static let options: [Option<RefSelection>] = [
+        .value(
+            "--ref", "REF", section: .whichTargets,
+            help: "check the contracts as they were at this git tag, branch or commit, read from git without "
+                + "touching the working tree; a glob ('v*') takes the tags it matches; every ref's targets run in "
+                + "one run, the same request sent once (repeatable)",
+            isRepeatable: true
+        ) { $0.refs.append($1) },
+        .value(
+            "--last", "N", section: .whichTargets,
+            help: "of the tags a --ref glob matches, only the N newest (by tag date): --ref 'v*' --last 5"
+        ) { selection, text throws(InvalidValue) in
+            guard let count = Int(text), count >= 1 else { throw InvalidValue("is not a count of 1 or more") }
+            selection.last = count
+        },
+    ]
+}

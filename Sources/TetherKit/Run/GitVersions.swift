@@ -1,0 +1,212 @@
+import Foundation
+
+/// `--ref REF` (repeatable) and `--last N`: check the contracts as they were at git refs (tags, branches, commits),
+/// every released app version in one run. A ref with `*`, `?` or `[` is a glob over the tags.
+public struct RefSelection: Sendable, Equatable {
+    /// The refs and tag globs, as given.
+    public var refs: [String] = []
+    /// `--last N`: of the tags each glob matches, the N newest.
+    public var last: Int?
+
+    /// No `--ref`: the working tree.
+    public init() {}
+}
+
+/// The contracts of each ref, read from git into a scratch folder without touching the working tree (`git archive`,
+/// then `tar`): each ref's manifests, sample files and OpenAPI documents, as the ref has them. The folder is removed
+/// when this goes.
+final class VersionedContracts {
+    /// A ref as the run names it (`v3.2.0`), and the paths its contracts are at in the scratch folder.
+    struct Version {
+        var ref: String
+        var paths: [String]
+        /// Where the scratch copy is (`…/2/`), to write it back as `v3.2.0:` in messages.
+        var root: String
+    }
+
+    let versions: [Version]
+    /// The folder each version of the paths is written under.
+    private let scratch: String
+
+    /// Reads the paths at each ref of `selection`.
+    /// - Parameters:
+    ///   - selection: `--ref` and `--last`.
+    ///   - paths: The manifests or folders, relative to the working directory (or absolute, inside the repository).
+    /// - Throws: `RunError.usage` naming a ref that does not exist, a glob that matches no tag, a ref that has none
+    ///   of the paths, or a working directory outside a git repository.
+    init(_ selection: RefSelection, paths: [String]) throws(RunError) {
+        // The repository is the one the paths are in (not the working directory's), each path taken from its top.
+        var top: String?
+        var inRepository: [String] = []
+        for path in paths {
+            let (pathTop, relative) = try Self.place(of: path)
+            if let top, top != pathTop {
+                throw .usage("--ref reads every path from one repository: \(path) is in \(pathTop), not \(top)")
+            }
+            top = pathTop
+            inRepository.append(relative)
+        }
+        guard let top else { throw .usage("--ref needs a path to read from git") }
+        var refs: [String] = []
+        for ref in selection.refs {
+            if ref.contains(where: { "*?[".contains($0) }) {
+                // Newest first by the tag's date (an annotated tag's, else its commit's), then the newest N, shown
+                // oldest first: the matrix reads left to right as the versions came out.
+                let listed = try Self.git(
+                    ["tag", "--list", ref, "--sort=-creatordate"], in: top, what: "--ref \(ref)"
+                ).split(separator: "\n").map(String.init)
+                guard !listed.isEmpty else {
+                    throw .usage("--ref \(ref) matches no tag in \(top) (git tag --list '\(ref)' lists none)")
+                }
+                refs += listed.prefix(selection.last ?? listed.count).reversed()
+            } else {
+                guard (try? Self.git(["rev-parse", "--verify", "--quiet", ref + "^{commit}"], in: top)) != nil else {
+                    throw .usage(
+                        "--ref \(ref) is no tag, branch or commit of \(top) (git rev-parse --verify '\(ref)' fails)")
+                }
+                refs.append(ref)
+            }
+        }
+        if selection.last != nil && !selection.refs.contains(where: { $0.contains(where: { "*?[".contains($0) }) }) {
+            throw .usage("--last N takes the newest of the tags a --ref pattern matches: add --ref 'v*'")
+        }
+        var seen = Set<String>()
+        refs = refs.filter { seen.insert($0).inserted }
+        scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
+        var versions: [Version] = []
+        do {
+            for (number, ref) in refs.enumerated() {
+                let root = scratch + "/\(number)"
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+                let archive = scratch + "/\(number).tar"
+                guard
+                    (try? Self.git(["archive", "--format=tar", "-o", archive, ref, "--"] + inRepository, in: top))
+                        != nil
+                else {
+                    throw RunError.usage(
+                        "--ref \(ref) has none of \(paths.joined(separator: ", ")): nothing to verify at that version")
+                }
+                _ = try Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", root], what: "tar")
+                try? FileManager.default.removeItem(atPath: archive)
+                versions.append(Version(ref: ref, paths: inRepository.map { root + "/" + $0 }, root: root + "/"))
+            }
+        } catch let error as RunError {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw .usage("--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)")
+        }
+        self.versions = versions
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: scratch) }
+
+    /// `contract` as read at `version`: its service named `Service@REF`, its place written `REF:path`.
+    static func versioned(_ contract: Contract, at version: Version) -> Contract {
+        var contract = contract
+        contract.service = "\(contract.service)@\(version.ref)"
+        contract.ref = version.ref
+        contract.source = written(contract.source, at: version)
+        if var place = contract.declaration {
+            place.file = written(place.file, at: version)
+            contract.declaration = place
+        }
+        return contract
+    }
+
+    /// A scratch path written as git names a file at a ref: `v3.2.0:contracts/github.json`.
+    static func written(_ path: String, at version: Version) -> String {
+        path.hasPrefix(version.root) ? version.ref + ":" + path.dropFirst(version.root.count) : path
+    }
+
+    /// The repository `path` is in, and `path` from its top (without `.` and `..`); the path need not exist in the
+    /// working tree (a manifest that only old versions have), its nearest existing folder is asked.
+    private static func place(of path: String) throws(RunError) -> (top: String, path: String) {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [String] = []
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+            } else {
+                parts.append(String(part))
+            }
+        }
+        var rest: [String] = []
+        var isFolder: ObjCBool = false
+        while !parts.isEmpty
+            && !(FileManager.default.fileExists(atPath: "/" + parts.joined(separator: "/"), isDirectory: &isFolder)
+                && isFolder.boolValue)
+        {
+            rest.insert(parts.removeLast(), at: 0)
+        }
+        let folder = "/" + parts.joined(separator: "/")
+        // realpath(3), not URL's symlink resolution: on macOS that drops /private, which git's answer keeps.
+        guard let resolved = realpath(folder, nil) else {
+            throw .usage("--ref cannot read the folder of \(path)")
+        }
+        let real = String(cString: resolved)
+        free(resolved)
+        let top = try git(["rev-parse", "--show-toplevel"], in: real, what: "--ref reads \(path) from git").trimmed
+        guard real == top || real.hasPrefix(top + "/") else {
+            throw .usage("--ref reads \(path) from git, but it is outside the repository at \(top)")
+        }
+        let inside = real.dropFirst(top.count).split(separator: "/").map(String.init) + rest
+        return (top, inside.isEmpty ? "." : inside.joined(separator: "/"))
+    }
+
+    /// `git ARGUMENTS`'s standard output; throws `RunError.usage` with `what` and git's message when it fails.
+    private static func git(_ arguments: [String], in directory: String? = nil, what: String = "git") throws(RunError)
+        -> String
+    {
+        try run("/usr/bin/env", ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments, what: what)
+    }
+
+    private static func run(_ executable: String, _ arguments: [String], what: String) throws(RunError) -> String {
+        #if os(macOS) || os(Linux)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                throw .usage("\(what): cannot run \(arguments.first ?? executable): \(error.localizedDescription)")
+            }
+            // Both pipes are read before waiting: a full pipe would stop the child.
+            let errorText = ErrorText()
+            let done = DispatchSemaphore(value: 0)
+            let handle = errors.fileHandleForReading
+            DispatchQueue.global().async {
+                errorText.set(handle.readDataToEndOfFile())
+                done.signal()
+            }
+            let text = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            done.wait()
+            guard process.terminationStatus == 0 else {
+                let message = String(decoding: errorText.data, as: UTF8.self).trimmed
+                throw .usage("\(what): \(message.isEmpty ? "\(arguments.first ?? executable) failed" : message)")
+            }
+            return String(decoding: text, as: UTF8.self)
+        #else
+            throw .usage("\(what): git is not available on this platform")
+        #endif
+    }
+}
+
+/// What a child wrote to standard error, read on another thread.
+private final class ErrorText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = Data()
+    func set(_ data: Data) { lock.withLock { stored = data } }
+    var data: Data { lock.withLock { stored } }
+}
+
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
