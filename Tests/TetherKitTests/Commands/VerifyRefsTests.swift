@@ -62,7 +62,7 @@ import Testing
             """
     }
 
-    @Test func threeVersionsInOneRunEachRequestSentOnce() throws {
+    @Test func threeVersionsInOneRunEachRequestSentOnce() async throws {
         let counts = Locked([String: Int]())
         let server = try MockServer { request in
             counts.withLock { $0[request.path, default: 0] += 1 }
@@ -85,7 +85,7 @@ import Testing
             TetherBinary.path,
             [
                 "verify", "--ref", "v1.*", "--last", "3", "--no-color", "--junit", reports + "/junit.xml", "--json",
-                reports + "/run.jsonl", "--summary", reports + "/summary.md",
+                reports + "/run.jsonl", "--summary", reports + "/summary.md", "--html", reports + "/report.html",
             ], directory: repository.path)
         let stdout = String(decoding: run.stdout, as: UTF8.self)
         #expect(run.status == 1, "\(stdout)\(run.stderrText)")
@@ -117,6 +117,17 @@ import Testing
         #expect(lines.contains(#""declaration":{"file":"v1.1.0:contracts/shop.json","line":3"#), "\(lines)")
         let summary = try String(contentsOfFile: reports + "/summary.md", encoding: .utf8)
         #expect(summary.contains("| `Shop.item` | PASS | DRIFT | PASS | `v1.1.0` |"), "\(summary)")
+        // The HTML report's matrix, as Chromium reads the page.
+        if VerifyReportsTests.chromium != nil {
+            let dom = try await VerifyReportsTests.chromiumRun(
+                ["--dump-dom", "file://\(reports)/report.html"], profile: repository.path + "/profile")
+            #expect(dom.status == 0, "\(dom.stderr)")
+            #expect(
+                dom.stdout.contains(
+                    #"<tr><th>Shop.item</th><td class="passed">PASS</td><td class="drifted">DRIFT</td>"#
+                        + #"<td class="passed">PASS</td><td>v1.1.0</td></tr>"#), "\(dom.stdout)")
+            #expect(dom.stdout.contains(#"<td class="absent">-</td><td class="passed">PASS</td><td class="absent">"#))
+        }
         // The working tree is as it was: no checkout, no stash.
         #expect(try String(contentsOfFile: repository.path + "/contracts/shop.json", encoding: .utf8) == "not json")
         #expect(try repository.git(["status", "--porcelain"]).contains("contracts/shop.json"))

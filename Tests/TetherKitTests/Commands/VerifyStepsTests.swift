@@ -116,6 +116,12 @@ import Testing
         #expect(result.contains(#""name":"deleteRecord","phase":"after""#) && result.contains(#""status":204"#))
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.contains("<li class=\"step\"><code>set-up createRecord: POST "), "no steps in the HTML")
+        if VerifyReportsTests.chromium != nil {
+            let dom = try await VerifyReportsTests.chromiumRun(
+                ["--dump-dom", "file://\(html)"], profile: folder.file("profile"))
+            #expect(dom.status == 0, "\(dom.stderr)")
+            #expect(dom.stdout.contains(#"<ul class="steps">"#) && dom.stdout.contains("clean-up deleteRecord: DELETE"))
+        }
         // Steps are not test cases.
         let junit = try #require(run.junit)
         #expect(junit.contains(#"<testsuite name="Store" tests="1" failures="0" errors="0" skipped="0""#), "\(junit)")
