@@ -360,7 +360,7 @@ public struct Contract: Sendable, Equatable {
     /// same at every version.
     public var unversionedService: String {
         guard let ref, service.hasSuffix("@" + ref) else { return service }
-        return String(service.dropLast(ref.count + 1))
+        return String(decoding: service.utf8.dropLast(ref.utf8.count + 1), as: UTF8.self)
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {

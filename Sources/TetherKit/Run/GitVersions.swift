@@ -73,29 +73,55 @@ final class VersionedContracts {
         var seen = Set<String>()
         refs = refs.filter { seen.insert($0).inserted }
         scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
-        var versions: [Version] = []
-        do {
-            for (number, ref) in refs.enumerated() {
-                let root = scratch + "/\(number)"
+        // Each ref's copy on its own thread: two processes each (git archive, tar), waited for.
+        let outcomes = RefOutcomes(count: refs.count)
+
+        let scratch = scratch
+        let fromTop = inRepository
+        let chosen = refs
+        DispatchQueue.concurrentPerform(iterations: chosen.count) { number in
+            let ref = chosen[number]
+            let root = scratch + "/\(number)"
+            let archive = scratch + "/\(number).tar"
+            do {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                let archive = scratch + "/\(number).tar"
-                guard
-                    (try? Self.git(["archive", "--format=tar", "-o", archive, ref, "--"] + inRepository, in: top))
-                        != nil
-                else {
-                    throw RunError.usage(
-                        "--ref \(ref) has none of \(paths.joined(separator: ", ")): nothing to verify at that version")
-                }
-                _ = try Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", root], what: "tar")
-                try? FileManager.default.removeItem(atPath: archive)
-                versions.append(Version(ref: ref, paths: inRepository.map { root + "/" + $0 }, root: root + "/"))
+            } catch {
+                outcomes.set(
+                    number,
+                    .failure(
+                        .usage(
+                            "--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)"))
+                )
+                return
             }
-        } catch let error as RunError {
-            try? FileManager.default.removeItem(atPath: scratch)
-            throw error
-        } catch {
-            try? FileManager.default.removeItem(atPath: scratch)
-            throw .usage("--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)")
+            guard (try? Self.git(["archive", "--format=tar", "-o", archive, ref, "--"] + fromTop, in: top)) != nil
+            else {
+                outcomes.set(
+                    number,
+                    .failure(
+                        .usage(
+                            "--ref \(ref) has none of \(paths.joined(separator: ", ")): nothing to verify at that version"
+                        )))
+                return
+            }
+            do throws(RunError) {
+                _ = try Self.run("tar", ["-xf", archive, "-C", root], what: "tar")
+                unlink(archive)
+                outcomes.set(
+                    number, .success(Version(ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/")))
+            } catch {
+                outcomes.set(number, .failure(error))
+            }
+        }
+        var versions: [Version] = []
+        for outcome in outcomes.all {
+            switch outcome {
+            case .success(let version)?: versions.append(version)
+            case .failure(let error)?:
+                try? FileManager.default.removeItem(atPath: scratch)
+                throw error
+            case nil: break
+            }
         }
         self.versions = versions
     }
@@ -117,7 +143,8 @@ final class VersionedContracts {
 
     /// A scratch path written as git names a file at a ref: `v3.2.0:contracts/github.json`.
     static func written(_ path: String, at version: Version) -> String {
-        path.hasPrefix(version.root) ? version.ref + ":" + path.dropFirst(version.root.count) : path
+        path.utf8.starts(with: version.root.utf8)
+            ? version.ref + ":" + String(decoding: path.utf8.dropFirst(version.root.utf8.count), as: UTF8.self) : path
     }
 
     /// The repository `path` is in, and `path` from its top (without `.` and `..`); the path need not exist in the
@@ -159,52 +186,63 @@ final class VersionedContracts {
     private static func git(_ arguments: [String], in directory: String? = nil, what: String = "git") throws(RunError)
         -> String
     {
-        try run("/usr/bin/env", ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments, what: what)
+        try run("git", (directory.map { ["-C", $0] } ?? []) + arguments, what: what)
     }
 
+    /// Runs `arguments` (the program found on `PATH`) to its end, its outputs in scratch files, and returns its
+    /// standard output; throws `RunError.usage` with `what` and its standard error when it fails.
+    ///
+    /// posix_spawn and waitpid, not Foundation's `Process`: its `waitUntilExit` polls a run loop every 50 ms on
+    /// Linux, which made a one-ref run 220 ms slower than the same run of the working tree.
     private static func run(_ executable: String, _ arguments: [String], what: String) throws(RunError) -> String {
-        #if os(macOS) || os(Linux)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            do {
-                try process.run()
-            } catch {
-                throw .usage("\(what): cannot run \(arguments.first ?? executable): \(error.localizedDescription)")
-            }
-            // Both pipes are read before waiting: a full pipe would stop the child.
-            let errorText = ErrorText()
-            let done = DispatchSemaphore(value: 0)
-            let handle = errors.fileHandleForReading
-            DispatchQueue.global().async {
-                errorText.set(handle.readDataToEndOfFile())
-                done.signal()
-            }
-            let text = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            done.wait()
-            guard process.terminationStatus == 0 else {
-                let message = String(decoding: errorText.data, as: UTF8.self).trimmed
-                throw .usage("\(what): \(message.isEmpty ? "\(arguments.first ?? executable) failed" : message)")
-            }
-            return String(decoding: text, as: UTF8.self)
+        let arguments = [executable] + arguments
+        let base = NSTemporaryDirectory() + "tether-git-" + UUID().uuidString
+        let (outPath, errPath) = (base + ".out", base + ".err")
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
         #else
-            throw .usage("\(what): git is not available on this platform")
+            var actions = posix_spawn_file_actions_t()
         #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // The environment as a list built here (Darwin does not give Swift `environ`).
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let code = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard code == 0 else {
+            throw .usage("\(what): cannot run \(arguments[0]): \(String(cString: strerror(code)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = FileManager.default.contents(atPath: outPath) ?? Data()
+        // Exited (the low seven bits are 0) with status 0.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            let message = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+                .trimmed
+            throw .usage("\(what): \(message.isEmpty ? "\(arguments[0]) failed" : message)")
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }
 
-/// What a child wrote to standard error, read on another thread.
-private final class ErrorText: @unchecked Sendable {
+/// What each ref's copy came to, set from the threads that make them.
+private final class RefOutcomes: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored = Data()
-    func set(_ data: Data) { lock.withLock { stored = data } }
-    var data: Data { lock.withLock { stored } }
+    private var outcomes: [Result<VersionedContracts.Version, RunError>?]
+    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ outcome: Result<VersionedContracts.Version, RunError>) {
+        lock.withLock { outcomes[index] = outcome }
+    }
+    var all: [Result<VersionedContracts.Version, RunError>?] { lock.withLock { outcomes } }
 }
 
 extension String {

@@ -118,7 +118,7 @@ public struct SpecSet: Sendable {
 
     /// The check for `contract`'s service.
     public func check(for contract: Contract) -> SpecCheck? {
-        byService[contract.unversionedService] ?? forEveryService
+        byService.isEmpty ? forEveryService : byService[contract.unversionedService] ?? forEveryService
     }
 
     /// Every document once, in the order of their files.
