@@ -117,7 +117,11 @@ public enum ConsoleWriter {
     public struct Stream {
         private let color: Bool
         private let detail: ConsoleDetail
-        private let redactor: Redactor
+        private var redactor: Redactor
+        /// What `redactor` hides, when this stream made it: a secret the run learns (a sign-in's token, a step's
+        /// captured secret) arrives in a result's contract, and the redactor is made again with it.
+        private var secrets: [String]?
+        private var known: Set<String> = []
         private var next = 0
         private var waiting: [Int: ContractResult] = [:]
 
@@ -126,7 +130,10 @@ public enum ConsoleWriter {
         ///   - color: Whether to add ANSI colors.
         ///   - detail: How much to say about each target.
         public init(contracts: [Contract], color: Bool, detail: ConsoleDetail = .normal) {
-            self.init(redactor: Redactor(contracts: contracts), color: color, detail: detail)
+            let secrets = Redactor.secrets(contracts: contracts, runSecrets: [])
+            self.init(redactor: Redactor(secrets: secrets), color: color, detail: detail)
+            self.secrets = secrets
+            known = Set(secrets)
         }
 
         /// A stream that redacts with `redactor` (made by the caller for the run's contracts).
@@ -139,6 +146,17 @@ public enum ConsoleWriter {
         /// Takes the result of contract `index`; returns the text now ready to print (possibly empty), each
         /// result's lines ending with a newline.
         public mutating func add(_ result: ContractResult, at index: Int) -> String {
+            if var secrets, !result.contract.secrets.isEmpty {
+                let learned = result.contract.secrets.filter {
+                    $0.count >= Redactor.minimumSecretLength && !known.contains($0)
+                }
+                if !learned.isEmpty {
+                    secrets += learned
+                    known.formUnion(learned)
+                    redactor = Redactor(secrets: secrets)
+                    self.secrets = secrets
+                }
+            }
             waiting[index] = result
             var text = ""
             while let ready = waiting.removeValue(forKey: next) {

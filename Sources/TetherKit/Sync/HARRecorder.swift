@@ -239,7 +239,13 @@ public struct HARRecording: ReportSink {
 
     /// Writes the HAR; returns `recorded N responses: PATH` (and the targets without one) for the console.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        try ReportFile.write(recorder.archive().serialized(pretty: true), to: path)
+        // Secrets the run learned after the exchanges were kept (a sign-in's token, a step's captured secret) are
+        // hidden in every string of the archive now.
+        let known = Set(Redactor.secrets(contracts: recorder.contracts, runSecrets: []))
+        let learned = report.secrets.filter { $0.count >= Redactor.minimumSecretLength && !known.contains($0) }
+        var archive = recorder.archive()
+        if !learned.isEmpty { archive = archive.mappingStrings(Redactor(secrets: learned).redact) }
+        try ReportFile.write(archive.serialized(pretty: true), to: path)
         let count = recorder.count == 1 ? "1 response" : "\(recorder.count) responses"
         var line = "HAR recording: \(path) (\(count))"
         let missing = recorder.missing(among: report)
@@ -266,6 +272,19 @@ extension ResponseTap {
             let recorder = HARRecorder(contracts: contracts, redaction: redaction)
             return ResponseTap(
                 onResponse: recorder.record, sinks: [("--out", HARRecording(path: path, recorder: recorder))])
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value with every string (member names too) passed through `transform`.
+    func mappingStrings(_ transform: (String) -> String) -> JSONValue {
+        switch self {
+        case .string(let text): .string(transform(text))
+        case .array(let elements): .array(elements.map { $0.mappingStrings(transform) })
+        case .object(let members):
+            .object(members.map { JSONMember(transform($0.key), $0.value.mappingStrings(transform)) })
+        default: self
         }
     }
 }

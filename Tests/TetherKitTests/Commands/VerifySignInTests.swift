@@ -82,6 +82,29 @@ import Testing
         #expect(!everything.contains(Self.clientSecret), "the client secret reached an output")
     }
 
+    /// The token becomes known only during the run: the console (which streams from the start) and a recorded
+    /// HAR file (whose exchanges are kept as they arrive) still hide it where a body echoes it in a drift.
+    @Test func aTokenEchoedInADriftReachesNoOutput() async throws {
+        let tokens = try TokenServer()
+        let folder = try ContractFolder([
+            "shop.json": Self.manifest(tokens.server).replacingOccurrences(of: #""seen": "x""#, with: #""seen": 1"#)
+        ])
+        let (path, har) = (folder.path, folder.file("run.har"))
+        let environment = ["SHOP_CLIENT_SECRET": Self.clientSecret]
+        let run = try await offPool {
+            try TetherBinary.run(["verify", path, "--jobs", "1", "--no-color", "--verbose"], environment: environment)
+        }
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains(#"$.seen: expected integer, got string "<redacted>""#), "\(run.stdout)")
+        let record = try await offPool {
+            try TetherBinary.run(["record", path, "--jobs", "1", "--out", har], environment: environment)
+        }
+        let recorded = try String(contentsOfFile: har, encoding: .utf8)
+        #expect(recorded.contains(#"\"seen\": \"<redacted>\""#), "\(recorded)")
+        let everything = run.stdout + run.stderr + (run.junit ?? "") + record.stdout + record.stderr + recorded
+        #expect(!everything.contains("tok-"), "a token reached an output")
+    }
+
     @Test func aWrongSecretMakesEveryTargetAnErrorNotADrift() async throws {
         let tokens = try TokenServer()
         let folder = try ContractFolder(["shop.json": Self.manifest(tokens.server)])
