@@ -15,6 +15,29 @@ extension JSONValue {
         if pretty { writer.output.append(UInt8(ascii: "\n")) }
         return Data(writer.output)
     }
+
+    /// A string's UTF-8 bytes as `serialized()` writes them between the quotes (`"` and `\` escaped, control
+    /// characters as `\n`, `\t`, … or `\u00XX`), appended to `output`: the redactor hides a secret in this form too.
+    package static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(lowerHexDigits[Int(byte >> 4)])
+                output.append(lowerHexDigits[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+    }
+
+    private static let lowerHexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// Writes values without recursion: a stack of the containers still open.
@@ -111,23 +134,8 @@ private struct JSONWriter {
 
     private mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                append("\\u00")
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
-            default: output.append(byte)
-            }
-        }
+        var text = text
+        text.withUTF8 { JSONValue.appendEscaped($0, to: &output) }
         output.append(UInt8(ascii: "\""))
     }
 }

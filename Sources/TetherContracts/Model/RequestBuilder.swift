@@ -231,26 +231,37 @@ public enum RequestBuilder {
         percentEncoding(text.utf8, keeping: allowed).map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
-    /// `percentEncoded(_:keeping:)` on UTF-8 bytes; the same array when nothing needs encoding.
-    package static func percentEncoded(_ bytes: [UInt8], keeping allowed: [Bool]) -> [UInt8] {
-        percentEncoding(bytes, keeping: allowed) ?? bytes
+    /// `percentEncoded(_:keeping:)` on UTF-8 bytes, appended to `output`: the redactor writes every form of a secret
+    /// into one buffer, not an array each.
+    package static func appendPercentEncoded(
+        _ bytes: UnsafeBufferPointer<UInt8>, keeping allowed: [Bool], to output: inout [UInt8]
+    ) {
+        appendPercentEncoding(bytes, keeping: allowed, to: &output)
     }
 
     /// The encoded bytes, or `nil` when every byte is kept.
     private static func percentEncoding(_ text: some Collection<UInt8>, keeping allowed: [Bool]) -> [UInt8]? {
         if text.allSatisfy({ $0 < 128 && allowed[Int($0)] }) { return nil }
-        let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count * 3)
-        for byte in text {
-            if byte < 128 && allowed[Int(byte)] {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
-            }
-        }
+        appendPercentEncoding(text, keeping: allowed, to: &bytes)
         return bytes
     }
+
+    /// Appends `text` with every byte not in `allowed` written as `%XX` (upper-case hex).
+    private static func appendPercentEncoding(
+        _ text: some Collection<UInt8>, keeping allowed: [Bool], to output: inout [UInt8]
+    ) {
+        for byte in text {
+            if byte < 128 && allowed[Int(byte)] {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

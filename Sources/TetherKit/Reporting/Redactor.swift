@@ -15,13 +15,18 @@ public struct Redactor: Sendable, Equatable {
     /// Values given by the environment shorter than this are not treated as secrets (see the type's discussion).
     public static let minimumSecretLength = 6
 
-    /// The byte patterns to replace, longest first, without duplicates.
-    private let patterns: [[UInt8]]
-    /// `startsPattern[b]` is true when some pattern begins with byte `b`: the scan's fast path.
-    private let startsPattern: [Bool]
-    /// `patternsStarting[b]`: the patterns that begin with byte `b`, longest first. The scan tries only these at a
-    /// position, not every pattern (with many secrets, that was a pass over all of them at each such byte).
-    private let patternsStarting: [[[UInt8]]]
+    /// The byte patterns to replace, longest first, without duplicates, one after the other: pattern `i` is
+    /// `patternBytes[patternStarts[i]..<patternStarts[i + 1]]`. In one buffer, not an array each: a run's secrets
+    /// have seven or eight forms each, and an allocation per form was most of the cost of building a redactor.
+    private let patternBytes: [UInt8]
+    /// Where each pattern begins in `patternBytes`, and the end of the last one (so one more than the patterns).
+    private let patternStarts: [Int]
+    /// The patterns that begin with byte `b`, longest first, are those numbered
+    /// `patternsByFirstByte[firstByteStarts[b]..<firstByteStarts[b + 1]]`. The scan tries only these at a position,
+    /// not every pattern (with many secrets, that was a pass over all of them at each such byte).
+    private let patternsByFirstByte: [Int]
+    /// 257 bounds into `patternsByFirstByte`, one more than the bytes; two equal neighbours: no pattern starts there.
+    private let firstByteStarts: [Int]
 
     /// A redactor that replaces every occurrence of each of `secrets` (and every form a request or a body puts it in:
     /// the query, path and form-body encodings of `RequestBuilder`, fully percent-encoded, JSON-escaped, base64).
@@ -29,21 +34,57 @@ public struct Redactor: Sendable, Equatable {
     /// Longer secrets are replaced first, so a secret containing another is redacted whole. Empty strings are ignored.
     /// - Parameter secrets: the exact values to hide, whatever their length.
     public init(secrets: [String]) {
-        var forms: [[UInt8]] = []
+        var forms = Forms()
         // A secret given twice is encoded once (a header every target sends is given once per target). Compared by
         // bytes: `é` and `e` + U+0301 are one `String` but two secrets.
-        var given = Set<Bytes>()
-        for secret in secrets where !secret.isEmpty && given.insert(Bytes(Array(secret.utf8))).inserted {
-            forms += Self.forms(of: secret)
+        var given = Set<UTF8Key>()
+        for secret in secrets where !secret.isEmpty && given.insert(UTF8Key(secret)).inserted {
+            Self.appendForms(of: secret, to: &forms)
         }
         // Longest first; ties broken by bytes so the order (and so the output) never depends on the secrets' order.
         // Sorted, a form that two secrets share (or two encodings of one) is kept once.
-        forms.sort(by: Self.precedes)
-        patterns = forms.indices.filter { $0 == 0 || Bytes(forms[$0]) != Bytes(forms[$0 - 1]) }.map { forms[$0] }
-        var starting = [[[UInt8]]](repeating: [], count: 256)
-        for pattern in patterns { if let first = pattern.first { starting[Int(first)].append(pattern) } }
-        patternsStarting = starting
-        startsPattern = starting.map { !$0.isEmpty }
+        var bytes: [UInt8] = []
+        var starts = [0]
+        forms.bytes.withUnsafeBufferPointer { all in
+            func form(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: all[(index == 0 ? 0 : forms.ends[index - 1])..<forms.ends[index]])
+            }
+            let order = forms.ends.indices.sorted { Self.precedes(form($0), form($1)) }
+            bytes.reserveCapacity(all.count)
+            starts.reserveCapacity(order.count + 1)
+            var last: UnsafeBufferPointer<UInt8>?
+            for index in order {
+                let pattern = form(index)
+                if let last, Self.isEqual(last, pattern) { continue }
+                bytes.append(contentsOf: pattern)
+                starts.append(bytes.count)
+                last = pattern
+            }
+        }
+        // Numbered by first byte, counted then placed, each byte's patterns in their order (longest first).
+        var bounds = [Int](repeating: 0, count: 257)
+        for pattern in 0..<(starts.count - 1) { bounds[Int(bytes[starts[pattern]]) + 1] += 1 }
+        for byte in 0..<256 { bounds[byte + 1] += bounds[byte] }
+        var next = bounds
+        var byFirstByte = [Int](repeating: 0, count: starts.count - 1)
+        for pattern in 0..<(starts.count - 1) {
+            let first = Int(bytes[starts[pattern]])
+            byFirstByte[next[first]] = pattern
+            next[first] += 1
+        }
+        patternBytes = bytes
+        patternStarts = starts
+        patternsByFirstByte = byFirstByte
+        firstByteStarts = bounds
+    }
+
+    /// Every form of some secrets, one after the other: form `i` is `bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]]`.
+    struct Forms {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+
+        /// Ends the form written since the last one ended.
+        mutating func end() { ends.append(bytes.count) }
     }
 
     /// Every form a request or a body puts `secret` in, as bytes: as given; the query, path and form-body encodings
@@ -53,21 +94,55 @@ public struct Redactor: Sendable, Equatable {
     /// (`\"`, and `a\/b` as Foundation's JSONSerialization does); base64 with and without its padding (a body that
     /// echoes Basic credentials).
     static func forms(of secret: String) -> [[UInt8]] {
-        let bytes = Array(secret.utf8)
-        var forms = [bytes]
-        for allowed in RequestBuilder.encodingSets {
-            forms.append(RequestBuilder.percentEncoded(bytes, keeping: allowed))
-        }
-        let escaped = Array(JSONValue.string(secret).serialized())
-        forms.append(Array(escaped.dropFirst().dropLast()))
-        if secret.utf8.contains(UInt8(ascii: "/")) {
-            forms.append(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8))
-        }
-        let base64 = Array(Data(secret.utf8).base64EncodedString().utf8)
-        forms.append(base64)
-        forms.append(Array(base64.prefix { $0 != UInt8(ascii: "=") }))  // `=` is only ever the padding at the end
-        return forms
+        var forms = Forms()
+        appendForms(of: secret, to: &forms)
+        return forms.ends.indices.map { Array(forms.bytes[($0 == 0 ? 0 : forms.ends[$0 - 1])..<forms.ends[$0]]) }
     }
+
+    /// `forms(of:)`, each form written to `forms`.
+    static func appendForms(of secret: String, to forms: inout Forms) {
+        var contiguous = secret
+        var hasSlash = false
+        contiguous.withUTF8 { bytes in
+            forms.bytes.append(contentsOf: bytes)
+            forms.end()
+            for allowed in RequestBuilder.encodingSets {
+                RequestBuilder.appendPercentEncoded(bytes, keeping: allowed, to: &forms.bytes)
+                forms.end()
+            }
+            JSONValue.appendEscaped(bytes, to: &forms.bytes)
+            forms.end()
+            if let base = bytes.baseAddress { hasSlash = memchr(base, Int32(UInt8(ascii: "/")), bytes.count) != nil }
+            // `=` is only ever the padding at the end, so the form without it is the encoding left unpadded.
+            appendBase64(bytes, isPadded: true, to: &forms.bytes)
+            forms.end()
+            appendBase64(bytes, isPadded: false, to: &forms.bytes)
+            forms.end()
+        }
+        if hasSlash {
+            // By `Character`s, as Foundation replaces: a `/` followed by a combining mark is not a `/` on its own.
+            forms.bytes.append(contentsOf: secret.replacingOccurrences(of: "/", with: "\\/").utf8)
+            forms.end()
+        }
+    }
+
+    /// `Data.base64EncodedString()` of `bytes` (the standard alphabet, no line breaks), appended to `output`; without
+    /// its `=` padding unless `isPadded`.
+    private static func appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, isPadded: Bool, to output: inout [UInt8]) {
+        // Each group of three bytes (the last one filled up with zeros) is four digits of six bits; of a last group
+        // of one or two bytes, two or three digits are written, then padding.
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group: UInt32 = 0
+            for offset in 0..<3 { group = group << 8 | (offset < count ? UInt32(bytes[index + offset]) : 0) }
+            for digit in 0...count { output.append(base64Digits[Int(group >> (18 - 6 * UInt32(digit)) & 0x3F)]) }
+            if isPadded { for _ in count..<3 { output.append(UInt8(ascii: "=")) } }
+            index += 3
+        }
+    }
+
+    private static let base64Digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// A redactor following the product rule for a run: the values of sensitive headers in each contract's request
     /// (any length), plus every contract's and the run's secrets of at least `minimumSecretLength` characters.
@@ -83,9 +158,9 @@ public struct Redactor: Sendable, Equatable {
     /// `minimumSecretLength` characters. Values are compared by their bytes.
     static func secrets(contracts: [Contract], runSecrets: [String]) -> [String] {
         var secrets: [String] = []
-        var seen = Set<Bytes>()
+        var seen = Set<UTF8Key>()
         func add(_ secret: String) {
-            if seen.insert(Bytes(Array(secret.utf8))).inserted { secrets.append(secret) }
+            if seen.insert(UTF8Key(secret)).inserted { secrets.append(secret) }
         }
         for contract in contracts {
             Self.sensitiveHeaderValues(contract.request.headers).forEach(add)
@@ -108,7 +183,7 @@ public struct Redactor: Sendable, Equatable {
     }
 
     /// Whether this redactor has nothing to replace.
-    public var isEmpty: Bool { patterns.isEmpty }
+    public var isEmpty: Bool { patternStarts.count == 1 }
 
     /// The values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers (names compared
     /// case-insensitively), which are secrets whatever their length.
@@ -167,7 +242,7 @@ public struct Redactor: Sendable, Equatable {
     /// starts before the stop is matched against the whole text, never against a cut.
     /// - Returns: the redacted prefix, and whether it is the whole text.
     func redactedPrefix(of text: String, outputLimit: Int) -> (text: String, isWhole: Bool) {
-        guard text.utf8.count > outputLimit || !patterns.isEmpty else { return (text, true) }
+        guard text.utf8.count > outputLimit || !isEmpty else { return (text, true) }
         var contiguous = text
         return contiguous.withUTF8 { bytes in
             guard let (output, isWhole) = redacted(bytes, outputLimit: outputLimit) else { return (text, true) }
@@ -180,7 +255,7 @@ public struct Redactor: Sendable, Equatable {
     /// - Parameter bytes: any bytes.
     /// - Returns: the bytes without secrets (the same bytes when there were none).
     public func redact(_ bytes: Data) -> Data {
-        guard !patterns.isEmpty, !bytes.isEmpty else { return bytes }
+        guard !isEmpty, !bytes.isEmpty else { return bytes }
         return bytes.withUnsafeBytes { raw in
             guard let (output, _) = redacted(raw.bindMemory(to: UInt8.self), outputLimit: .max) else { return bytes }
             return Data(output)
@@ -189,72 +264,70 @@ public struct Redactor: Sendable, Equatable {
 
     /// The scan of `redactedPrefix` and `redact(_:)` on bytes; `nil` when nothing was replaced or cut.
     private func redacted(_ bytes: UnsafeBufferPointer<UInt8>, outputLimit: Int) -> ([UInt8], Bool)? {
-        let marker = Array(Self.marker.utf8)
-        var output: [UInt8] = []
-        var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
-        var index = 0
-        scan: while index < bytes.count {
-            let byte = bytes[index]
-            if output.count + (index - copied) >= outputLimit, byte & 0xC0 != 0x80 {
-                output.append(contentsOf: bytes[copied..<index])
-                return (output, false)
-            }
-            if startsPattern[Int(byte)] {
-                for pattern in patternsStarting[Int(byte)] where Self.matches(pattern, bytes, at: index) {
+        patternBytes.withUnsafeBufferPointer { patterns in
+            var output: [UInt8] = []
+            var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
+            var index = 0
+            scan: while index < bytes.count {
+                let byte = bytes[index]
+                if output.count + (index - copied) >= outputLimit, byte & 0xC0 != 0x80 {
                     output.append(contentsOf: bytes[copied..<index])
-                    output.append(contentsOf: marker)
+                    return (output, false)
+                }
+                let candidates = firstByteStarts[Int(byte)]..<firstByteStarts[Int(byte) + 1]
+                for candidate in candidates {
+                    let number = patternsByFirstByte[candidate]
+                    let pattern = UnsafeBufferPointer(
+                        rebasing: patterns[patternStarts[number]..<patternStarts[number + 1]])
+                    guard pattern.count <= bytes.count - index,
+                        Self.isEqual(pattern, UnsafeBufferPointer(rebasing: bytes[index..<index + pattern.count]))
+                    else { continue }
+                    output.append(contentsOf: bytes[copied..<index])
+                    output.append(contentsOf: Self.markerBytes)
                     index += pattern.count
                     copied = index
                     continue scan
                 }
+                index += 1
             }
-            index += 1
+            if copied == 0 { return nil }
+            output.append(contentsOf: bytes[copied..<bytes.count])
+            return (output, true)
         }
-        if copied == 0 { return nil }
-        output.append(contentsOf: bytes[copied..<bytes.count])
-        return (output, true)
     }
+
+    private static let markerBytes = Array(marker.utf8)
 
     /// Longer first, then by bytes (as `lexicographicallyPrecedes` orders them), compared as one block of memory.
-    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return a.count > b.count }
-        return a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in
-                guard let first = x.baseAddress, let second = y.baseAddress else { return false }  // both empty
-                return memcmp(first, second, x.count) < 0
-            }
-        }
+        guard let first = a.baseAddress, let second = b.baseAddress else { return false }  // both empty
+        return memcmp(first, second, a.count) < 0
     }
 
-    /// Bytes as a set's key, hashed and compared as one block of memory: `[UInt8]`'s own `Hashable` feeds the hasher
-    /// one byte at a time, which made hashing most of the work of building a redactor for a long secret.
-    private struct Bytes: Hashable {
-        let bytes: [UInt8]
+    /// Whether `a` and `b` hold the same bytes, compared as one block of memory.
+    private static func isEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let first = a.baseAddress, let second = b.baseAddress else { return true }  // both empty
+        return memcmp(first, second, a.count) == 0
+    }
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// A text as a set's key by its UTF-8 bytes (`é` and `e` + U+0301 are two keys), hashed and compared as one block
+    /// of memory, in place: a copy of the bytes per secret, and `[UInt8]`'s own `Hashable` (which feeds the hasher one
+    /// byte at a time), were most of the work of building a redactor.
+    private struct UTF8Key: Hashable {
+        let text: String
+
+        init(_ text: String) { self.text = text }
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
 
-        static func == (a: Bytes, b: Bytes) -> Bool {
-            guard a.bytes.count == b.bytes.count else { return false }
-            return a.bytes.withUnsafeBytes { x in
-                b.bytes.withUnsafeBytes { y in
-                    guard let first = x.baseAddress, let second = y.baseAddress else { return true }  // both empty
-                    return memcmp(first, second, x.count) == 0
-                }
-            }
+        static func == (a: UTF8Key, b: UTF8Key) -> Bool {
+            var (first, second) = (a.text, b.text)
+            return first.withUTF8 { x in second.withUTF8 { y in Redactor.isEqual(x, y) } }
         }
-    }
-
-    private static func matches(_ pattern: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        guard pattern.count <= bytes.count - index else { return false }
-        var offset = 0
-        while offset < pattern.count {
-            if bytes[index + offset] != pattern[offset] { return false }
-            offset += 1
-        }
-        return true
     }
 }
