@@ -17,21 +17,20 @@ public func splitParts(_ data: Data) -> (first: Data, rest: Data) {
     return (data[data.startIndex..<range.lowerBound], data[range.upperBound...])
 }
 
-/// `data` cut at every `separator` byte, empty fields kept. On the raw bytes, with `memchr`: `Data.split` walks a
-/// `Data` a byte at a time through its generic collection interface, a tenth of the report fuzzers' time.
-public func fields(_ data: Data, separator: UInt8) -> [Data] {
-    data.withUnsafeBytes { raw in
-        guard let base = raw.baseAddress, raw.count > 0 else { return [Data()] }
-        var fields: [Data] = []
-        var start = 0
-        while let found = memchr(base + start, Int32(separator), raw.count - start) {
-            let end = base.distance(to: UnsafeRawPointer(found))
-            fields.append(Data(bytes: base + start, count: end - start))
-            start = end + 1
-        }
-        fields.append(Data(bytes: base + start, count: raw.count - start))
-        return fields
+/// Where `bytes` is cut at every `separator` byte, empty fields kept: each field's range. On the raw bytes, with
+/// `memchr`: `Data.split` walks a `Data` a byte at a time through its generic collection interface, a tenth of the
+/// report fuzzers' time; and ranges, not a `Data` per field (two allocations each), which were a twentieth.
+public func fieldRanges(_ bytes: UnsafeRawBufferPointer, separator: UInt8) -> [Range<Int>] {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return [0..<0] }
+    var fields: [Range<Int>] = []
+    var start = 0
+    while let found = memchr(base + start, Int32(separator), bytes.count - start) {
+        let end = base.distance(to: UnsafeRawPointer(found))
+        fields.append(start..<end)
+        start = end + 1
     }
+    fields.append(start..<bytes.count)
+    return fields
 }
 
 /// A folder of this process's own under `TMPDIR` (scripts/fuzz points it at a run folder that it removes).

@@ -9,18 +9,23 @@ import TetherKit
 
 /// The run an input describes (at most 32 results).
 public func runReport(fromFields data: Data) -> RunReport {
-    var reader = FieldReader(fields: fields(data, separator: 0x1F))
-    return reader.report()
+    data.withUnsafeBytes { raw in
+        var reader = FieldReader(bytes: raw.bindMemory(to: UInt8.self), fields: fieldRanges(raw, separator: 0x1F))
+        return reader.report()
+    }
 }
 
 /// Reads the input's fields in turn; past the end every field is empty.
 struct FieldReader {
-    let fields: [Data]
+    let bytes: UnsafeBufferPointer<UInt8>
+    let fields: [Range<Int>]
     var next = 0
 
-    mutating func data() -> Data {
+    /// The next field's bytes (valid while the input is).
+    mutating func data() -> UnsafeBufferPointer<UInt8> {
         defer { next += 1 }
-        return next < fields.count ? fields[next] : Data()
+        return next < fields.count
+            ? UnsafeBufferPointer(rebasing: bytes[fields[next]]) : UnsafeBufferPointer(start: nil, count: 0)
     }
 
     mutating func text() -> String { String(decoding: data(), as: UTF8.self) }
