@@ -73,13 +73,14 @@ final class VersionedContracts {
         var seen = Set<String>()
         refs = refs.filter { seen.insert($0).inserted }
         scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
-        // Each ref's copy on its own thread: two processes each (git archive, tar), waited for.
+        // Each ref's copy on its own thread (a DeepStack one, as every thread of the product): two processes each
+        // (git archive, tar), waited for.
         let outcomes = RefOutcomes(count: refs.count)
 
         let scratch = scratch
         let fromTop = inRepository
         let chosen = refs
-        DispatchQueue.concurrentPerform(iterations: chosen.count) { number in
+        DeepStack.concurrentPerform(name: "tether-ref", iterations: chosen.count) { number in
             let ref = chosen[number]
             let root = scratch + "/\(number)"
             let archive = scratch + "/\(number).tar"
