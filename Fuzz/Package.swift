@@ -11,7 +11,8 @@ import PackageDescription
 // Through `Tether/` the dependency is `tether` whatever the checkout's folder is called. (A link to `..` would do the
 // same, but it makes a loop that tools walking the tree follow without end.)
 let fuzzers = [
-    "FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzConsole", "FuzzXML", "FuzzLearn", "FuzzSpec",
+    "FuzzManifest", "FuzzHAR", "FuzzStructure", "FuzzReports", "FuzzConsole", "FuzzStream", "FuzzXML", "FuzzLearn",
+    "FuzzSpec",
 ]
 
 let package = Package(

@@ -25,18 +25,28 @@ public enum JUnitWriter {
     /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
     /// - Throws: `ReportError.xml` with libxml2's text if the writer fails.
     public static func xml(for report: RunReport, isFileAttributes: Bool = false) throws(ReportError) -> Data {
+        try xml(for: report, redactor: Redactor(report: report), isFileAttributes: isFileAttributes)
+    }
+
+    /// `xml(for:isFileAttributes:)` with the redactor the caller has made for `report` already
+    /// (`Redactor(report:)`).
+    @_spi(Testing) public static func xml(for report: RunReport, redactor: Redactor, isFileAttributes: Bool = false)
+        throws(ReportError) -> Data
+    {
         var data = Data()
-        try write(report, isFileAttributes: isFileAttributes) { bytes in data.append(contentsOf: bytes) }
+        try write(report, redactor: redactor, isFileAttributes: isFileAttributes) { bytes in
+            data.append(contentsOf: bytes)
+        }
         return data
     }
 
     /// Writes the document in pieces to `output` (a piece whenever a megabyte is written, and the rest at the end),
     /// so that a report of 100,000 targets is never held whole in memory.
     private static func write(
-        _ report: RunReport, isFileAttributes: Bool,
+        _ report: RunReport, redactor: Redactor? = nil, isFileAttributes: Bool,
         to output: (UnsafeRawBufferPointer) throws(ReportError) -> Void
     ) throws(ReportError) {
-        let redactor = Redactor(report: report)
+        let redactor = redactor ?? Redactor(report: report)
         let writer = try XMLTextWriter()
         try writer.startDocument()
         try writer.startElement("testsuites")

@@ -179,7 +179,13 @@ public struct Redactor: Sendable, Equatable {
     /// The redactor for a finished run: `init(contracts:runSecrets:)` over its results' contracts and its secrets.
     /// - Parameter report: the run whose text is about to be printed.
     public init(report: RunReport) {
-        self.init(contracts: report.results.map(\.contract), runSecrets: report.secrets)
+        self.init(secrets: Self.secrets(of: report))
+    }
+
+    /// What `init(report:)` hides: for a caller that keeps redactors by their secrets (the fuzzers, whose inputs
+    /// mostly share them).
+    @_spi(Testing) public static func secrets(of report: RunReport) -> [String] {
+        secrets(contracts: report.results.map(\.contract), runSecrets: report.secrets)
     }
 
     /// Whether this redactor has nothing to replace.
