@@ -6,22 +6,28 @@ import Foundation
 public final class FailFast: @unchecked Sendable {
     /// The run's cancellation, raised at the first drift that fails the gate.
     public let cancellation: Cancellation
+    /// `--fail-on`: the culprits whose drifts fail the gate (`nil` for all); a drift of another culprit does not stop
+    /// the run either.
+    public let failingCulprits: Set<Finding.Culprit>?
     private let lock = NSLock()
     private var firstDrift: String?
 
-    /// - Parameter cancellation: The run's cancellation (the one Ctrl-C uses too), cancelled at the first drift.
-    public init(cancellation: Cancellation) {
+    /// - Parameters:
+    ///   - cancellation: The run's cancellation (the one Ctrl-C uses too), cancelled at the first drift.
+    ///   - failingCulprits: `--fail-on`.
+    public init(cancellation: Cancellation, failingCulprits: Set<Finding.Culprit>? = nil) {
         self.cancellation = cancellation
+        self.failingCulprits = failingCulprits
     }
 
     /// The target whose drift stopped the run, as `Service.target`, or `nil` while none has.
     public var stoppedBy: String? { lock.withLock { firstDrift } }
 
     /// Sees a result as it arrives: a drift stops the run if none has yet, unless it does not fail the gate (every
-    /// drift known to `--baseline`, or a pending target).
+    /// drift known to `--baseline`, a pending target, or only culprits `--fail-on` leaves out).
     /// - Parameter result: A result, as it arrives.
     public func observe(_ result: ContractResult) {
-        guard result.outcome == .drifted, result.failsGate() else { return }
+        guard result.outcome == .drifted, result.failsGate(failingCulprits: failingCulprits) else { return }
         let isFirst = lock.withLock {
             guard firstDrift == nil else { return false }
             firstDrift = ReportText.qualifiedName(result.contract)

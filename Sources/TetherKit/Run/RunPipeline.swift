@@ -123,7 +123,9 @@ public struct RunPipeline {
         // is then checked before the transport goes on, so nothing is sent after that drift.
         // (A plan always has a cancellation: `RunPlan.init` makes one when it is given none.)
         let cancellation = plan.transport.cancellation ?? Cancellation()
-        let failFast = plan.gate.isFailFast ? FailFast(cancellation: cancellation) : nil
+        let failFast =
+            plan.gate.isFailFast
+            ? FailFast(cancellation: cancellation, failingCulprits: plan.spec.failingCulprits) : nil
         var transport = plan.transport
         transport.cancellation = cancellation
         func deliver(_ index: Int, _ result: ContractResult) {

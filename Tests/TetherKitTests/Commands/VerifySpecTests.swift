@@ -375,5 +375,19 @@ import Testing
         ])
         #expect(serviceOnly.exitCode == 0, "\(serviceOnly.stdout)\(serviceOnly.stderr)")
         #expect(serviceOnly.stdout.contains("DRIFT Items.staleStub"), "\(serviceOnly.stdout)")
+
+        // --fail-fast stops at the first drift that fails the gate: with --fail-on service, not at the stale stub
+        // (the first target), but at the service's drift after it; the targets after that are not run.
+        let failFast = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--fail-on", "service",
+            "--fail-fast", "--jobs", "1", "--no-color",
+        ])
+        #expect(failFast.exitCode == 1, "\(failFast.stdout)\(failFast.stderr)")
+        #expect(failFast.stdout.contains("DRIFT Items.staleStub"), "\(failFast.stdout)")
+        #expect(failFast.stdout.contains("DRIFT Items.serviceBreaks"), "\(failFast.stdout)")
+        #expect(
+            failFast.stdout.contains(
+                "SKIP  Items.specOutOfDate  0.000s  not run: --fail-fast stopped the run at the first drift "
+                    + "(Items.serviceBreaks)"), "\(failFast.stdout)")
     }
 }
