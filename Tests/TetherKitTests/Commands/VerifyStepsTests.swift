@@ -236,4 +236,35 @@ import Testing
             run.stdout.contains("service steps (once per run):\n  Buckets: set-up createBucket: POST "), "\(run.stdout)"
         )
     }
+
+    /// `--offline` sends no step: a path parameter that a step captures is not judged by its stand-in.
+    @Test func offlineACapturedParameterIsNotJudgedBeforeItIsCaptured() async throws {
+        let folder = try ContractFolder([
+            "contracts/store.json": """
+            {"service": "Store", "baseURL": "https://store.example.com",
+             "targets": [{"name": "readRecord", "path": "/records/${RECORD_ID}", "sampleData": {"json": {"id": 7}},
+                          "steps": {"before": [{"name": "createRecord", "method": "POST", "path": "/records",
+                                                "expect": {"status": 201}, "capture": {"RECORD_ID": "$.id"}}]}}]}
+            """,
+            "openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: Store, version: '1'}
+            servers: [{url: 'https://store.example.com'}]
+            paths:
+              /records/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                  responses:
+                    '200':
+                      description: a record
+                      content: {application/json: {schema: {type: object, properties: {id: {type: integer}}}}}
+            """,
+        ])
+        let (contracts, spec) = (folder.file("contracts"), folder.file("openapi.yaml"))
+        let run = try await offPool {
+            try TetherBinary.run(["verify", contracts, "--spec", spec, "--offline", "--no-color"])
+        }
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("PASS  Store.readRecord"), "\(run.stdout)")
+    }
 }
