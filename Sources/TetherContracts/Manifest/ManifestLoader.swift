@@ -334,10 +334,7 @@ public struct ManifestLoader: Sendable {
                     }
                     let path = try expand(try pathNode.string(), at: pathNode, secrets: &serviceSecrets)
                     let method = try fields["method"]?.string().uppercased() ?? "POST"
-                    var query: [(String, String)] = []
-                    for (key, field) in try fields["query"]?.freeMembers() ?? [] {
-                        query.append((key, try expand(try field.string(), at: field, secrets: &serviceSecrets)))
-                    }
+                    let query = try query(fields["query"], secrets: &serviceSecrets)
                     var headers: [HTTPHeader] = []
                     for (name, field) in try fields["headers"]?.freeMembers() ?? [] {
                         headers.append(
@@ -594,27 +591,14 @@ public struct ManifestLoader: Sendable {
             guard !name.isEmpty else { throw nameNode.error("must not be empty") }
             return name
         }
-        let method = attempt(&errors) { () throws(ContractError) -> String in
-            guard let m = keys["method"] else { return "GET" }
-            let text = try m.string().uppercased()
-            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-                throw m.error("'\(text)' is not an HTTP method")
-            }
-            return text
-        }
+        let method = attempt(&errors) { () throws(ContractError) -> String in try Self.method(keys["method"]) }
         let path = attempt(&errors) { () throws(ContractError) -> String in
             try keys["path"].map { (p) throws(ContractError) in
                 try loader.expand(try p.string(), at: p, secrets: &secrets)
             } ?? ""
         }
         let query = attempt(&errors) { () throws(ContractError) -> [(String, String)] in
-            var query: [(String, String)] = []
-            if let queryNode = keys["query"] {
-                for (key, valueNode) in try queryNode.freeMembers() {
-                    query.append((key, try loader.expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
-                }
-            }
-            return query
+            try loader.query(keys["query"], secrets: &secrets)
         }
         let headers = attempt(&errors) { () throws(ContractError) -> [HTTPHeader] in
             try loader.headers(serviceHeaders, then: keys["headers"], secrets: &secrets)
@@ -671,6 +655,25 @@ public struct ManifestLoader: Sendable {
             stubBehavior: behavior, declaration: keys["name"].map(\.keyPlace), isPending: isPending)
         if let targetSteps, !targetSteps.isEmpty { contract.steps = targetSteps }
         return contract
+    }
+
+    /// A target's or a step's `"method"`, upper-cased: letters only; GET when there is none.
+    private static func method(_ node: ManifestNode?) throws(ContractError) -> String {
+        guard let node else { return "GET" }
+        let text = try node.string().uppercased()
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            throw node.error("'\(text)' is not an HTTP method")
+        }
+        return text
+    }
+
+    /// A target's or a step's `"query"`: a flat object of strings, each `${VAR}` expanded, in order.
+    private func query(_ node: ManifestNode?, secrets: inout [String]) throws(ContractError) -> [(String, String)] {
+        var query: [(String, String)] = []
+        for (key, valueNode) in try node?.freeMembers() ?? [] {
+            query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
+        }
+        return query
     }
 
     /// This loader with `names` in scope as captured values.
@@ -765,17 +768,11 @@ public struct ManifestLoader: Sendable {
         }
         let name = try nameNode.string()
         guard !name.isEmpty else { throw nameNode.error("must not be empty") }
-        let method = try keys["method"]?.string().uppercased() ?? "GET"
-        guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-            throw (keys["method"] ?? node).error("'\(method)' is not an HTTP method")
-        }
+        let method = try Self.method(keys["method"])
         let path =
             try keys["path"].map { (p) throws(ContractError) in try expand(try p.string(), at: p, secrets: &secrets) }
             ?? ""
-        var query: [(String, String)] = []
-        for (key, valueNode) in try keys["query"]?.freeMembers() ?? [] {
-            query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
-        }
+        let query = try query(keys["query"], secrets: &secrets)
         let headers = try headers(serviceHeaders, then: keys["headers"], secrets: &secrets)
         let task = try keys["task"].map { (t) throws(ContractError) in try requestTask(t, secrets: &secrets) } ?? .plain
         var expected: [Int]?

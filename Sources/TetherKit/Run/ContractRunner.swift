@@ -150,8 +150,9 @@ public struct ContractRunner: Sendable {
                 spec: specs.check(for: contracts[index]).map { ($0, stubFindings[index] ?? []) },
                 stubPlaces: stubPlaces)
         }
-        func handle(_ index: Int, _ response: Result<HTTPResponse, TransportError>) {
-            results[index] = baseline.mark(checked(index, response))
+        // A result is final: marked by the baseline, stored, and handed on.
+        func deliver(_ index: Int, _ result: ContractResult) {
+            results[index] = baseline.mark(result)
             onResult(index, results[index])
         }
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
@@ -173,17 +174,14 @@ public struct ContractRunner: Sendable {
                     result = checked(index, response)
                     last = (contracts[index], result)
                 }
-                results[index] = baseline.mark(result)
-                onResult(index, results[index])
+                deliver(index, result)
             }
         }
         if !unauthorized.isEmpty {
             signIn.refresh(services: Set(unauthorized.map { contracts[$0].unversionedService }))
             for index in unauthorized {
                 if let failure = signIn.failure(for: contracts[index]) {
-                    results[index] = baseline.mark(
-                        ContractResult(contract: contracts[index], outcome: .error(failure.description)))
-                    onResult(index, results[index])
+                    deliver(index, ContractResult(contract: contracts[index], outcome: .error(failure.description)))
                 }
             }
             let retried = unauthorized.filter { signIn.failure(for: contracts[$0]) == nil }
@@ -191,7 +189,7 @@ public struct ContractRunner: Sendable {
             Self.send(
                 retried.map { signIn.signed(contracts[$0]) }, through: self.transport, options: transport, inStep: true
             ) { position, response in
-                handle(retried[position], response)
+                deliver(retried[position], checked(retried[position], response))
             }
         }
         for index in stepped {
@@ -231,8 +229,7 @@ public struct ContractRunner: Sendable {
                 result.contract.secrets.append(secret)
             }
             result.steps = session.records
-            results[index] = baseline.mark(result)
-            onResult(index, results[index])
+            deliver(index, result)
         }
         // Service-level clean-up, once its targets are done (also after Ctrl-C: clean-up steps ignore it).
         var serviceRecords: [StepRecord] = []
