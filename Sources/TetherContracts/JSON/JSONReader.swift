@@ -103,15 +103,32 @@ public final class JSONDocument: Sendable {
     let positions: JSONPositions
     let bytes: Data
     /// The line and column at every `checkpointStride`-th byte, so that a place is found by scanning at most that
-    /// many bytes (a manifest of thousands of targets, even on one line, asks for thousands of places).
-    private let checkpoints: [Checkpoint]
+    /// many bytes (a manifest of thousands of targets, even on one line, asks for thousands of places). Counted on
+    /// the first place asked for: a document whose places are never needed (a spec that a clean run checks against)
+    /// does not pay for the pass over its bytes.
+    private let checkpoints = LazyCheckpoints()
     /// A line and column in 32 bits each (a manifest is under 4 GiB): half the size of two `Int`s, for a checkpoint
     /// per 256 bytes (3.7 MB less for a 120 MB manifest).
-    private struct Checkpoint {
+    fileprivate struct Checkpoint {
         var line: UInt32
         var column: UInt32
     }
-    private static let checkpointStride = 256
+    fileprivate static let checkpointStride = 256
+
+    /// The checkpoints, counted once, by the first thread that needs them.
+    private final class LazyCheckpoints: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counted: [Checkpoint]?
+
+        func get(_ bytes: Data) -> [Checkpoint] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let counted { return counted }
+            let made = JSONDocument.count(bytes)
+            counted = made
+            return made
+        }
+    }
 
     /// The numbers of the values read but not built (`JSONReader.document(_:deferring:)`), ascending.
     private let deferredValues: [Int]
@@ -121,6 +138,10 @@ public final class JSONDocument: Sendable {
         self.positions = positions
         self.bytes = bytes
         self.deferredValues = deferredValues
+    }
+
+    /// The line and column at every `checkpointStride`-th byte of `bytes`.
+    private static func count(_ bytes: Data) -> [Checkpoint] {
         var checkpoints = [Checkpoint(line: 1, column: 1)]
         checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
         bytes.withUnsafeBytes { raw in  // one pass: each checkpoint counts on from the one before
@@ -136,7 +157,7 @@ public final class JSONDocument: Sendable {
                 offset = end
             }
         }
-        self.checkpoints = checkpoints
+        return checkpoints
     }
 
     /// The number of the first value after value `index` and everything inside it (its next sibling, if it has one),
@@ -161,6 +182,7 @@ public final class JSONDocument: Sendable {
     /// its key when `key` is true and the value is an object member. As `JSONInputScan.lineAndColumn`, faster.
     package func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
         let offset = min(positions.offset(of: index, key: key), bytes.count)
+        let checkpoints = checkpoints.get(bytes)
         let checkpoint = min(offset / Self.checkpointStride, checkpoints.count - 1)
         let place = checkpoints[checkpoint]
         return JSONInputScan.lineAndColumn(

@@ -78,16 +78,37 @@ struct SpecLoader {
         }
     }
 
-    /// Keys of objects whose members are named by the writer (schemas by name, paths, status codes, media types),
-    /// not OpenAPI or JSON Schema keywords: a member named `example` or `$ref` there is no keyword.
-    static let mapKeywords: Set<String> = [
-        "properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "schemas", "parameters",
-        "responses", "requestBodies", "headers", "securitySchemes", "securityDefinitions", "links", "callbacks",
-        "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping", "scopes",
-    ]
+    /// What a member's key is to the walk.
+    enum Key {
+        /// Its object's members are named by the writer (schemas by name, paths, status codes, media types), not
+        /// OpenAPI or JSON Schema keywords: a member named `example` or `$ref` there is no keyword.
+        case map
+        /// Its value is data, not document: a `$ref` inside an example is an example's text (also `x-` extensions).
+        case literal
+        case examples
+        case reference
+        case other
+    }
 
-    /// Keywords whose values are data, not document: a `$ref` inside an example is an example's text.
-    static let literalKeywords: Set<String> = ["example", "default", "enum", "const"]
+    static func kind(of key: String) -> Key {
+        if let kind = keys[key] { return kind }
+        var bytes = key.utf8.makeIterator()
+        return bytes.next() == UInt8(ascii: "x") && bytes.next() == UInt8(ascii: "-") ? .literal : .other
+    }
+
+    /// The keys that are not `.other` (one hash per key; a `switch` compared each key with all 28 texts).
+    private static let keys: [String: Key] = {
+        var keys: [String: Key] = ["examples": .examples, "$ref": .reference]
+        for key in ["example", "default", "enum", "const"] { keys[key] = .literal }
+        for key in [
+            "properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "schemas", "parameters",
+            "responses", "requestBodies", "headers", "securitySchemes", "securityDefinitions", "links", "callbacks",
+            "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping", "scopes",
+        ] {
+            keys[key] = .map
+        }
+        return keys
+    }()
 
     private mutating func walk(
         _ value: JSONValue, index: Int, source: SpecSource, isMap: Bool, base: String, path: inout [String],
@@ -104,34 +125,38 @@ struct SpecLoader {
             var child = source.firstChild(of: index)
             for member in members {
                 defer { child = source.value(after: child) }
-                if !isMap {
-                    if member.key == "$ref", case .string(let reference) = member.value {
+                let kind = isMap ? Key.other : Self.kind(of: member.key)
+                switch kind {
+                case .reference:
+                    if case .string(let reference) = member.value {
                         follow(reference, source: source, index: child, pointer: { Self.pointer(base, path) })
                         continue
                     }
-                    if Self.literalKeywords.contains(member.key) || member.key.hasPrefix("x-") { continue }
-                    if member.key == "examples" {
-                        path.append(member.key)
-                        examples(member.value, index: child, source: source, base: base, path: &path)
-                        path.removeLast()
-                        continue
-                    }
+                case .literal: continue
+                case .examples:
+                    path.append(member.key)
+                    examples(member.value, index: child, source: source, base: base, path: &path)
+                    path.removeLast()
+                    continue
+                case .map, .other: break
                 }
+                guard member.value.isContainer else { continue }  // a scalar holds no reference
                 path.append(member.key)
                 walk(
-                    member.value, index: child, source: source,
-                    isMap: !isMap && Self.mapKeywords.contains(member.key), base: base, path: &path, marks: &marks)
+                    member.value, index: child, source: source, isMap: kind == .map, base: base, path: &path,
+                    marks: &marks)
                 path.removeLast()
             }
         case .array(let elements):
             var child = source.firstChild(of: index)
             for position in elements.indices {
+                defer { child = source.value(after: child) }
+                guard elements[position].isContainer else { continue }
                 path.append(String(position))
                 walk(
                     elements[position], index: child, source: source, isMap: false, base: base, path: &path,
                     marks: &marks)
                 path.removeLast()
-                child = source.value(after: child)
             }
         default:
             break
@@ -227,6 +252,16 @@ struct SpecLoader {
                     message:
                         "duplicate key \(member.key.specQuoted) (first at line \(firstLine), column \(firstColumn))",
                     hint: "remove or rename one of them"))
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether it is an object or an array (what a walk for references descends into).
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
         }
     }
 }

@@ -17,6 +17,33 @@ struct SpecModelBuilder {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// Swagger 2.0's schema keywords on parameters, headers and `items`, which become the made schema.
+    // What `note` takes as read at each kind of object (made once: a set literal at each call was a set built and
+    // hashed for every operation, parameter and response of the document).
+    static let description: Set<String> = ["description"]
+    static let summaryAndDescription: Set<String> = ["summary", "description"]
+    static let descriptionAndDeprecated: Set<String> = ["description", "deprecated"]
+    static let operationDocumentation: Set<String> = ["summary", "description", "externalDocs"]
+    static let pathItemKeywords = Set(methods + ["parameters", "servers", "$ref"])
+    private static let sharedOperationKeywords: Set<String> = [
+        "parameters", "responses", "operationId", "tags", "deprecated",
+    ]
+    static let swaggerOperationKeywords = sharedOperationKeywords.union(["consumes", "produces"])
+    static let operationKeywords = sharedOperationKeywords.union(["requestBody", "servers"])
+    private static let openAPIValueKeywords: Set<String> = [
+        "schema", "content", "style", "explode", "example", "examples",
+    ]
+    static let swaggerParameterKeywords = swaggerSchemaKeywords.union([
+        "name", "in", "required", "schema", "allowEmptyValue",
+    ])
+    static let parameterKeywords = openAPIValueKeywords.union(["name", "in", "required"])
+    static let swaggerHeaderKeywords = swaggerSchemaKeywords.union(["required"])
+    static let headerKeywords = openAPIValueKeywords.union(["required"])
+    static let mediaTypeKeywords: Set<String> = ["schema", "example", "examples"]
+    static let exampleKeywords: Set<String> = ["value", "externalValue", "summary"]
+    static let swaggerResponseKeywords: Set<String> = ["schema", "headers", "examples"]
+    static let responseKeywords: Set<String> = ["content", "headers"]
+    static let requestBodyKeywords: Set<String> = ["content", "required"]
+
     static let swaggerSchemaKeywords: Set<String> = [
         "type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum", "minimum",
         "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "enum",
@@ -65,7 +92,7 @@ struct SpecModelBuilder {
     }
 
     /// Records every member of `node` that is neither read nor documentation (`x-` extensions are neither).
-    private mutating func note(_ node: SpecNode, read: Set<String>, documentation: Set<String> = ["description"]) {
+    private mutating func note(_ node: SpecNode, read: Set<String>, documentation: Set<String> = Self.description) {
         guard case .object(let members) = node.value else { return }
         for member in members
         where !read.contains(member.key) && !documentation.contains(member.key) && !member.key.hasPrefix("x-") {
@@ -223,9 +250,7 @@ struct SpecModelBuilder {
             return
         }
         guard let item = follow(written) else { return }
-        note(
-            item, read: Set(Self.methods + ["parameters", "servers", "$ref"]),
-            documentation: ["summary", "description"])
+        note(item, read: Self.pathItemKeywords, documentation: Self.summaryAndDescription)
         let shared = parameters(item)
         let itemServers = version == .swagger20 ? nil : openAPIServers(item)
         for method in Self.methods {
@@ -244,9 +269,9 @@ struct SpecModelBuilder {
     private mutating func operation(
         _ method: String, _ template: String, _ node: SpecNode, shared: Parameters, servers itemServers: [SpecServer]?
     ) {
-        var read: Set<String> = ["parameters", "responses", "operationId", "tags", "deprecated"]
-        read.formUnion(version == .swagger20 ? ["consumes", "produces"] : ["requestBody", "servers"])
-        note(node, read: read, documentation: ["summary", "description", "externalDocs"])
+        note(
+            node, read: version == .swagger20 ? Self.swaggerOperationKeywords : Self.operationKeywords,
+            documentation: Self.operationDocumentation)
         let own = parameters(node)
         // The operation's parameters win over the path's by name and location.
         var merged = shared.list.filter { candidate in
@@ -265,7 +290,7 @@ struct SpecModelBuilder {
                     }, node: bodyParameter.node)
             }
         } else if let written = node["requestBody"], let requestBody = follow(written) {
-            note(requestBody, read: ["content", "required"])
+            note(requestBody, read: Self.requestBodyKeywords)
             body = SpecRequestBody(
                 isRequired: requestBody["required"]?.bool ?? false, content: content(requestBody),
                 node: requestBody)
@@ -343,14 +368,9 @@ struct SpecModelBuilder {
                 invalid(parameter, "a parameter without 'name' and 'in' strings", hint: "give it both")
                 continue
             }
-            var read: Set<String> = ["name", "in", "required"]
-            if version == .swagger20 {
-                read.formUnion(Self.swaggerSchemaKeywords)
-                read.formUnion(["schema", "allowEmptyValue"])
-            } else {
-                read.formUnion(["schema", "content", "style", "explode", "example", "examples"])
-            }
-            note(parameter, read: read, documentation: ["description", "deprecated"])
+            note(
+                parameter, read: version == .swagger20 ? Self.swaggerParameterKeywords : Self.parameterKeywords,
+                documentation: Self.descriptionAndDeprecated)
             if location == "body", version == .swagger20 {
                 result.body = SpecParameter(
                     name: name, location: .query, isRequired: parameter["required"]?.bool ?? false,
@@ -410,7 +430,7 @@ struct SpecModelBuilder {
                     hint: "write it as an object with 'schema'")
                 continue
             }
-            note(mediaType, read: ["schema", "example", "examples"])
+            note(mediaType, read: Self.mediaTypeKeywords)
             result.append(
                 SpecMediaType(
                     name: name, schema: mediaType["schema"], examples: examples(mediaType), place: mediaType.place))
@@ -428,7 +448,7 @@ struct SpecModelBuilder {
         guard let examples = object(node, "examples") else { return result }
         for (name, written) in examples.members {
             guard let example = follow(written) else { continue }
-            note(example, read: ["value", "externalValue", "summary"])
+            note(example, read: Self.exampleKeywords)
             result.append(
                 SpecExample(
                     name: name, summary: example["summary"]?.string, value: example["value"],
@@ -440,7 +460,7 @@ struct SpecModelBuilder {
     private mutating func response(_ status: String, _ node: SpecNode, produces: [String]) -> SpecResponse {
         var content: [SpecMediaType]
         if version == .swagger20 {
-            note(node, read: ["schema", "headers", "examples"])
+            note(node, read: Self.swaggerResponseKeywords)
             let schema = node["schema"]
             let examples = object(node, "examples")?.members ?? []
             var types = schema == nil ? [] : (produces.isEmpty ? ["*/*"] : produces)
@@ -452,18 +472,16 @@ struct SpecModelBuilder {
                 return SpecMediaType(name: type, schema: schema, examples: written, place: node.place)
             }
         } else {
-            note(node, read: ["content", "headers"])
+            note(node, read: Self.responseKeywords)
             content = self.content(node)
         }
         var headers: [SpecHeader] = []
         if let list = object(node, "headers") {
             for (name, written) in list.members {
                 guard let header = follow(written) else { continue }
-                var read: Set<String> = ["required"]
-                read.formUnion(
-                    version == .swagger20
-                        ? Self.swaggerSchemaKeywords : ["schema", "content", "style", "explode", "example", "examples"])
-                note(header, read: read, documentation: ["description", "deprecated"])
+                note(
+                    header, read: version == .swagger20 ? Self.swaggerHeaderKeywords : Self.headerKeywords,
+                    documentation: Self.descriptionAndDeprecated)
                 headers.append(
                     SpecHeader(
                         name: name, isRequired: header["required"]?.bool ?? false,
