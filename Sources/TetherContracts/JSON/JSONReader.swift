@@ -482,22 +482,7 @@ private struct JSONScanner {
     /// `string(building:)` from the opening quote (the same checks and errors). A stub's strings seldom escape.
     private mutating func skipString() throws(JSONParseError) {
         let open = index
-        var at = index + 1
-        // Eight bytes at a time up to the first word holding a quote, a backslash or a control character (the
-        // classic "has a byte equal to / less than" tests; most of a stub's bytes are in strings).
-        if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            while at + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                let control = (word &- ones &* 0x20) & ~word
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | control
-                if special & highs != 0 { break }
-                at += 8
-            }
-        }
+        var at = plainText(from: index + 1)
         while at < bytes.count {
             let byte = bytes[at]
             if byte == UInt8(ascii: "\"") {
@@ -571,6 +556,28 @@ private struct JSONScanner {
 
     /// A string; the index is at its opening quote, and ends past its closing one. The bytes are valid UTF-8.
     /// Without `building`, the string is checked and the empty string returned.
+    /// Where the plain text of a string that goes on at `start` ends, 8 bytes at a time: the start of the first
+    /// word holding a quote, a backslash or a control character (or of the last, shorter, part). The tests are the
+    /// classic ones for "some byte of this word is zero" and "is less than n"; no byte of 0x80 or more sets them, so
+    /// UTF-8's other bytes are plain. The byte loops after it find which byte it was. A string's text is most of a
+    /// document's bytes (a spec's descriptions, a stub's values).
+    private func plainText(from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var at = start
+        while at + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            let control = (word &- ones &* 0x20) & ~word
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | control
+            if special & highs != 0 { break }
+            at += 8
+        }
+        return at
+    }
+
     private mutating func string(building: Bool = true) throws(JSONParseError) -> String {
         let open = index
         index += 1
@@ -578,6 +585,7 @@ private struct JSONScanner {
         var scalars: [UInt8] = []
         var hasEscapes = false
         while true {
+            index = plainText(from: index)
             guard index < bytes.count else {
                 throw JSONParseError(
                     reason: .invalid, detail: "not valid JSON: a string is not closed (missing quote)",

@@ -76,10 +76,28 @@ public struct SpecDocument: Sendable {
         let (version, versionText) = try Self.version(of: root)
         let references = SpecReferences(version: version)
         loader.references = references
-        loader.walkAll(root: rootSource)
+        // The reference walk and the model are made at once, one on each core: both only read the files. The model
+        // follows references among the files read so far (the root); when the walk reads others, the model is made
+        // again with every file.
+        let rootOnly = SpecStore(sources: loader.sources, references: references)
+        let work = LoadWork(
+            loader: loader, builder: SpecModelBuilder(root: root, version: version, store: rootOnly))
+        DeepStack.concurrentPerform(name: "tether-spec-load", iterations: 2) { part in
+            if part == 0 {
+                // The model asks for places: a JSON file's line checkpoints are counted here first, beside it.
+                _ = rootSource.lineAndColumn(of: 0)
+                work.loader.walkAll(root: rootSource)
+            } else {
+                work.builder.build()
+            }
+        }
+        loader = work.loader
         let store = SpecStore(sources: loader.sources, references: references)
-        var builder = SpecModelBuilder(root: root, version: version, store: store)
-        builder.build()
+        var builder = work.builder
+        if loader.sources.count > rootOnly.sources.count {
+            builder = SpecModelBuilder(root: root, version: version, store: store)
+            builder.build()
+        }
         // The loader walked every reference the model follows: a reference the model could not follow was reported
         // there already, in its words.
         var problems = loader.problems
@@ -169,6 +187,17 @@ public struct SpecDocument: Sendable {
                 .unsupportedVersion, at: openapi.place,
                 message: "openapi \(text.specQuoted) is not a version tether reads (2.0, 3.0.x, 3.1.x)",
                 hint: "write the version the document follows, such as '3.1.0'"))
+    }
+}
+
+/// What the two threads of `SpecDocument.load` make, each its own part.
+private final class LoadWork: @unchecked Sendable {
+    var loader: SpecLoader
+    var builder: SpecModelBuilder
+
+    init(loader: SpecLoader, builder: SpecModelBuilder) {
+        self.loader = loader
+        self.builder = builder
     }
 }
 

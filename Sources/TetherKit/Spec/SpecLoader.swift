@@ -90,25 +90,42 @@ struct SpecLoader {
         case other
     }
 
+    /// By the key's length first, then the few keywords of that length: most keys are none of them, and hashing
+    /// each of a million keys was a tenth of the walk.
     static func kind(of key: String) -> Key {
-        if let kind = keys[key] { return kind }
-        var bytes = key.utf8.makeIterator()
-        return bytes.next() == UInt8(ascii: "x") && bytes.next() == UInt8(ascii: "-") ? .literal : .other
-    }
-
-    /// The keys that are not `.other` (one hash per key; a `switch` compared each key with all 28 texts).
-    private static let keys: [String: Key] = {
-        var keys: [String: Key] = ["examples": .examples, "$ref": .reference]
-        for key in ["example", "default", "enum", "const"] { keys[key] = .literal }
-        for key in [
-            "properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "schemas", "parameters",
-            "responses", "requestBodies", "headers", "securitySchemes", "securityDefinitions", "links", "callbacks",
-            "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping", "scopes",
-        ] {
-            keys[key] = .map
+        let utf8 = key.utf8
+        if utf8.count >= 2, utf8.first == UInt8(ascii: "x"),
+            utf8[utf8.index(after: utf8.startIndex)] == UInt8(ascii: "-")
+        {
+            return .literal
         }
-        return keys
-    }()
+        switch utf8.count {
+        case 4:
+            if key == "$ref" { return .reference }
+            if key == "enum" { return .literal }
+        case 5:
+            if key == "const" { return .literal }
+            if key == "paths" || key == "$defs" || key == "links" { return .map }
+        case 6: if key == "scopes" { return .map }
+        case 7:
+            if key == "example" || key == "default" { return .literal }
+            if key == "schemas" || key == "headers" || key == "content" || key == "mapping" { return .map }
+        case 8:
+            if key == "examples" { return .examples }
+            if key == "webhooks" || key == "encoding" { return .map }
+        case 9:
+            if key == "responses" || key == "callbacks" || key == "pathItems" || key == "variables" { return .map }
+        case 10: if key == "properties" || key == "parameters" { return .map }
+        case 11: if key == "definitions" { return .map }
+        case 13: if key == "requestBodies" { return .map }
+        case 15: if key == "securitySchemes" { return .map }
+        case 16: if key == "dependentSchemas" { return .map }
+        case 17: if key == "patternProperties" { return .map }
+        case 19: if key == "securityDefinitions" { return .map }
+        default: break
+        }
+        return .other
+    }
 
     private mutating func walk(
         _ value: JSONValue, index: Int, source: SpecSource, isMap: Bool, base: String, path: inout [String],
@@ -231,14 +248,16 @@ struct SpecLoader {
         guard members.count > 1 else { return }
         // Small objects (most of them) are compared pairwise; a set only for large ones.
         var seen = Set<String>()
-        var child = source.firstChild(of: index)
         for (position, member) in members.enumerated() {
-            defer { child = source.value(after: child) }
             if members.count <= 12 {
-                guard members[..<position].contains(where: { $0.key == member.key }) else { continue }
+                let length = member.key.utf8.count  // a different length is a different key, without a compare
+                guard members[..<position].contains(where: { $0.key.utf8.count == length && $0.key == member.key })
+                else { continue }
             } else {
                 guard !seen.insert(member.key).inserted else { continue }
             }
+            var child = source.firstChild(of: index)
+            for _ in 0..<position { child = source.value(after: child) }
             let (line, column) = source.lineAndColumn(of: child, key: true)
             var first = source.firstChild(of: index)
             for other in members {

@@ -67,26 +67,36 @@ struct SpecPathTemplate: Sendable {
         segments = Self.segments(of: template).map(Self.parts)
     }
 
+    /// The path's segments, split at `/` (a leading one dropped). On the UTF-8 bytes: splitting by `Character`
+    /// (grapheme breaking) made the 1,576 templates of a large document 10 ms of its load.
     static func segments(of path: String) -> [String] {
-        var trimmed = Substring(path)
-        if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
-        guard !trimmed.isEmpty else { return [] }
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var bytes = Substring(path).utf8[...]
+        if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+        guard !bytes.isEmpty else { return [] }
+        return bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     private static func parts(_ segment: String) -> [Part] {
+        let bytes = Array(segment.utf8)
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         var parts: [Part] = []
-        var literal = ""
-        var rest = Substring(segment)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            literal += rest[..<open]
-            if !literal.isEmpty { parts.append(.literal(literal)) }
-            literal = ""
-            parts.append(.parameter(String(rest[rest.index(after: open)..<close])))
-            rest = rest[rest.index(after: close)...]
+        var literalStart = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "{"),
+                let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "}"))
+            else {
+                index += 1
+                continue
+            }
+            if index > literalStart { parts.append(.literal(text(literalStart..<index))) }
+            parts.append(.parameter(text((index + 1)..<close)))
+            index = close + 1
+            literalStart = index
         }
-        literal += rest
-        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
+        if literalStart < bytes.count || parts.isEmpty { parts.append(.literal(text(literalStart..<bytes.count))) }
         return parts
     }
 

@@ -78,9 +78,10 @@ struct SpecModelBuilder {
 
     /// `node`, or the value its `$ref` names (a problem recorded when it does not resolve).
     private mutating func follow(_ node: SpecNode) -> SpecNode? {
-        guard let reference = node["$ref"], case .string(let text) = reference.value else { return node }
+        guard let text = node.string("$ref") else { return node }
         let key = node.file + "\u{0}" + text
         if let known = followed[key] { return known }
+        guard let reference = node["$ref"] else { return node }
         do {
             let found = try store.resolve(text, at: reference.place)
             followed[key] = found
@@ -128,7 +129,7 @@ struct SpecModelBuilder {
         }
     }
 
-    private func string(_ node: SpecNode, _ key: String) -> String? { node[key]?.string }
+    private func string(_ node: SpecNode, _ key: String) -> String? { node.string(key) }
 
     // MARK: - The document
 
@@ -204,7 +205,7 @@ struct SpecModelBuilder {
             var resolved = template
             if let variables = object(server, "variables") {
                 for (name, variable) in variables.members {
-                    guard let value = variable["default"]?.string else {
+                    guard let value = variable.string("default") else {
                         invalid(
                             variable, "the server variable \(name.specQuoted) has no 'default' string",
                             hint: "give it a default")
@@ -284,7 +285,7 @@ struct SpecModelBuilder {
                 let consumes = strings(node, "consumes") ?? strings(root, "consumes") ?? []
                 let schema = bodyParameter.node["schema"]
                 body = SpecRequestBody(
-                    isRequired: bodyParameter.node["required"]?.bool ?? false,
+                    isRequired: bodyParameter.node.bool("required") ?? false,
                     content: (consumes.isEmpty ? ["*/*"] : consumes).map {
                         SpecMediaType(name: $0, schema: schema, examples: [], place: bodyParameter.node.place)
                     }, node: bodyParameter.node)
@@ -292,7 +293,7 @@ struct SpecModelBuilder {
         } else if let written = node["requestBody"], let requestBody = follow(written) {
             note(requestBody, read: Self.requestBodyKeywords)
             body = SpecRequestBody(
-                isRequired: requestBody["required"]?.bool ?? false, content: content(requestBody),
+                isRequired: requestBody.bool("required") ?? false, content: content(requestBody),
                 node: requestBody)
         }
         var responses: [SpecResponse] = []
@@ -321,7 +322,7 @@ struct SpecModelBuilder {
             SpecOperation(
                 method: method.uppercased(), path: template, operationId: string(node, "operationId"),
                 summary: string(node, "summary"), tags: strings(node, "tags") ?? [],
-                isDeprecated: node["deprecated"]?.bool ?? false, parameters: merged, requestBody: body,
+                isDeprecated: node.bool("deprecated") ?? false, parameters: merged, requestBody: body,
                 responses: responses, servers: operationServers, node: node))
     }
 
@@ -364,7 +365,7 @@ struct SpecModelBuilder {
         }
         for written in list.elements {
             guard let parameter = follow(written) else { continue }
-            guard let name = parameter["name"]?.string, let location = parameter["in"]?.string else {
+            guard let name = parameter.string("name"), let location = parameter.string("in") else {
                 invalid(parameter, "a parameter without 'name' and 'in' strings", hint: "give it both")
                 continue
             }
@@ -373,7 +374,7 @@ struct SpecModelBuilder {
                 documentation: Self.descriptionAndDeprecated)
             if location == "body", version == .swagger20 {
                 result.body = SpecParameter(
-                    name: name, location: .query, isRequired: parameter["required"]?.bool ?? false,
+                    name: name, location: .query, isRequired: parameter.bool("required") ?? false,
                     schema: parameter["schema"], content: [], style: nil, explode: nil, node: parameter)
                 continue
             }
@@ -388,19 +389,19 @@ struct SpecModelBuilder {
                 continue
             }
             let schema: SpecNode?
-            var style = parameter["style"]?.string
+            var style = parameter.string("style")
             if version == .swagger20 {
                 schema = Self.madeSchema(parameter)
-                style = parameter["collectionFormat"]?.string
+                style = parameter.string("collectionFormat")
             } else {
                 schema = parameter["schema"]
             }
             result.list.append(
                 SpecParameter(
                     name: name, location: parameterLocation,
-                    isRequired: parameterLocation == .path || (parameter["required"]?.bool ?? false), schema: schema,
+                    isRequired: parameterLocation == .path || (parameter.bool("required") ?? false), schema: schema,
                     content: version == .swagger20 ? [] : content(parameter), style: style,
-                    explode: parameter["explode"]?.bool, node: parameter))
+                    explode: parameter.bool("explode"), node: parameter))
         }
         return result
     }
@@ -451,8 +452,8 @@ struct SpecModelBuilder {
             note(example, read: Self.exampleKeywords)
             result.append(
                 SpecExample(
-                    name: name, summary: example["summary"]?.string, value: example["value"],
-                    externalValue: example["externalValue"]?.string, place: example.place))
+                    name: name, summary: example.string("summary"), value: example["value"],
+                    externalValue: example.string("externalValue"), place: example.place))
         }
         return result
     }
@@ -484,11 +485,11 @@ struct SpecModelBuilder {
                     documentation: Self.descriptionAndDeprecated)
                 headers.append(
                     SpecHeader(
-                        name: name, isRequired: header["required"]?.bool ?? false,
+                        name: name, isRequired: header.bool("required") ?? false,
                         schema: version == .swagger20 ? Self.madeSchema(header) : header["schema"], node: header))
             }
         }
         return SpecResponse(
-            status: status, description: node["description"]?.string, content: content, headers: headers, node: node)
+            status: status, description: node.string("description"), content: content, headers: headers, node: node)
     }
 }

@@ -11,7 +11,14 @@ public struct SpecNode: Sendable {
     /// The value.
     public let value: JSONValue
     /// Its JSON pointer in its file, with `#`: `#/paths/~1users/get`.
-    public let pointer: String
+    public var pointer: String {
+        guard let token else { return parentPointer }
+        return parentPointer + "/" + SpecNode.escape(token)
+    }
+    /// The pointer, or its parent's when `token` is not `nil`: a node's pointer is joined when it is asked for, so
+    /// that listing an object's members (a thousand path items, a hundred schemas) makes no string for each.
+    private let parentPointer: String
+    private let token: String?
     let origin: Origin
 
     enum Origin: Sendable {
@@ -24,7 +31,16 @@ public struct SpecNode: Sendable {
 
     init(value: JSONValue, pointer: String, origin: Origin) {
         self.value = value
-        self.pointer = pointer
+        self.parentPointer = pointer
+        self.token = nil
+        self.origin = origin
+    }
+
+    /// The node of a member or element named `token`, under the node whose pointer is `parent`.
+    private init(value: JSONValue, parent: String, token: String, origin: Origin) {
+        self.value = value
+        self.parentPointer = parent
+        self.token = token
         self.origin = origin
     }
 
@@ -84,6 +100,24 @@ public struct SpecNode: Sendable {
         return child(position, value: members[position].value, token: key)
     }
 
+    /// The value of the member `key` of an object, without its node (no pointer, no place): for reading a keyword.
+    func memberValue(_ key: String) -> JSONValue? {
+        guard case .object(let members) = value else { return nil }
+        return members.first(where: { $0.key == key })?.value
+    }
+
+    /// The member `key`'s string value, or `nil` (no member, or not a string).
+    func string(_ key: String) -> String? {
+        if case .string(let text)? = memberValue(key) { return text }
+        return nil
+    }
+
+    /// The member `key`'s Boolean value, or `nil`.
+    func bool(_ key: String) -> Bool? {
+        if case .bool(let flag)? = memberValue(key) { return flag }
+        return nil
+    }
+
     /// The element `index` of an array, or `nil`.
     public subscript(index: Int) -> SpecNode? {
         guard case .array(let elements) = value, elements.indices.contains(index) else { return nil }
@@ -95,10 +129,11 @@ public struct SpecNode: Sendable {
         guard case .object(let members) = value else { return [] }
         var result: [(key: String, node: SpecNode)] = []
         result.reserveCapacity(members.count)
+        let pointer = pointer
         forEachChild(count: members.count) { position, origin in
             let member = members[position]
             result.append(
-                (member.key, SpecNode(value: member.value, pointer: childPointer(member.key), origin: origin)))
+                (member.key, SpecNode(value: member.value, parent: pointer, token: member.key, origin: origin)))
         }
         return result
     }
@@ -108,9 +143,10 @@ public struct SpecNode: Sendable {
         guard case .array(let elements) = value else { return [] }
         var result: [SpecNode] = []
         result.reserveCapacity(elements.count)
+        let pointer = pointer
         forEachChild(count: elements.count) { position, origin in
             result.append(
-                SpecNode(value: elements[position], pointer: childPointer(String(position)), origin: origin))
+                SpecNode(value: elements[position], parent: pointer, token: String(position), origin: origin))
         }
         return result
     }
@@ -125,11 +161,6 @@ public struct SpecNode: Sendable {
     public var bool: Bool? {
         if case .bool(let flag) = value { return flag }
         return nil
-    }
-
-    /// `#/a/b` for `token` under `#/a` (RFC 6901: `~` is written `~0`, `/` is written `~1`).
-    func childPointer(_ token: String) -> String {
-        pointer + "/" + SpecNode.escape(token)
     }
 
     /// A JSON pointer token, escaped (RFC 6901).
@@ -154,7 +185,7 @@ public struct SpecNode: Sendable {
             for _ in 0..<position { child = source.value(after: child) }
             found = .source(source, child)
         }
-        return SpecNode(value: value, pointer: childPointer(token), origin: found)
+        return SpecNode(value: value, parent: pointer, token: token, origin: found)
     }
 
     private func forEachChild(count: Int, _ body: (Int, Origin) -> Void) {

@@ -61,6 +61,7 @@ struct SpecReferences {
     static func split(_ reference: String) -> (file: String, fragment: String?) {
         guard let hash = reference.firstIndex(of: "#") else { return (reference, nil) }
         let fragment = String(reference[reference.index(after: hash)...])
+        guard fragment.utf8.contains(UInt8(ascii: "%")) else { return (String(reference[..<hash]), fragment) }
         return (String(reference[..<hash]), fragment.removingPercentEncoding ?? fragment)
     }
 
@@ -140,13 +141,13 @@ struct SpecReferences {
         for token in tokens {
             switch value {
             case .object(let members):
-                guard let position = members.firstIndex(where: { $0.key == token }) else {
+                guard let (position, child) = targetSource.member(token, of: index, in: members) else {
                     let nearest = SpecText.nearest(token, among: members.map(\.key))
                     return failure(
                         "\(Self.shown(pointer, in: targetSource)) has no member \(token.specQuoted)",
                         nearest.map { "did you mean \($0.specQuoted)?" } ?? "check the name")
                 }
-                index = child(of: index, at: position, in: targetSource)
+                index = child
                 value = members[position].value
             case .array(let elements):
                 guard let position = Int(token), String(position) == token, elements.indices.contains(position) else {

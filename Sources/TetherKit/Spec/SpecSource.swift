@@ -17,10 +17,27 @@ final class SpecSource: Sendable {
         case yaml(YAMLPlaces)
     }
 
+    /// The members of large objects by key, made when a reference first looks into one.
+    private let memberIndexes = MemberIndexes()
+
     init(file: String, root: JSONValue, places: Places) {
         self.file = file
         self.root = root
         self.places = places
+    }
+
+    /// The position and number of the first member `key` of the object numbered `index`, whose members are
+    /// `members`; `nil` when it has none. An object of more than 16 members is indexed on first use: references
+    /// into a `components/schemas` of thousands of schemas each looked for their key among all of them, and counted
+    /// the values before it.
+    func member(_ key: String, of index: Int, in members: [JSONMember]) -> (position: Int, index: Int)? {
+        guard members.count > 16 else {
+            guard let position = members.firstIndex(where: { $0.key == key }) else { return nil }
+            var child = firstChild(of: index)
+            for _ in 0..<position { child = value(after: child) }
+            return (position, child)
+        }
+        return memberIndexes.member(key, of: index, in: members, source: self)
     }
 
     /// The 1-based line and column of value `index`, or of its key when `key` is true and it has one.
@@ -53,6 +70,41 @@ final class SpecSource: Sendable {
     var isYAML: Bool {
         if case .yaml = places { return true }
         return false
+    }
+}
+
+/// `SpecSource.member(_:of:in:)`'s indexes, shared by the threads that load a document and check against it.
+private final class MemberIndexes: @unchecked Sendable {
+    private struct Index {
+        /// The first position of each key.
+        var positions: [String: Int]
+        /// The number of each member's value, by position.
+        var children: [Int]
+    }
+
+    private let lock = NSLock()
+    private var indexes: [Int: Index] = [:]
+
+    func member(_ key: String, of index: Int, in members: [JSONMember], source: SpecSource) -> (
+        position: Int, index: Int
+    )? {
+        lock.lock()
+        defer { lock.unlock() }
+        if indexes[index] == nil {
+            var positions: [String: Int] = [:]
+            positions.reserveCapacity(members.count)
+            var children: [Int] = []
+            children.reserveCapacity(members.count)
+            var child = source.firstChild(of: index)
+            for (position, member) in members.enumerated() {
+                if positions[member.key] == nil { positions[member.key] = position }
+                children.append(child)
+                child = source.value(after: child)
+            }
+            indexes[index] = Index(positions: positions, children: children)
+        }
+        guard let found = indexes[index], let position = found.positions[key] else { return nil }
+        return (position, found.children[position])
     }
 }
 

@@ -202,6 +202,40 @@ import Testing
         }
         #expect(differing.isEmpty, "\(differing.prefix(3))")
     }
+
+    /// The reader skips a string's plain text 8 bytes at a time: a quote, a backslash or a control character at any
+    /// place of the 8, and text running up to the input's last byte, are each found where a byte-by-byte reading
+    /// finds them. Non-ASCII text (whose bytes are 0x80 and up) is plain.
+    @Test func aStringsSpecialBytesAreFoundAtEveryPlaceOfAWord() throws {
+        for length in 0..<20 {
+            for place in 0...length {
+                var text = String(repeating: "a", count: length)
+                // An escaped quote, an escaped backslash, a non-ASCII letter: read back as written.
+                for (written, read) in [("\\\"", "\""), ("\\\\", "\\"), ("é", "é"), ("\\u00e9", "é")] {
+                    let index = text.index(text.startIndex, offsetBy: place)
+                    var expected = text
+                    expected.insert(contentsOf: read, at: expected.index(expected.startIndex, offsetBy: place))
+                    var json = text
+                    json.insert(contentsOf: written, at: index)
+                    let value = try JSONReader().value(Data("[\"\(json)\", 1]".utf8))
+                    let wanted = JSONValue.array([.string(expected), .integer(1)])
+                    #expect(value == wanted, "\(written) at \(place) of \(length)")
+                }
+                // A raw control character is refused at its own byte.
+                text.insert("\u{01}", at: text.index(text.startIndex, offsetBy: place))
+                let bytes = Data("[\"\(text)\"]".utf8)
+                do {
+                    _ = try JSONReader().value(bytes)
+                    Issue.record("a raw control character at \(place) of \(length) was read")
+                } catch {
+                    #expect(error.byteOffset == 2 + place, "control character at \(place) of \(length)")
+                }
+            }
+            // A string not closed, its text running to the input's end.
+            let open = Data(("[\"" + String(repeating: "b", count: length)).utf8)
+            #expect(throws: JSONParseError.self) { _ = try JSONReader().value(open) }
+        }
+    }
 }
 
 extension JSONValue {

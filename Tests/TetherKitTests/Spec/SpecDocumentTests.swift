@@ -503,4 +503,53 @@ import Testing
                 "openapi.yaml:7:19: the response status '600' is not a code (100-599), a range (2XX) or 'default' at #/paths/~1a/get/responses/600; write the status code as a key, such as '200'",
             ])
     }
+
+    /// The reference walk tells keywords by their length, then the few keywords of that length: it says of every key
+    /// what the sets it replaced said, and of keys alike in length or beginning that they are none.
+    @Test func theWalkTellsEveryKeywordAsTheKeywordSetsDid() {
+        let maps: Set<String> = [
+            "properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "schemas", "parameters",
+            "responses", "requestBodies", "headers", "securitySchemes", "securityDefinitions", "links", "callbacks",
+            "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping", "scopes",
+        ]
+        let literals: Set<String> = ["example", "default", "enum", "const"]
+        for key in maps { #expect(SpecLoader.kind(of: key) == .map, "\(key)") }
+        for key in literals { #expect(SpecLoader.kind(of: key) == .literal, "\(key)") }
+        #expect(SpecLoader.kind(of: "examples") == .examples)
+        #expect(SpecLoader.kind(of: "$ref") == .reference)
+        for key in ["x-", "x-ref", "x-properties"] { #expect(SpecLoader.kind(of: key) == .literal, "\(key)") }
+        for key in [
+            "", "x", "X-a", "type", "items", "$id", "Paths", "propertie", "propertiess", "schema", "example ", "enums",
+            "allOf", "required", "description", "xx-a", "securityScheme", "patternPropertie", "é",
+        ] {
+            #expect(SpecLoader.kind(of: key) == .other, "\(key)")
+        }
+    }
+
+    /// A reference into an object of more than 16 members finds its member through the object's index, made on the
+    /// first: every member is found with its own value, place and pointer, and a key the object lacks is unresolved
+    /// with a did-you-mean.
+    @Test func aReferenceIntoALargeObjectFindsEachMember() throws {
+        let names = (0..<40).map { "schema\($0)" }
+        let schemas = names.map { "\"\($0)\": {\"title\": \"\($0)\"}" }.joined(separator: ",\n")
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+             "components": {"schemas": {
+            \(schemas)
+            }}}
+            """
+        let spec = try SpecDocument.load(file: "large.json") { _ in Data(text.utf8) }
+        for (position, name) in names.enumerated() {
+            let found = try spec.resolve("#/components/schemas/\(name)", at: spec.root.place)
+            #expect(found.string("title") == name)
+            #expect(found.place.line == 3 + position, "\(name)")
+            #expect(found.pointer == "#/components/schemas/\(name)")
+        }
+        #expect(throws: SpecError.self) { try spec.resolve("#/components/schemas/schema41", at: spec.root.place) }
+        do {
+            _ = try spec.resolve("#/components/schemas/schemaX1", at: spec.root.place)
+        } catch {
+            #expect(error.problems.first?.hint?.contains("did you mean") == true)
+        }
+    }
 }
