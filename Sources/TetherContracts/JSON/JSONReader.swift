@@ -533,6 +533,14 @@ private struct JSONScanner {
     }
 
     private mutating func skipWhitespace() {
+        // A pretty-printed document's indentation: 8 spaces at a time.
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+            {
+                index += 8
+            }
+        }
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1

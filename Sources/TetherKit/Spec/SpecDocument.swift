@@ -76,27 +76,28 @@ public struct SpecDocument: Sendable {
         let (version, versionText) = try Self.version(of: root)
         let references = SpecReferences(version: version)
         loader.references = references
-        // The reference walk and the model are made at once, one on each core: both only read the files. The model
-        // follows references among the files read so far (the root); when the walk reads others, the model is made
-        // again with every file.
+        // The reference walk and the model are made at once, on both cores: one thread walks and then helps with
+        // the model, the other makes the model, path items a part at a time, the parts put together in order. Both
+        // only read the files. The model follows references among the files read so far (the root); when the walk
+        // reads others, the model is made again with every file.
         let rootOnly = SpecStore(sources: loader.sources, references: references)
-        let work = LoadWork(
-            loader: loader, builder: SpecModelBuilder(root: root, version: version, store: rootOnly))
-        DeepStack.concurrentPerform(name: "tether-spec-load", iterations: 2) { part in
-            if part == 0 {
+        var builder = SpecModelBuilder(root: root, version: version, store: rootOnly)
+        let work = LoadWork(loader: loader, items: builder.buildTop(), start: builder.continuation())
+        DeepStack.concurrentPerform(name: "tether-spec-load", iterations: 2) { thread in
+            if thread == 0 {
                 // The model asks for places: a JSON file's line checkpoints are counted here first, beside it.
                 _ = rootSource.lineAndColumn(of: 0)
                 work.loader.walkAll(root: rootSource)
-            } else {
-                work.builder.build()
             }
+            work.buildParts()
         }
         loader = work.loader
         let store = SpecStore(sources: loader.sources, references: references)
-        var builder = work.builder
         if loader.sources.count > rootOnly.sources.count {
             builder = SpecModelBuilder(root: root, version: version, store: store)
             builder.build()
+        } else {
+            for part in work.parts { builder.append(part) }
         }
         // The loader walked every reference the model follows: a reference the model could not follow was reported
         // there already, in its words.
@@ -190,14 +191,43 @@ public struct SpecDocument: Sendable {
     }
 }
 
-/// What the two threads of `SpecDocument.load` make, each its own part.
+/// What the two threads of `SpecDocument.load` share: the walk (one thread's), and the path items, handed out a part
+/// at a time, each part's model kept by its number.
 private final class LoadWork: @unchecked Sendable {
     var loader: SpecLoader
-    var builder: SpecModelBuilder
+    private let items: [(template: String, item: SpecNode)]
+    private let start: SpecModelBuilder
+    private var made: [SpecModelBuilder?]
+    private var next = 0
+    private let lock = NSLock()
+    /// Path items per part: small enough that the thread done first is not left waiting for a long last part.
+    private static let partSize = 32
 
-    init(loader: SpecLoader, builder: SpecModelBuilder) {
+    init(loader: SpecLoader, items: [(template: String, item: SpecNode)], start: SpecModelBuilder) {
         self.loader = loader
-        self.builder = builder
+        self.items = items
+        self.start = start
+        made = Array(repeating: nil, count: (items.count + Self.partSize - 1) / Self.partSize)
+    }
+
+    /// The parts' models, in order (once every thread's `buildParts` has returned).
+    var parts: [SpecModelBuilder] { made.compactMap { $0 } }
+
+    /// Makes the model of the next part not taken, until there is none.
+    func buildParts() {
+        while true {
+            lock.lock()
+            let number = next
+            next += 1
+            lock.unlock()
+            guard number < made.count else { return }
+            var builder = start.continuation()
+            let lower = number * Self.partSize
+            builder.buildPaths(items[lower..<min(items.count, lower + Self.partSize)])
+            lock.lock()
+            made[number] = builder
+            lock.unlock()
+        }
     }
 }
 

@@ -133,7 +133,14 @@ struct SpecModelBuilder {
 
     // MARK: - The document
 
+    /// The whole model: `buildTop()`, then every path item in order.
     mutating func build() {
+        let items = buildTop()
+        buildPaths(items[...])
+    }
+
+    /// The document's own keywords and servers; returns its path items (the `x-` members left out), in order.
+    mutating func buildTop() -> [(template: String, item: SpecNode)] {
         switch version {
         case .swagger20:
             note(
@@ -152,8 +159,13 @@ struct SpecModelBuilder {
                 servers = [SpecServer(template: "/", url: "/", host: nil, basePath: "", place: root.place)]
             }
         }
-        guard let paths = object(root, "paths") else { return }
-        for (template, item) in paths.members where !template.hasPrefix("x-") {
+        guard let paths = object(root, "paths") else { return [] }
+        return paths.members.filter { !$0.key.hasPrefix("x-") }.map { ($0.key, $0.node) }
+    }
+
+    /// The operations of `items`, appended in order (with their problems and keywords not read).
+    mutating func buildPaths(_ items: ArraySlice<(template: String, item: SpecNode)>) {
+        for (template, item) in items {
             guard template.hasPrefix("/") else {
                 invalid(
                     item, "the path \(template.specQuoted) does not begin with '/'",
@@ -162,6 +174,22 @@ struct SpecModelBuilder {
             }
             pathItem(template, item)
         }
+    }
+
+    /// A builder for more path items after this one's: the same document and servers, nothing made yet.
+    func continuation() -> SpecModelBuilder {
+        var next = self
+        next.operations = []
+        next.unchecked = []
+        next.problems = []
+        return next
+    }
+
+    /// Appends what `later` made after this builder's, as if this one had gone on.
+    mutating func append(_ later: SpecModelBuilder) {
+        operations += later.operations
+        unchecked += later.unchecked
+        problems += later.problems
     }
 
     private mutating func swaggerServers() -> [SpecServer] {

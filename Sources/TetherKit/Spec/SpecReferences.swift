@@ -112,7 +112,7 @@ struct SpecReferences {
                     message: "unresolved $ref \(original.specQuoted)\(via): \(message)", hint: hint))
         }
         let (filePart, fragment) = Self.split(reference)
-        if filePart.contains("://") || filePart.hasPrefix("urn:") {
+        if !filePart.isEmpty && (filePart.contains("://") || filePart.hasPrefix("urn:")) {
             return failure(
                 "tether reads only local files", "download the document and refer to it by a relative path")
         }

@@ -552,4 +552,36 @@ import Testing
             #expect(error.problems.first?.hint?.contains("did you mean") == true)
         }
     }
+
+    /// The model of a document of many path items is made in parts on two threads and put together in order: the
+    /// operations, the keywords not read and the problems come out in document order, as one thread made them.
+    @Test func manyPathItemsAreModelledInDocumentOrder() throws {
+        let count = 150
+        func item(_ number: Int) -> String {
+            let template = number % 37 == 5 ? "nopath\(number)" : "/items\(number)"
+            return "\"\(template)\": {\"get\": {\"security\": [], \"responses\": {\"200\": {\"description\": \"ok\"}}},"
+                + " \"post\": {\"callbacks\": {}, \"responses\": {\"201\": {\"description\": \"made\"}}}}"
+        }
+        // One path item a line, from line 3.
+        let paths = (0..<count).map(item).joined(separator: ",\n")
+        let text =
+            "{\"openapi\": \"3.1.0\", \"info\": {\"title\": \"t\", \"version\": \"1\"},\n\"paths\": {\n\(paths)\n}}"
+        let broken = (0..<count).filter { $0 % 37 == 5 }
+        do {
+            _ = try SpecDocument.load(file: "many.json") { _ in Data(text.utf8) }
+            Issue.record("paths without '/' were read")
+        } catch {
+            #expect(error.problems.map(\.line) == broken.map { 3 + $0 })
+            #expect(error.problems.allSatisfy { $0.message.contains("does not begin with '/'") })
+        }
+        let fixed = text.replacingOccurrences(of: "\"nopath", with: "\"/nopath")
+        let spec = try SpecDocument.load(file: "many.json") { _ in Data(fixed.utf8) }
+        let templates = (0..<count).map { $0 % 37 == 5 ? "/nopath\($0)" : "/items\($0)" }
+        #expect(spec.operations.map(\.path) == templates.flatMap { [$0, $0] })
+        #expect(spec.operations.map(\.method) == Array(repeating: ["GET", "POST"], count: count).flatMap { $0 })
+        #expect(
+            spec.uncheckedKeywords.map(\.keyword)
+                == Array(repeating: ["security", "callbacks"], count: count).flatMap { $0 })
+        #expect(spec.uncheckedKeywords.map(\.place.line) == (0..<count).flatMap { [3 + $0, 3 + $0] })
+    }
 }
