@@ -15,7 +15,7 @@ struct SpecLoader {
     var references: SpecReferences?
     /// Where each reference already followed led, by the file it is written in and its text: a document refers to
     /// the same schema from many places.
-    var followed: [String: Result<SpecReferences.Target, SpecProblem>] = [:]
+    var followed: [String: [String: Result<SpecReferences.Target, SpecProblem>]] = [:]
 
     init(limits: SpecLimits, read: @escaping (String) throws -> Data) {
         self.limits = limits
@@ -219,15 +219,16 @@ struct SpecLoader {
     /// it reaches for a walk, or records the problem.
     private mutating func follow(_ reference: String, source: SpecSource, index: Int, pointer: () -> String) {
         guard let references else { return }
-        let key = source.file + "\u{0}" + reference
         var result: Result<SpecReferences.Target, SpecProblem>
-        if let known = followed[key] {
+        if let known = followed[source.file]?[reference] {
+            // Its part was queued when it was first followed.
+            guard case .failure = known else { return }
             result = known
         } else {
             // The place is filled in only for a problem: most references resolve, and a pointer costs a string.
             let unplaced = SpecPlace(file: source.file, pointer: "", line: 0, column: 0)
             result = references.resolve(reference, from: source, at: unplaced, lookup: { self.source($0) })
-            followed[key] = result
+            followed[source.file, default: [:]][reference] = result
         }
         switch result {
         case .success(let target):
