@@ -83,13 +83,18 @@ public struct SpecDocument: Sendable {
         let rootOnly = SpecStore(sources: loader.sources, references: references)
         var builder = SpecModelBuilder(root: root, version: version, store: rootOnly)
         let work = LoadWork(loader: loader, items: builder.buildTop(), start: builder.continuation())
-        DeepStack.concurrentPerform(name: "tether-spec-load", iterations: 2) { thread in
-            if thread == 0 {
-                // The model asks for places: a JSON file's line checkpoints are counted here first, beside it.
-                _ = rootSource.lineAndColumn(of: 0)
-                work.loader.walkAll(root: rootSource)
+        if work.isLarge {
+            DeepStack.concurrentPerform(name: "tether-spec-load", iterations: 2) { thread in
+                if thread == 0 {
+                    // The model asks for places: a JSON file's line checkpoints are counted here first, beside it.
+                    _ = rootSource.lineAndColumn(of: 0)
+                    work.loader.walkAll(root: rootSource)
+                }
+                work.buildParts()
             }
-            work.buildParts()
+        } else {
+            work.loader.walkAll(root: rootSource)
+            if work.loader.sources.count == rootOnly.sources.count { work.buildParts() }
         }
         loader = work.loader
         let store = SpecStore(sources: loader.sources, references: references)
@@ -209,6 +214,10 @@ private final class LoadWork: @unchecked Sendable {
         self.start = start
         made = Array(repeating: nil, count: (items.count + Self.partSize - 1) / Self.partSize)
     }
+
+    /// Whether the document has enough path items for two threads to be worth starting (two parts or more): a small
+    /// one is loaded on the calling thread, one step after the other.
+    var isLarge: Bool { made.count >= 2 }
 
     /// The parts' models, in order (once every thread's `buildParts` has returned).
     var parts: [SpecModelBuilder] { made.compactMap { $0 } }

@@ -584,4 +584,24 @@ import Testing
                 == Array(repeating: ["security", "callbacks"], count: count).flatMap { $0 })
         #expect(spec.uncheckedKeywords.map(\.place.line) == (0..<count).flatMap { [3 + $0, 3 + $0] })
     }
+
+    /// A document large enough to be loaded on two threads whose responses are in another file: the model, made
+    /// first with the root file alone, is made again once the walk has read the other, and holds its responses.
+    @Test func manyPathItemsReferringToAnotherFileAreModelledWithIt() throws {
+        let paths = (0..<100).map {
+            "\"/items\($0)\": {\"get\": {\"responses\": {\"200\": {\"$ref\": \"common.json#/ok\"}}}}"
+        }
+        let files = [
+            "many.json": "{\"openapi\": \"3.1.0\", \"info\": {\"title\": \"t\", \"version\": \"1\"}, \"paths\": {"
+                + paths.joined(separator: ",\n") + "}}",
+            "common.json": "{\"ok\": {\"description\": \"the shared answer\"}}",
+        ]
+        let spec = try SpecDocument.load(file: "many.json") { file in
+            guard let text = files[file] else { throw CocoaError(.fileNoSuchFile) }
+            return Data(text.utf8)
+        }
+        #expect(spec.operations.count == 100)
+        #expect(spec.operations.allSatisfy { $0.responses.map(\.description) == ["the shared answer"] })
+        #expect(spec.files == ["common.json", "many.json"])
+    }
 }
