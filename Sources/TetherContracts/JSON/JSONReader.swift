@@ -562,8 +562,6 @@ private struct JSONScanner {
         index += count
     }
 
-    /// A string; the index is at its opening quote, and ends past its closing one. The bytes are valid UTF-8.
-    /// Without `building`, the string is checked and the empty string returned.
     /// Where the plain text of a string that goes on at `start` ends, 8 bytes at a time: the start of the first
     /// word holding a quote, a backslash or a control character (or of the last, shorter, part). The tests are the
     /// classic ones for "some byte of this word is zero" and "is less than n"; no byte of 0x80 or more sets them, so
@@ -586,6 +584,8 @@ private struct JSONScanner {
         return at
     }
 
+    /// A string; the index is at its opening quote, and ends past its closing one. The bytes are valid UTF-8.
+    /// Without `building`, the string is checked and the empty string returned.
     private mutating func string(building: Bool = true) throws(JSONParseError) -> String {
         let open = index
         index += 1

@@ -190,13 +190,9 @@ struct SpecLoader {
         for member in members {
             defer { child = source.value(after: child) }
             guard case .object(let fields) = member.value,
-                let reference = fields.first(where: { $0.key == "$ref" }), case .string(let text) = reference.value
+                let (position, field) = source.member("$ref", of: child, in: fields),
+                case .string(let text) = fields[position].value
             else { continue }
-            var field = source.firstChild(of: child)
-            for other in fields {
-                if other.key == "$ref" { break }
-                field = source.value(after: field)
-            }
             path.append(member.key)
             follow(text, source: source, index: field, pointer: { Self.pointer(base, path) })
             path.removeLast()
@@ -257,14 +253,8 @@ struct SpecLoader {
             } else {
                 guard !seen.insert(member.key).inserted else { continue }
             }
-            var child = source.firstChild(of: index)
-            for _ in 0..<position { child = source.value(after: child) }
-            let (line, column) = source.lineAndColumn(of: child, key: true)
-            var first = source.firstChild(of: index)
-            for other in members {
-                if other.key == member.key { break }
-                first = source.value(after: first)
-            }
+            let (line, column) = source.lineAndColumn(of: source.child(of: index, at: position), key: true)
+            let first = source.member(member.key, of: index, in: members)?.index ?? index
             let (firstLine, firstColumn) = source.lineAndColumn(of: first, key: true)
             problems.append(
                 SpecProblem(

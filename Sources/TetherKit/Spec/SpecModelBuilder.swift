@@ -16,7 +16,6 @@ struct SpecModelBuilder {
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    /// Swagger 2.0's schema keywords on parameters, headers and `items`, which become the made schema.
     // What `note` takes as read at each kind of object (made once: a set literal at each call was a set built and
     // hashed for every operation, parameter and response of the document).
     static let description: Set<String> = ["description"]
@@ -44,6 +43,7 @@ struct SpecModelBuilder {
     static let responseKeywords: Set<String> = ["content", "headers"]
     static let requestBodyKeywords: Set<String> = ["content", "required"]
 
+    /// Swagger 2.0's schema keywords on parameters, headers and `items`, which become the made schema.
     static let swaggerSchemaKeywords: Set<String> = [
         "type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum", "minimum",
         "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "enum",
@@ -129,8 +129,6 @@ struct SpecModelBuilder {
         }
     }
 
-    private func string(_ node: SpecNode, _ key: String) -> String? { node.string(key) }
-
     // MARK: - The document
 
     /// The whole model: `buildTop()`, then every path item in order.
@@ -196,12 +194,12 @@ struct SpecModelBuilder {
         // 2.0 says `basePath` begins with '/' and `host` is a host and port alone; a base path without the '/' (`v1`),
         // and a scheme or a path written into the host (`https://api.example.com/v1`), are read as they are meant,
         // as a 3.x server URL would be, so that a target's URL still finds its operation.
-        var basePath = string(root, "basePath") ?? ""
+        var basePath = root.string("basePath") ?? ""
         if !basePath.isEmpty, !basePath.hasPrefix("/") { basePath = "/" + basePath }
         while basePath.hasSuffix("/") { basePath.removeLast() }
         let schemes = strings(root, "schemes") ?? []
         let place = (root["host"] ?? root["basePath"] ?? root).place
-        guard var host = string(root, "host") else {
+        guard var host = root.string("host") else {
             return [
                 SpecServer(
                     template: basePath, url: basePath.isEmpty ? "/" : basePath, host: nil, basePath: basePath,
@@ -348,8 +346,8 @@ struct SpecModelBuilder {
         }
         operations.append(
             SpecOperation(
-                method: method.uppercased(), path: template, operationId: string(node, "operationId"),
-                summary: string(node, "summary"), tags: strings(node, "tags") ?? [],
+                method: method.uppercased(), path: template, operationId: node.string("operationId"),
+                summary: node.string("summary"), tags: strings(node, "tags") ?? [],
                 isDeprecated: node.bool("deprecated") ?? false, parameters: merged, requestBody: body,
                 responses: responses, servers: operationServers, node: node))
     }

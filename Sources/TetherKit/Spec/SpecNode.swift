@@ -100,21 +100,16 @@ public struct SpecNode: Sendable {
         return child(position, value: members[position].value, token: key)
     }
 
-    /// The value of the member `key` of an object, without its node (no pointer, no place): for reading a keyword.
-    func memberValue(_ key: String) -> JSONValue? {
-        guard case .object(let members) = value else { return nil }
-        return members.first(where: { $0.key == key })?.value
-    }
-
-    /// The member `key`'s string value, or `nil` (no member, or not a string).
+    /// The member `key`'s string value, or `nil` (no member, or not a string); read from the value, without making
+    /// the member's node (no pointer, no place).
     func string(_ key: String) -> String? {
-        if case .string(let text)? = memberValue(key) { return text }
+        if case .string(let text)? = value[key] { return text }
         return nil
     }
 
     /// The member `key`'s Boolean value, or `nil`.
     func bool(_ key: String) -> Bool? {
-        if case .bool(let flag)? = memberValue(key) { return flag }
+        if case .bool(let flag)? = value[key] { return flag }
         return nil
     }
 
@@ -181,9 +176,7 @@ public struct SpecNode: Sendable {
     private func child(_ position: Int, value: JSONValue, token: String) -> SpecNode {
         var found = origin
         if case .source(let source, let index) = origin {
-            var child = source.firstChild(of: index)
-            for _ in 0..<position { child = source.value(after: child) }
-            found = .source(source, child)
+            found = .source(source, source.child(of: index, at: position))
         }
         return SpecNode(value: value, parent: pointer, token: token, origin: found)
     }

@@ -155,7 +155,7 @@ struct SpecReferences {
                         "\(Self.shown(pointer, in: targetSource)) has no element \(token.specQuoted)"
                             + " (it has \(elements.count))", "check the index")
                 }
-                index = child(of: index, at: position, in: targetSource)
+                index = targetSource.child(of: index, at: position)
                 value = elements[position]
             default:
                 return failure(
@@ -165,12 +165,6 @@ struct SpecReferences {
             pointer += "/" + SpecNode.escape(token)
         }
         return .success(Target(source: targetSource, index: index, pointer: pointer, value: value))
-    }
-
-    private func child(of index: Int, at position: Int, in source: SpecSource) -> Int {
-        var child = source.firstChild(of: index)
-        for _ in 0..<position { child = source.value(after: child) }
-        return child
     }
 
     private static func shown(_ pointer: String, in source: SpecSource) -> String {

@@ -33,11 +33,17 @@ final class SpecSource: Sendable {
     func member(_ key: String, of index: Int, in members: [JSONMember]) -> (position: Int, index: Int)? {
         guard members.count > 16 else {
             guard let position = members.firstIndex(where: { $0.key == key }) else { return nil }
-            var child = firstChild(of: index)
-            for _ in 0..<position { child = value(after: child) }
-            return (position, child)
+            return (position, child(of: index, at: position))
         }
         return memberIndexes.member(key, of: index, in: members, source: self)
+    }
+
+    /// The number of the member or element at `position` of the container numbered `index`: the values before it
+    /// are counted past.
+    func child(of index: Int, at position: Int) -> Int {
+        var child = firstChild(of: index)
+        for _ in 0..<position { child = value(after: child) }
+        return child
     }
 
     /// The 1-based line and column of value `index`, or of its key when `key` is true and it has one.
