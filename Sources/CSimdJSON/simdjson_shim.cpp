@@ -367,6 +367,16 @@ extern "C" const uint64_t *tj_tape(const tj_parser *parser) { return parser->par
 
 extern "C" const uint8_t *tj_string_buffer(const tj_parser *parser) { return parser->parser.doc.string_buf.get(); }
 
+extern "C" const uint32_t *tj_structural_indexes(const tj_parser *parser, size_t *count) {
+    const simdjson::internal::dom_parser_implementation *implementation = parser->parser.implementation.get();
+    if (implementation == nullptr) {
+        *count = 0;
+        return nullptr;
+    }
+    *count = implementation->n_structural_indexes;
+    return implementation->structural_indexes.get();
+}
+
 // simdjson 3.0's texts (src/internal/error_tables.cpp): 4.x words them alike behind the code's name
 // ("NUMBER_ERROR: Problem while parsing a number"), and Tether's messages do not change with the library.
 extern "C" const char *tj_error_message(int code) {

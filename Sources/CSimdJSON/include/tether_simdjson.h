@@ -117,6 +117,12 @@ const uint64_t *tj_tape(const tj_parser *parser);
 /// The string buffer of the last successful parse.
 const uint8_t *tj_string_buffer(const tj_parser *parser);
 
+/// The structural index of the last successful tj_parse or tj_parse_in_place: the byte offset (from the start of
+/// what was parsed) of every '{', '}', '[', ']', ':' and ',' and of the first byte of every string (its opening
+/// quote), number, true, false and null, in document order; *count is set to how many. The tape's values come in the
+/// same order, so that each one's place in the bytes is found beside it. Owned by the parser, as the tape.
+const uint32_t *tj_structural_indexes(const tj_parser *parser, size_t *count);
+
 /// The text for one of the TJ_ error codes above (static storage): simdjson 3.0's wording, whichever simdjson is
 /// linked (4.0 prefixes its texts with the code's name), so that messages do not change with the library.
 const char *tj_error_message(int code);

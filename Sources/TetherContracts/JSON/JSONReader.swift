@@ -3,7 +3,8 @@ import Foundation
 /// The JSON reader for everything a person writes: manifests, sample files and HAR files. Pure Swift (no C, so it can
 /// live where an iOS test target links), strict RFC 8259 (no trailing commas, no comments, no `NaN`), integers kept
 /// apart from fractions, object members in document order, and every error with the line and column where the bytes
-/// go wrong. simdjson stays the parser for live bodies; its errors are located by this reader.
+/// go wrong. simdjson stays the parser for live bodies and OpenAPI documents (`JSONParser`, in TetherKit, which gives
+/// the same values and places); its errors are located by this reader.
 ///
 /// A UTF-8 byte order mark at the very start is skipped (RFC 8259 §8.1 lets a parser ignore it, and editors on
 /// Windows write it); anywhere else it is an ordinary character.
@@ -133,7 +134,7 @@ public final class JSONDocument: Sendable {
     /// The numbers of the values read but not built (`JSONReader.document(_:deferring:)`), ascending.
     private let deferredValues: [Int]
 
-    init(root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = []) {
+    package init(root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = []) {
         self.root = root
         self.positions = positions
         self.bytes = bytes
@@ -195,8 +196,8 @@ public final class JSONDocument: Sendable {
 ///
 /// One entry of four 32-bit numbers per value (16 bytes; four arrays of `Int` were 32): a manifest of 100,000 inline
 /// stubs has about 5 million values. `JSONReader.document` refuses input of 4 GiB or more, so every offset fits.
-struct JSONPositions: Sendable {
-    private struct Entry {
+package struct JSONPositions: Sendable, Equatable {
+    private struct Entry: Equatable {
         /// Where the value starts.
         var value: UInt32
         /// Where its key starts (its opening quote), or `noKey` when it is not an object member.
@@ -210,11 +211,16 @@ struct JSONPositions: Sendable {
 
     private static let noKey = UInt32.max
     /// The largest input whose offsets fit in an entry.
-    static let maxBytes = Int(UInt32.max) - 1
+    package static let maxBytes = Int(UInt32.max) - 1
     private var entries: [Entry] = []
 
+    package init() {}
+
+    /// Room for `count` values in all, made at once.
+    package mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
     /// Records a value that starts at `offset` (with its key at `keyOffset`, or -1); returns its number.
-    mutating func begin(at offset: Int, keyOffset: Int) -> Int {
+    package mutating func begin(at offset: Int, keyOffset: Int) -> Int {
         let start = UInt32(truncatingIfNeeded: offset)
         entries.append(
             Entry(
@@ -225,7 +231,7 @@ struct JSONPositions: Sendable {
 
     /// Marks the end of the value numbered `index`, just before `offset`: for a container, everything recorded since
     /// belongs to it.
-    mutating func end(_ index: Int, at offset: Int) {
+    package mutating func end(_ index: Int, at offset: Int) {
         entries[index].subtreeEnd = UInt32(truncatingIfNeeded: entries.count)
         entries[index].end = UInt32(truncatingIfNeeded: offset)
     }
@@ -234,7 +240,7 @@ struct JSONPositions: Sendable {
     func span(of index: Int) -> Range<Int> { Int(entries[index].value)..<Int(entries[index].end) }
 
     /// How many values the document has.
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     func offset(of index: Int, key: Bool) -> Int {
         guard entries.indices.contains(index) else { return 0 }

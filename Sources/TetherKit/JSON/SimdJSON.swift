@@ -47,13 +47,42 @@ public final class JSONParser {
         tj_parser_destroy(handle)
     }
 
+    /// Reads a document as `JSONReader.document(_:)` does, the value with the place of each of its values and keys,
+    /// at simdjson's speed: the tape gives the values, simdjson's structural index their places (for the spec
+    /// loader, whose documents run to tens of megabytes).
+    /// - Parameter bytes: The document, UTF-8.
+    /// - Returns: The document, or `nil` when simdjson refuses it: `JSONReader` then says where and why.
+    func document(_ bytes: Data) -> JSONDocument? {
+        guard bytes.count <= JSONPositions.maxBytes, parseTape(bytes) == TJ_SUCCESS, let words = tj_tape(handle),
+            let strings = tj_string_buffer(handle)
+        else { return nil }
+        var count = 0
+        guard let indexes = tj_structural_indexes(handle, &count) else { return nil }
+        return JSONDocument.build(
+            tape: JSONTape(words: words, strings: strings),
+            structurals: UnsafeBufferPointer(start: indexes, count: count),
+            bytes: bytes, skipped: bytes.withUnsafeBytes(JSONInputScan.byteOrderMarkLength))
+    }
+
     /// Parses `bytes` and calls `body` with the document's tape, which is valid only during the call.
     /// - Throws: `JSONParseError` for input that is not JSON.
     func withDocument<R>(_ bytes: Data, _ body: (JSONTape) -> R) throws(JSONParseError) -> R {
-        let code: Int32 = bytes.withUnsafeBytes { raw in
+        let code = parseTape(bytes)
+        guard code == TJ_SUCCESS else {
+            throw JSONParseError(simdjsonCode: code, input: bytes, maxDepth: maxDepth)
+        }
+        guard let words = tj_tape(handle), let strings = tj_string_buffer(handle) else {
+            throw JSONParseError(reason: .invalid, detail: "not valid JSON: the parser produced no document")
+        }
+        return body(JSONTape(words: words, strings: strings))
+    }
+
+    /// Parses `bytes` (after a byte order mark) into the parser's tape; simdjson's code, as the shim names it.
+    private func parseTape(_ bytes: Data) -> Int32 {
+        bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return Int32(TJ_EMPTY) }
             // A UTF-8 byte order mark at the start is skipped, as `JSONReader` and Foundation's decoders do.
-            let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
+            let bom = JSONInputScan.byteOrderMarkLength(raw)
             guard raw.count > bom else { return Int32(TJ_EMPTY) }
             let start = base.assumingMemoryBound(to: UInt8.self)
             // A body from `PaddedBytes` has simdjson's padding after it: parsed where it is, without a copy.
@@ -62,13 +91,6 @@ public final class JSONParser {
             }
             return tj_parse(handle, start + bom, raw.count - bom)
         }
-        guard code == TJ_SUCCESS else {
-            throw JSONParseError(simdjsonCode: code, input: bytes, maxDepth: maxDepth)
-        }
-        guard let words = tj_tape(handle), let strings = tj_string_buffer(handle) else {
-            throw JSONParseError(reason: .invalid, detail: "not valid JSON: the parser produced no document")
-        }
-        return body(JSONTape(words: words, strings: strings))
     }
 }
 
@@ -202,7 +224,7 @@ extension JSONParser {
             guard let base = raw.baseAddress, raw.count > 0 else { return .failed }
             let start = base.assumingMemoryBound(to: UInt8.self)
             guard PaddedBytes.hasPadding(start, count: raw.count) else { return .failed }
-            let bom = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF ? 3 : 0
+            let bom = JSONInputScan.byteOrderMarkLength(raw)
             if let from {
                 guard from > bom else { return .failed }  // (the shim checks that an element starts there)
             } else {

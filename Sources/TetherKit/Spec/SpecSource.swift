@@ -160,6 +160,11 @@ extension SpecSource {
     }
 
     private static func readJSON(_ bytes: Data, file: String, limits: SpecLimits) throws(SpecError) -> SpecSource {
+        // simdjson reads it; `JSONReader` reads what simdjson refuses, to say where and why (or, should it accept
+        // what simdjson refused, to read it as it reads every other JSON file).
+        if let document = (try? JSONParser(maxDepth: limits.maxDepth))?.document(bytes) {
+            return SpecSource(file: file, root: document.root, places: .json(document))
+        }
         let document: JSONDocument
         do {
             document = try JSONReader(maxDepth: limits.maxDepth).document(bytes)

@@ -47,6 +47,20 @@ import Testing
         }
     }
 
+    /// simdjson's read of a document with places (the spec loader's) gives `JSONReader.document`'s values and the
+    /// same place for every value, key and value end, whitespace and a byte order mark around them or not.
+    @Test(arguments: [
+        "{\n  \"a\" :\t[ 1 , -2.5e3 ,\r\n true,false , null ,\"x\\\"y\"  ] ,\n  \"b\": { }, \"c\":[ ]\n}\n",
+        "\u{FEFF}  {\"k\": \"v\"}  ", "\u{FEFF}7", "  \"text\"\n", "[[[{\"a\":[{}]}]]]", #"{"é": "\u00e9", "": ""}"#,
+    ])
+    func theEngineReadsADocumentWithTheReadersPlaces(text: String) throws {
+        let bytes = Data(text.utf8)
+        let reader = try JSONReader().document(bytes)
+        let engine = try #require(try JSONParser().document(bytes))
+        #expect(engine.root == reader.root)
+        #expect(engine.positions == reader.positions)
+    }
+
     @Test func bothSkipAByteOrderMark() throws {
         #expect(try JSONParser().parse(Data([0xEF, 0xBB, 0xBF]) + Data("[true]".utf8)) == .array([.bool(true)]))
     }
@@ -59,6 +73,7 @@ import Testing
         #"{"a": [1, 2.5, -3e2, true, false, null], "b": {"c": "d\u00e9\n"}, "e": []}"#,
         #"[{"id": 9223372036854775807, "n": 18446744073709551615, "x": 0.1}, "\ud83d\ude00"]"#,
         "{\n  \"k\": \"v\",\n  \"l\": [ {}, [], \"\" ]\n}",
+        "{ \"a\" : [ 1 , true , \"s\" ] , \"b\" : null }",
     ]
     private static let alphabet = Array(#"{}[],:"\ 0123456789.-+eEtrufalsn\/bu"#.utf8) + [0x0A, 0xC3, 0xA9, 0x01]
 
@@ -84,6 +99,13 @@ import Testing
             let reader = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).value(data) }
             let engine = Result { () throws(JSONParseError) in
                 try (depth == 1024 ? parser : JSONParser(maxDepth: depth)).parse(data)
+            }
+            // The spec loader's read: simdjson's values with the places of `JSONReader.document`, or nil to let the
+            // reader say why not.
+            let readerDocument = try? JSONReader(maxDepth: depth).document(data)
+            let engineDocument = (depth == 1024 ? parser : try JSONParser(maxDepth: depth)).document(data)
+            if readerDocument?.root != engineDocument?.root || readerDocument?.positions != engineDocument?.positions {
+                disagreements.append("document: " + String(decoding: data, as: UTF8.self).debugDescription)
             }
             switch (reader, engine) {
             case (.success(let a), .success(let b)) where a == b: accepted += 1
