@@ -107,7 +107,7 @@ public final class JSONDocument: Sendable {
     /// many bytes (a manifest of thousands of targets, even on one line, asks for thousands of places). Counted on
     /// the first place asked for: a document whose places are never needed (a spec that a clean run checks against)
     /// does not pay for the pass over its bytes.
-    private let checkpoints = LazyCheckpoints()
+    private let checkpoints: JSONLineCheckpoints
     /// A line and column in 32 bits each (a manifest is under 4 GiB): half the size of two `Int`s, for a checkpoint
     /// per 256 bytes (3.7 MB less for a 120 MB manifest).
     fileprivate struct Checkpoint {
@@ -116,33 +116,29 @@ public final class JSONDocument: Sendable {
     }
     fileprivate static let checkpointStride = 256
 
-    /// The checkpoints, counted once, by the first thread that needs them.
-    private final class LazyCheckpoints: @unchecked Sendable {
-        private let lock = NSLock()
-        private var counted: [Checkpoint]?
-
-        func get(_ bytes: Data) -> [Checkpoint] {
-            lock.lock()
-            defer { lock.unlock() }
-            if let counted { return counted }
-            let made = JSONDocument.count(bytes)
-            counted = made
-            return made
-        }
-    }
-
     /// The numbers of the values read but not built (`JSONReader.document(_:deferring:)`), ascending.
     private let deferredValues: [Int]
 
-    package init(root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = []) {
+    /// - Parameters:
+    ///   - root: The value.
+    ///   - positions: Where each of its values starts and ends.
+    ///   - bytes: The document's bytes.
+    ///   - deferredValues: The numbers of the values read but not built.
+    ///   - checkpoints: The line checkpoints of `bytes`, if they are being counted already (else counted when a
+    ///     place is first asked for).
+    package init(
+        root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = [],
+        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints()
+    ) {
         self.root = root
         self.positions = positions
         self.bytes = bytes
         self.deferredValues = deferredValues
+        self.checkpoints = checkpoints
     }
 
     /// The line and column at every `checkpointStride`-th byte of `bytes`.
-    private static func count(_ bytes: Data) -> [Checkpoint] {
+    fileprivate static func count(_ bytes: Data) -> [Checkpoint] {
         var checkpoints = [Checkpoint(line: 1, column: 1)]
         checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
         bytes.withUnsafeBytes { raw in  // one pass: each checkpoint counts on from the one before
@@ -160,7 +156,30 @@ public final class JSONDocument: Sendable {
         }
         return checkpoints
     }
+}
 
+/// The line and column at every 256th byte of a document (`JSONDocument`'s places), counted once, by the first thread
+/// that needs them, or ahead (`count(_:)`) by a thread that has nothing else to do.
+package final class JSONLineCheckpoints: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counted: [JSONDocument.Checkpoint]?  // guarded by `lock`
+
+    package init() {}
+
+    /// Counts the checkpoints of `bytes` now (they must be the bytes of the document that holds this).
+    package func count(_ bytes: Data) { _ = get(bytes) }
+
+    fileprivate func get(_ bytes: Data) -> [JSONDocument.Checkpoint] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let counted { return counted }
+        let made = JSONDocument.count(bytes)
+        counted = made
+        return made
+    }
+}
+
+extension JSONDocument {
     /// The number of the first value after value `index` and everything inside it (its next sibling, if it has one),
     /// for walks that follow the tree and its places together (the spec reader).
     package func value(after index: Int) -> Int { positions.next(after: index) }

@@ -79,111 +79,94 @@ extension JSONValue {
 
 extension JSONDocument {
     /// The document `JSONReader.document(_:)` reads from `bytes`, made from simdjson's tape of them and its structural
-    /// index (`JSONParser.document(_:)`): the tape gives the values, the index where each value and key starts, in
-    /// the same order. `nil` when the two do not line up (they always do; the caller then reads with `JSONReader`).
+    /// index (`JSONParser.document(_:)`): the tape gives the values, the index where each value and key starts (see
+    /// `positions(of:structurals:skipped:)`). A large document is read on two threads: one builds the values, the
+    /// other the places and then the line checkpoints, which the places' lines and columns are counted from.
     /// - Parameters:
     ///   - tape: The parsed document.
     ///   - structurals: simdjson's structural index of it, offsets from the first byte parsed.
     ///   - bytes: The whole input.
     ///   - skipped: How many bytes at its start were not parsed (a byte order mark).
+    /// - Returns: The document, or `nil` when the index is not that of a JSON document (it always is; the caller
+    ///   then reads with `JSONReader`).
     static func build(tape: JSONTape, structurals: UnsafeBufferPointer<UInt32>, bytes: Data, skipped: Int)
         -> JSONDocument?
     {
-        struct Frame {
-            var isObject: Bool
-            var position: Int
-            var elements: [JSONValue] = []
-            var members: [JSONMember] = []
-            var key: String?
+        final class Parts: @unchecked Sendable {  // each written by one thread, read after both have ended
+            var root = JSONValue.null
+            var positions: JSONPositions?
         }
-        var positions = JSONPositions()
-        let root: JSONValue? = bytes.withUnsafeBytes { raw in
-            var stack: [Frame] = []
-            var index = JSONTape.rootIndex
-            var structural = 0  // the next entry of `structurals`
+        let parts = Parts()
+        let checkpoints = JSONLineCheckpoints()
+        let isLarge = bytes.count >= Self.twoThreadBytes
+        let work = { (part: Int) in
+            if part == 0 {
+                parts.root = JSONValue.build(tape: tape, at: JSONTape.rootIndex)
+            } else {
+                parts.positions = positions(of: bytes, structurals: structurals, skipped: skipped)
+                // (A small document's are counted when a place is first asked for, if ever.)
+                if isLarge && parts.positions != nil { checkpoints.count(bytes) }
+            }
+        }
+        if isLarge {
+            DeepStack.concurrentPerform(name: "tether-json-document", iterations: 2, work)
+        } else {
+            work(1)
+            if parts.positions != nil { work(0) }
+        }
+        guard let positions = parts.positions else { return nil }
+        return JSONDocument(root: parts.root, positions: positions, bytes: bytes, checkpoints: checkpoints)
+    }
+
+    /// From how many bytes a document is read on two threads (below, starting them costs more than it saves).
+    private static let twoThreadBytes = 1 << 20
+
+    /// The places of every value of a valid JSON document, in pre-order, as `JSONReader.document(_:)` records them,
+    /// from simdjson's structural index alone: a `{` or `[` starts a container and its close ends it; a string followed
+    /// by a `:` is a key (its opening quote the key's place); any other string, number, `true`, `false` or `null` is a
+    /// scalar, which ends before the whitespace in front of the next structural (or the end).
+    /// - Returns: The places, or `nil` when the index is not that of a JSON document.
+    private static func positions(of bytes: Data, structurals: UnsafeBufferPointer<UInt32>, skipped: Int)
+        -> JSONPositions?
+    {
+        bytes.withUnsafeBytes { raw -> JSONPositions? in
+            var positions = JSONPositions()
+            // At most one value per two structurals (a scalar and its comma), and one more.
+            positions.reserveCapacity(structurals.count / 2 + 1)
+            var open: [Int] = []  // the numbers of the containers not yet closed
             var keyOffset = -1
-            // The byte offset of the next structural, taken when its byte `matches`, else nil.
-            func take(_ matches: (UInt8) -> Bool) -> Int? {
-                guard structural < structurals.count else { return nil }
-                let offset = Int(structurals[structural]) + skipped
-                guard offset < raw.count, matches(raw[offset]) else { return nil }
-                structural += 1
-                return offset
-            }
-            // A scalar's place: from `start` to the next structural (or the end), less the whitespace before it.
-            func scalar(at start: Int) {
-                let position = positions.begin(at: start, keyOffset: keyOffset)
-                keyOffset = -1
-                var end = structural < structurals.count ? Int(structurals[structural]) + skipped : raw.count
-                while end > start + 1, JSONParser.isWhitespace(raw[end - 1]) { end -= 1 }
-                positions.end(position, at: end)
-            }
-            while true {
-                let tag = tape.tag(index)
-                let value: JSONValue
-                switch tag {
-                case JSONTape.objectStart, JSONTape.arrayStart:
-                    guard let start = take({ $0 == tag }) else { return nil }
-                    let position = positions.begin(at: start, keyOffset: keyOffset)
+            var index = 0
+            while index < structurals.count {
+                let offset = Int(structurals[index]) + skipped
+                guard offset < raw.count else { return nil }
+                index += 1
+                switch raw[offset] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    open.append(positions.begin(at: offset, keyOffset: keyOffset))
                     keyOffset = -1
-                    var frame = Frame(isObject: tag == JSONTape.objectStart, position: position)
-                    if frame.isObject {
-                        frame.members.reserveCapacity(tape.containerCount(index))
-                    } else {
-                        frame.elements.reserveCapacity(tape.containerCount(index))
-                    }
-                    stack.append(frame)
-                    index += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard let container = open.popLast(), keyOffset < 0 else { return nil }
+                    positions.end(container, at: offset + 1)
+                case UInt8(ascii: ","):
                     continue
-                case JSONTape.objectEnd, JSONTape.arrayEnd:
-                    guard let close = take({ $0 == tag }), let frame = stack.popLast() else { return nil }
-                    positions.end(frame.position, at: close + 1)
-                    value = frame.isObject ? .object(frame.members) : .array(frame.elements)
-                    index += 1
-                case JSONTape.string:
-                    guard let start = take({ $0 == UInt8(ascii: "\"") }) else { return nil }
-                    if let last = stack.indices.last, stack[last].isObject, stack[last].key == nil {
-                        guard take({ $0 == UInt8(ascii: ":") }) != nil else { return nil }
-                        stack[last].key = tape.string(index)
-                        keyOffset = start
+                case UInt8(ascii: "\""):
+                    if index < structurals.count, raw[Int(structurals[index]) + skipped] == UInt8(ascii: ":") {
+                        guard keyOffset < 0 else { return nil }
+                        keyOffset = offset
                         index += 1
                         continue
                     }
-                    value = .string(tape.string(index))
-                    scalar(at: start)
-                    index += 1
+                    fallthrough
                 default:
-                    // A number's first byte is '-' or a digit; true, false and null start with their tags' letters.
-                    let isNumber = tag == JSONTape.int64 || tag == JSONTape.uint64 || tag == JSONTape.double
-                    guard
-                        let start = take({
-                            isNumber
-                                ? $0 == UInt8(ascii: "-") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                                : $0 == tag
-                        })
-                    else { return nil }
-                    switch tag {
-                    case JSONTape.int64: value = .integer(tape.int64Value(index))
-                    case JSONTape.uint64: value = .unsignedInteger(tape.uint64Value(index))
-                    case JSONTape.double: value = .double(tape.doubleValue(index))
-                    case JSONTape.true: value = .bool(true)
-                    case JSONTape.false: value = .bool(false)
-                    default: value = .null
-                    }
-                    scalar(at: start)
-                    index = tape.next(index)
+                    guard raw[offset] != UInt8(ascii: ":") else { return nil }
+                    let position = positions.begin(at: offset, keyOffset: keyOffset)
+                    keyOffset = -1
+                    var end = index < structurals.count ? Int(structurals[index]) + skipped : raw.count
+                    while end > offset + 1, JSONParser.isWhitespace(raw[end - 1]) { end -= 1 }
+                    positions.end(position, at: end)
                 }
-                guard let last = stack.indices.last else { return structural == structurals.count ? value : nil }
-                if stack[last].isObject {
-                    stack[last].members.append(JSONMember(stack[last].key ?? "", value))
-                    stack[last].key = nil
-                } else {
-                    stack[last].elements.append(value)
-                }
-                _ = take({ $0 == UInt8(ascii: ",") })
             }
+            return open.isEmpty && keyOffset < 0 && positions.count > 0 ? positions : nil
         }
-        guard let root else { return nil }
-        return JSONDocument(root: root, positions: positions, bytes: bytes)
     }
 }

@@ -52,7 +52,7 @@ public final class JSONParser {
     /// loader, whose documents run to tens of megabytes).
     /// - Parameter bytes: The document, UTF-8.
     /// - Returns: The document, or `nil` when simdjson refuses it: `JSONReader` then says where and why.
-    func document(_ bytes: Data) -> JSONDocument? {
+    @_spi(Testing) public func document(_ bytes: Data) -> JSONDocument? {
         guard bytes.count <= JSONPositions.maxBytes, parseTape(bytes) == TJ_SUCCESS, let words = tj_tape(handle),
             let strings = tj_string_buffer(handle)
         else { return nil }

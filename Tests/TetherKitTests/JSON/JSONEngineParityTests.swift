@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
-@testable import TetherKit
+@_spi(Testing) @testable import TetherKit
 
 /// `JSONReader` (files) and simdjson's `JSONParser` (live bodies) behave as one: same documents accepted, same values,
 /// and where simdjson refuses, the engine reports the reader's error (same words, same place).
@@ -59,6 +59,25 @@ import Testing
         let engine = try #require(try JSONParser().document(bytes))
         #expect(engine.root == reader.root)
         #expect(engine.positions == reader.positions)
+    }
+
+    /// A document of a megabyte or more is read on two threads (values on one, places on the other): the same
+    /// document again.
+    @Test func theEngineReadsALargeDocumentWithTheReadersPlaces() throws {
+        var text = "\u{FEFF}{\"items\": ["
+        for number in 0..<12_000 {
+            text += number == 0 ? "\n" : ",\n"
+            text += #"  {"id": \#(number), "name" : "item \#(number) \u00e9", "tags": [ "a" , "b\"c" ],"#
+            text += #" "price": \#(Double(number) / 8), "ok": \#(number % 2 == 0), "next": null, "empty": {}}"#
+        }
+        text += "\n]}\n"
+        let bytes = Data(text.utf8)
+        #expect(bytes.count > 1 << 20)
+        let reader = try JSONReader().document(bytes)
+        let engine = try #require(try JSONParser().document(bytes))
+        #expect(engine.root == reader.root)
+        #expect(engine.positions == reader.positions)
+        #expect(engine.lineAndColumn(ofValue: reader.positions.count - 1) == (12_001, 128))  // the last `{}`
     }
 
     @Test func bothSkipAByteOrderMark() throws {
