@@ -79,6 +79,7 @@ public struct BaselineGate: Sendable, Equatable {
         case .specParameter: return "parameter \(expected)"
         case .specRequestBody: return "request body \(expected)"
         case .specStatus: return "status not in the spec"
+        case .specHeader: return "response header \(expected)"
         case .specMediaType: return "media type not in the spec"
         case .specSchema:
             // The keyword the stub (or the answer) breaks: the last token of its place in the spec.

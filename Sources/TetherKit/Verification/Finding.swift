@@ -170,6 +170,8 @@ extension Finding {
         case specRequestBody
         /// The operation documents no response for the status (no exact code, range or `default`).
         case specStatus
+        /// A response header the spec requires is missing, or its value is outside its schema.
+        case specHeader
         /// The body is not of a media type the response documents.
         case specMediaType
         /// A value breaks the response's (or request's) schema: the keyword is in `expected`.

@@ -3,7 +3,7 @@ import Foundation
 /// Checks a target's stub against the provider's OpenAPI document (`--spec`), with nothing sent: the operation its
 /// method and path match (after the servers' base paths), its query, headers and request body against the
 /// operation's parameters and `requestBody`, the stub's status against the documented responses (the exact code,
-/// then `2XX`, then `default`), and the stub's body against that response's schema as the app reads it
+/// then `2XX`, then `default`), its headers against that response's, and the stub's body against that response's schema as the app reads it
 /// (`SchemaCheckMode.consumer`: a field the schema does not declare is a drift, a required one the stub leaves out a
 /// note). Every finding of this check blames the stub (`Finding.Culprit.stub`) and names the spec's place.
 ///
@@ -41,6 +41,7 @@ public struct SpecCheck: Sendable {
             for media in operation.requestBody?.content ?? [] { try add(media.schema) }
             for response in operation.responses {
                 for media in response.content { try add(media.schema) }
+                for header in response.headers { try add(header.schema) }
             }
         }
         self.schemas = schemas
@@ -85,14 +86,16 @@ public struct SpecCheck: Sendable {
                     place: operation.node.place, expected: documented.joined(separator: ", "), actual: "\(status)"))
             return Verdict(findings: findings, operation: index(of: operation), response: nil)
         }
+        findings += headerFindings(headers, response: response, operation: operation, culprit: .stub)
         findings += bodyFindings(
             contract.sampleData, contentType: headers.first { $0.isNamed("Content-Type") }?.value, status: status,
             response: response, operation: operation, rules: contract.rules)
         return Verdict(findings: findings, operation: index(of: operation), response: response.status)
     }
 
-    /// Checks a live answer against the document, as the service must keep it: its status documented, its body fit
-    /// for that response's schema, a required member included (the findings blame the service). A member the schema
+    /// Checks a live answer against the document, as the service must keep it: its status documented, its headers
+    /// and body fit for that response's schemas, a required header and member included (the findings blame the
+    /// service). A member the schema
     /// does not declare is a note whose `expected` is `undeclared`: `SpecTriangle` needs it where the stub has the
     /// member too (then the spec is out of date), and drops it otherwise.
     /// - Parameters:
@@ -113,13 +116,14 @@ public struct SpecCheck: Sendable {
                     expected: statuses, actual: "\(response.statusCode)", culprit: .service)
             ]
         }
+        let headers = headerFindings(response.headers, response: documented, operation: operation, culprit: .service)
         let contentType = response.headers.first { $0.isNamed("Content-Type") }?.value
         guard !response.body.isEmpty, !documented.content.isEmpty,
             let media = documented.mediaType(for: contentType), Self.isJSON(media.name),
             let schemaNode = media.schema, let schema = schemas[schemaNode.place]
-        else { return [] }
+        else { return headers }
         guard let value = try? JSONReader().value(response.body) else {
-            return [
+            return headers + [
                 finding(
                     .specMediaType, at: .body,
                     "the spec documents \(media.name) for the \(documented.status) response of \(operation.name); the "
@@ -127,15 +131,16 @@ public struct SpecCheck: Sendable {
                     actual: contentType ?? "absent", culprit: .service)
             ]
         }
-        return schema.violations(of: value, mode: .consumer).map { violation in
-            let isUndeclared = violation.keyword == "properties" && violation.isViolation
-            // The service must send what the spec requires (a note for the app's reading of a stub).
-            let isDrift = !isUndeclared && (violation.isViolation || violation.keyword == "required")
-            return finding(
-                .specSchema, kind: isDrift ? .drift : .note, at: .json(violation.location), violation.message,
-                place: violation.place, expected: isUndeclared ? "undeclared" : violation.expected,
-                actual: violation.actual, culprit: .service)
-        }
+        return headers
+            + schema.violations(of: value, mode: .consumer).map { violation in
+                let isUndeclared = violation.keyword == "properties" && violation.isViolation
+                // The service must send what the spec requires (a note for the app's reading of a stub).
+                let isDrift = !isUndeclared && (violation.isViolation || violation.keyword == "required")
+                return finding(
+                    .specSchema, kind: isDrift ? .drift : .note, at: .json(violation.location), violation.message,
+                    place: violation.place, expected: isUndeclared ? "undeclared" : violation.expected,
+                    actual: violation.actual, culprit: .service)
+            }
     }
 
     private func index(of operation: SpecOperation) -> Int? {
@@ -187,6 +192,61 @@ public struct SpecCheck: Sendable {
             ]
         }
         return schemaFindings(schema.violations(of: value, mode: .consumer), rules: rules, at: { .json($0) })
+    }
+
+    // MARK: Response headers
+
+    /// A response's headers (the stub's or the live answer's) against those `response` documents. A value outside
+    /// its header's schema is a drift. A header the spec requires and the response lacks is a note for a stub (a stub
+    /// made with `.networkResponse` has no headers, and the app may not read it) and a drift for the service (it must
+    /// send it). A header the spec does not document is neither: services send many (`Date`, `Server`, `Vary`).
+    /// `Content-Type` is the media type's business (OpenAPI ignores a header object of that name). The value of a
+    /// credential header (`Set-Cookie`) is never quoted.
+    private func headerFindings(
+        _ headers: [HTTPHeader], response: SpecResponse, operation: SpecOperation, culprit: Finding.Culprit
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        let whose = culprit == .stub ? "the stub's" : "the service's"
+        for header in response.headers where header.name.lowercased() != "content-type" {
+            guard let sent = headers.first(where: { $0.isNamed(header.name) }) else {
+                if header.isRequired {
+                    findings.append(
+                        finding(
+                            .specHeader, kind: culprit == .stub ? .note : .drift, at: .header(header.name),
+                            "the \(response.status) response of \(operation.name) requires the header "
+                                + "'\(header.name)'; \(whose) answer has none", place: header.node.place,
+                            expected: "required", actual: "absent", culprit: culprit))
+                }
+                continue
+            }
+            guard let schemaNode = header.schema, let schema = schemas[schemaNode.place] else { continue }
+            let candidates = Self.headerCandidates(sent.value)
+            if candidates.contains(where: { schema.isValid($0) }) { continue }
+            let violation = schema.violations(of: candidates[0]).first(where: \.isViolation)
+            // (The schema's words quote the value too.)
+            let said =
+                sent.isCredential
+                ? "outside its schema (a credential: its value is not shown)"
+                : "'\(sent.value)', outside its schema" + (violation.map { ": " + $0.message } ?? "")
+            findings.append(
+                finding(
+                    .specHeader, at: .header(header.name), "\(whose) header '\(header.name)' is " + said,
+                    place: violation?.place ?? schemaNode.place, expected: "in its schema",
+                    actual: sent.isCredential ? "not shown" : sent.value, culprit: culprit))
+        }
+        return findings
+    }
+
+    /// A header's text as the values a schema may read it as (OpenAPI's `simple` style): those of
+    /// `candidates(_:)`, then the comma-separated parts as an array (`1, 2` as `[1, 2]` and `["1", "2"]`).
+    static func headerCandidates(_ text: String) -> [JSONValue] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        return candidates(trimmed) + [
+            .array(parts.map { candidates($0)[0] }), .array(parts.map { JSONValue.string($0) }),
+        ]
     }
 
     // MARK: The request

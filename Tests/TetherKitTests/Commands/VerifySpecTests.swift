@@ -390,4 +390,115 @@ import Testing
                 "SKIP  Items.specOutOfDate  0.000s  not run: --fail-fast stopped the run at the first drift "
                     + "(Items.serviceBreaks)"), "\(failFast.stdout)")
     }
+
+    /// Response headers against the spec, offline and live: a value outside its header's schema, a required header
+    /// missing (a note for a stub, a drift for the service), and `Content-Type`, whose header object OpenAPI ignores.
+    static let pagesSpec = """
+        openapi: 3.0.3
+        info: {title: Pages, version: "1"}
+        paths:
+          /pages/{n}:
+            get:
+              parameters:
+                - {name: n, in: path, required: true, schema: {type: integer}}
+              responses:
+                "200":
+                  description: a page
+                  headers:
+                    X-Total-Count: {required: true, schema: {type: integer, minimum: 0}}
+                    X-Page-Kind: {schema: {type: string, enum: [first, middle, last]}}
+                    Set-Cookie: {schema: {type: string, pattern: "^session=[0-9]+$"}}
+                    Content-Type: {required: true, schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {type: object}
+        """
+
+    static func pagesManifest(_ baseURL: String) -> String {
+        """
+        {"service": "Pages", "baseURL": "\(baseURL)",
+         "targets": [
+           {"name": "holds", "path": "/pages/1", "sampleData": {"json": {}},
+            "sampleResponse": {"response": {"statusCode": 200, "headers": {"X-Total-Count": "12", "X-Page-Kind": "first"}}}},
+           {"name": "stubBreaks", "path": "/pages/1", "sampleData": {"json": {}},
+            "sampleResponse": {"response": {"statusCode": 200, "headers": {"X-Total-Count": "12", "X-Page-Kind": "opening",
+                                                                "Set-Cookie": "session=s3cr3t-cookie"}}}},
+           {"name": "serviceBreaks", "path": "/pages/2", "sampleData": {"json": {}},
+            "sampleResponse": {"response": {"statusCode": 200, "headers": {"X-Page-Kind": "middle"}}}},
+           {"name": "serviceOmits", "path": "/pages/3", "sampleData": {"json": {}}}
+         ]}
+        """
+    }
+
+    @Test func responseHeadersAreCheckedAgainstTheirSchemas() async throws {
+        let offlineFolder = try ContractFolder([
+            "contracts/pages.json": Self.pagesManifest("http://127.0.0.1:9"), "openapi.yaml": Self.pagesSpec,
+        ])
+        let offline = try await Self.tether([
+            "verify", offlineFolder.file("contracts"), "--spec", offlineFolder.file("openapi.yaml"), "--offline",
+            "--no-color", "--verbose",
+        ])
+        #expect(offline.exitCode == 1, "\(offline.stdout)\(offline.stderr)")
+        let out = offline.stdout
+        #expect(out.contains("PASS  Pages.holds"), "\(out)")
+        #expect(
+            out.contains(
+                #"stale stub: header X-Page-Kind: the stub's header 'X-Page-Kind' is 'opening', outside its schema: "#
+                    + #"expected one of ["first","middle","last"]"#), "\(out)")
+        #expect(out.contains("openapi.yaml:13:56 "), "the enum's place: \(out)")
+        // A stub without a required header: a note (the app may not read it), never a drift.
+        #expect(
+            out.contains(
+                "note: stale stub: header X-Total-Count: the 200 response of GET /pages/{n} requires the header "
+                    + "'X-Total-Count'; the stub's answer has none"), "\(out)")
+        #expect(out.contains("DRIFT Pages.stubBreaks") && !out.contains("DRIFT Pages.serviceBreaks"), "\(out)")
+        #expect(!out.contains("Content-Type"), "OpenAPI ignores a Content-Type header object: \(out)")
+        #expect(
+            out.contains("the stub's header 'Set-Cookie' is outside its schema (a credential: its value is not shown)")
+                && !out.contains("s3cr3t"), "\(out)")
+
+        let server = try MockServer { request in
+            let json = HTTPHeader("Content-Type", "application/json")
+            switch request.path {
+            case "/pages/1":
+                return MockResponse(
+                    headers: [json, HTTPHeader("X-Total-Count", "12"), HTTPHeader("X-Page-Kind", "first")],
+                    body: Data("{}".utf8))
+            case "/pages/2":
+                return MockResponse(
+                    headers: [json, HTTPHeader("X-Total-Count", "many"), HTTPHeader("X-Page-Kind", "middle")],
+                    body: Data("{}".utf8))
+            default:
+                return MockResponse(headers: [json, HTTPHeader("X-Page-Kind", "last")], body: Data("{}".utf8))
+            }
+        }
+        let folder = try ContractFolder([
+            "contracts/pages.json": Self.pagesManifest(server.baseURL), "openapi.yaml": Self.pagesSpec,
+        ])
+        let live = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--no-color", "--json",
+            folder.file("run.jsonl"),
+        ])
+        #expect(live.exitCode == 1, "\(live.stdout)\(live.stderr)")
+        var drifts: [String: [String]] = [:]
+        for line in try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n") {
+            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = record["target"] as? String, let findings = record["findings"] as? [[String: Any]]
+            else { continue }
+            drifts[name] = findings.filter { $0["kind"] as? String == "drift" }.map {
+                "\($0["path"] as? String ?? "") \($0["culprit"] as? String ?? "none")"
+            }
+        }
+        #expect(drifts["holds"] == [], "\(live.stdout)")
+        // The stub's value is not the live one, which fits: a stale stub.
+        #expect(drifts["stubBreaks"] == ["header X-Page-Kind stub", "header Set-Cookie stub"], "\(live.stdout)")
+        #expect(!live.stdout.contains("s3cr3t"), "\(live.stdout)")
+        // The service sends a value outside the schema, or leaves out a header the spec requires.
+        #expect(drifts["serviceBreaks"] == ["header X-Total-Count service"], "\(live.stdout)")
+        #expect(drifts["serviceOmits"] == ["header X-Total-Count service"], "\(live.stdout)")
+        #expect(
+            live.stdout.contains(
+                "service breaks its spec: header X-Total-Count: the service's header 'X-Total-Count' is 'many', "
+                    + "outside its schema"), "\(live.stdout)")
+    }
 }

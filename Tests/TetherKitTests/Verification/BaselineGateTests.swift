@@ -145,6 +145,10 @@ import Testing
             "status not in the spec"
         ),
         (
+            Finding(.drift, .specHeader, at: .header("X-Total-Count"), "", expected: "in its schema", actual: "many"),
+            "header X-Total-Count", "response header in its schema"
+        ),
+        (
             Finding(.drift, .specMediaType, at: .body, "", expected: "application/xml", actual: "application/json"),
             "body", "media type not in the spec"
         ),
