@@ -1,7 +1,8 @@
 // Benchmarks of the library's hot paths, run in a release build:
 //   swift build -c release --package-path bench && bench/.build/release/tether-bench --json-only
 // Options: --json-only (the JSON benchmarks only; the only ones so far), --size-mb N (body size, default 20),
-// --runs N (best of N, default 5); --spec FOLDER: loading a large OpenAPI document instead (SpecBench.swift).
+// --runs N (best of N, default 5); --spec FOLDER: loading a large OpenAPI document instead (SpecBench.swift);
+// --api BASE_URL [--targets N] [--junit PATH]: N targets through the Swift API instead (APIBench.swift).
 import Foundation
 @_spi(Testing) import TetherKit
 
@@ -16,6 +17,10 @@ struct Options {
     var phase: String?
     /// `--spec FOLDER`: measure loading `FOLDER/large.json` and `large.yaml` (SpecBench.swift) instead.
     var specFolder: String?
+    /// `--api BASE_URL`: verify `targets` targets through `ContractVerifier` (APIBench.swift) instead.
+    var apiBaseURL: String?
+    var targets = 2000
+    var junit: String?
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -26,6 +31,9 @@ struct Options {
             case "--runs": runs = max(1, rest.popFirst().flatMap(Int.init) ?? runs)
             case "--phase": phase = rest.popFirst()
             case "--spec": specFolder = rest.popFirst()
+            case "--api": apiBaseURL = rest.popFirst()
+            case "--targets": targets = max(1, rest.popFirst().flatMap(Int.init) ?? targets)
+            case "--junit": junit = rest.popFirst()
             default:
                 FileHandle.standardError.write(Data("tether-bench: unknown option \(argument)\n".utf8))
                 exit(2)
@@ -263,6 +271,9 @@ let options = Options(CommandLine.arguments)
 if let folder = options.specFolder {
     runSpecBench(folder: folder, runs: options.runs)
     exit(0)
+}
+if let baseURL = options.apiBaseURL {
+    exit(await runAPIBench(baseURL: baseURL, targets: options.targets, junit: options.junit))
 }
 let megabyte = 1_000_000.0
 let (body, stub, count) = Corpus.make(bytes: Int(options.sizeMB * megabyte))
