@@ -150,7 +150,8 @@ extension JSONDocument {
                 case UInt8(ascii: ","):
                     continue
                 case UInt8(ascii: "\""):
-                    if index < structurals.count, raw[Int(structurals[index]) + skipped] == UInt8(ascii: ":") {
+                    let next = index < structurals.count ? Int(structurals[index]) + skipped : raw.count
+                    if next < raw.count, raw[next] == UInt8(ascii: ":") {
                         guard keyOffset < 0 else { return nil }
                         keyOffset = offset
                         index += 1

@@ -3,9 +3,10 @@ import Foundation
 /// Checks a target's stub against the provider's OpenAPI document (`--spec`), with nothing sent: the operation its
 /// method and path match (after the servers' base paths), its query, headers and request body against the
 /// operation's parameters and `requestBody`, the stub's status against the documented responses (the exact code,
-/// then `2XX`, then `default`), its headers against that response's, and the stub's body against that response's schema as the app reads it
-/// (`SchemaCheckMode.consumer`: a field the schema does not declare is a drift, a required one the stub leaves out a
-/// note). Every finding of this check blames the stub (`Finding.Culprit.stub`) and names the spec's place.
+/// then `2XX`, then `default`), the stub's headers against that response's, and the stub's body against that
+/// response's schema as the app reads it (`SchemaCheckMode.consumer`: a field the schema does not declare is a
+/// drift, a required one the stub leaves out a note). Every finding of this check blames the stub
+/// (`Finding.Culprit.stub`) and names the spec's place; `check(live:of:)`'s blame the service.
 ///
 /// Every schema the document's operations use is compiled once, when the check is made, so that a schema that
 /// cannot be walked stops the run before anything is checked; checking a stub then resolves nothing.
@@ -95,9 +96,8 @@ public struct SpecCheck: Sendable {
 
     /// Checks a live answer against the document, as the service must keep it: its status documented, its headers
     /// and body fit for that response's schemas, a required header and member included (the findings blame the
-    /// service). A member the schema
-    /// does not declare is a note whose `expected` is `undeclared`: `SpecTriangle` needs it where the stub has the
-    /// member too (then the spec is out of date), and drops it otherwise.
+    /// service). A member the schema does not declare is a note whose `expected` is `undeclared`: `SpecTriangle`
+    /// needs it where the stub has the member too (then the spec is out of date), and drops it otherwise.
     /// - Parameters:
     ///   - response: The live answer.
     ///   - contract: The target it answers.
