@@ -219,20 +219,20 @@ public struct SpecCheck: Sendable {
                 }
                 continue
             }
-            guard let schemaNode = header.schema, let schema = schemas[schemaNode.place] else { continue }
-            let candidates = Self.headerCandidates(sent.value)
-            if candidates.contains(where: { schema.isValid($0) }) { continue }
-            let violation = schema.violations(of: candidates[0]).first(where: \.isViolation)
+            guard let schemaNode = header.schema, let schema = schemas[schemaNode.place],
+                let misfit = Self.misfit(Self.headerCandidates(sent.value), schema, at: schemaNode)
+            else { continue }
             // (The schema's words quote the value too.)
             let said =
                 sent.isCredential
                 ? "outside its schema (a credential: its value is not shown)"
-                : "'\(sent.value)', outside its schema" + (violation.map { ": " + $0.message } ?? "")
+                : "'\(sent.value)', outside its schema" + misfit.words
             findings.append(
                 finding(
                     .specHeader, at: .header(header.name), "\(whose) header '\(header.name)' is " + said,
-                    place: violation?.place ?? schemaNode.place, expected: "in its schema",
-                    actual: sent.isCredential ? "not shown" : sent.value, culprit: culprit))
+                    place: misfit.place, expected: "in its schema",
+                    actual: sent.isCredential ? "not shown" : sent.value,
+                    culprit: culprit))
         }
         return findings
     }
@@ -287,15 +287,13 @@ public struct SpecCheck: Sendable {
             guard let schemaNode = parameter.schema, let schema = schemas[schemaNode.place],
                 StepCaptures.names(in: value).isEmpty
             else { continue }
-            let candidates = Self.candidates(value)
-            if candidates.contains(where: { schema.isValid($0) }) { continue }
-            let violation = schema.violations(of: candidates[0]).first(where: \.isViolation)
+            guard let misfit = Self.misfit(Self.candidates(value), schema, at: schemaNode) else { continue }
             findings.append(
                 finding(
                     .specParameter, at: location,
                     "the \(parameter.location.rawValue) parameter '\(parameter.name)' is '\(value)', "
-                        + "outside its schema" + (violation.map { ": " + $0.message } ?? ""),
-                    place: violation?.place ?? schemaNode.place, expected: "in its schema", actual: value))
+                        + "outside its schema" + misfit.words,
+                    place: misfit.place, expected: "in its schema", actual: value))
         }
         let declared = Set(operation.parameters.filter { $0.location == .query }.map(\.name))
         for (name, _) in query where !declared.contains(name) {
@@ -367,7 +365,7 @@ public struct SpecCheck: Sendable {
     }
 
     /// The value at `location` in `root`, if there is one.
-    static func value(at location: JSONLocation, in root: JSONValue) -> JSONValue? {
+    private static func value(at location: JSONLocation, in root: JSONValue) -> JSONValue? {
         var value = root
         for component in location.components {
             switch (component, value) {
@@ -425,6 +423,17 @@ public struct SpecCheck: Sendable {
         return (0...steps.count).contains { length in
             rules.ignore.contains { $0.matches(Array(steps.prefix(length))) }
         }
+    }
+
+    /// How a text (a parameter's or a header's) falls outside its schema: `nil` when one of `readings` fits, else the
+    /// place of the first rule its first reading breaks (the schema's own when none is named) and that rule's words
+    /// (`": expected integer, got …"`, or nothing).
+    private static func misfit(_ readings: [JSONValue], _ schema: CompiledSchema, at schemaNode: SpecNode)
+        -> (place: SpecPlace, words: String)?
+    {
+        guard !readings.contains(where: { schema.isValid($0) }) else { return nil }
+        let violation = readings.first.flatMap { schema.violations(of: $0).first(where: \.isViolation) }
+        return (violation?.place ?? schemaNode.place, violation.map { ": " + $0.message } ?? "")
     }
 
     /// A parameter's text as the values a schema may read it as: a number, `true`/`false`, and the string itself.

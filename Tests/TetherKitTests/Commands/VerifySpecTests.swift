@@ -98,6 +98,20 @@ import Testing
         try await offPool { try TetherBinary.run(arguments) }
     }
 
+    /// Each target's drifts in a run's JSON lines (`--json FILE`), as `PATH CULPRIT` (`$.price stub`), in order.
+    static func drifts(inJSONLines file: String) throws -> [String: [String]] {
+        var drifts: [String: [String]] = [:]
+        for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") {
+            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = record["target"] as? String, let findings = record["findings"] as? [[String: Any]]
+            else { continue }
+            drifts[name] = findings.filter { $0["kind"] as? String == "drift" }.map {
+                "\($0["path"] as? String ?? "") \($0["culprit"] as? String ?? "none")"
+            }
+        }
+        return drifts
+    }
+
     @Test func offlineEachKindOfDriftIsFoundNamedAndBlamedOnTheStub() async throws {
         let folder = try Self.folder()
         let run = try await Self.tether([
@@ -318,17 +332,8 @@ import Testing
             folder.file("run.jsonl"), "--summary", folder.file("summary.md"), "--html", folder.file("report.html"),
         ])
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
-        let lines = try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n")
-        var drifts: [String: [(path: String, culprit: String)]] = [:]
-        for line in lines {
-            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let name = record["target"] as? String, let findings = record["findings"] as? [[String: Any]]
-            else { continue }
-            drifts[name] = findings.filter { $0["kind"] as? String == "drift" }.map {
-                ($0["path"] as? String ?? "", $0["culprit"] as? String ?? "none")
-            }
-        }
-        func culprits(_ target: String) -> [String] { (drifts[target] ?? []).map { "\($0.path) \($0.culprit)" } }
+        let drifts = try Self.drifts(inJSONLines: folder.file("run.jsonl"))
+        func culprits(_ target: String) -> [String] { drifts[target] ?? [] }
         // Stub and live differ, the live answer fits: the stub is stale.
         #expect(culprits("staleStub") == ["$.price stub"], "\(run.stdout)")
         // The stub fits, the live answer does not: an enum value the app would crash on, a type.
@@ -480,15 +485,7 @@ import Testing
             folder.file("run.jsonl"),
         ])
         #expect(live.exitCode == 1, "\(live.stdout)\(live.stderr)")
-        var drifts: [String: [String]] = [:]
-        for line in try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n") {
-            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let name = record["target"] as? String, let findings = record["findings"] as? [[String: Any]]
-            else { continue }
-            drifts[name] = findings.filter { $0["kind"] as? String == "drift" }.map {
-                "\($0["path"] as? String ?? "") \($0["culprit"] as? String ?? "none")"
-            }
-        }
+        let drifts = try Self.drifts(inJSONLines: folder.file("run.jsonl"))
         #expect(drifts["holds"] == [], "\(live.stdout)")
         // The stub's value is not the live one, which fits: a stale stub.
         #expect(drifts["stubBreaks"] == ["header X-Page-Kind stub", "header Set-Cookie stub"], "\(live.stdout)")
