@@ -27,6 +27,16 @@ public struct JSONReader: Sendable {
         return try read(bytes, positions: &positions, deferredValues: &deferredValues)
     }
 
+    /// Checks one JSON document as `value(_:)` reads it, the same errors at the same places, without building it: a
+    /// stub kept as its text (`JSONStub`) is checked once and read where a response is compared with it.
+    /// - Parameter bytes: The document, UTF-8.
+    /// - Throws: `JSONParseError` with the line and column of the first problem.
+    package func check(_ bytes: Data) throws(JSONParseError) {
+        var positions: JSONPositions?
+        var deferredValues: [Int] = []
+        _ = try read(bytes, positions: &positions, building: false, deferredValues: &deferredValues)
+    }
+
     /// Reads one JSON document and where each of its values and keys starts, for messages that point into the file.
     /// - Parameter bytes: The document, UTF-8.
     /// - Returns: The document.
@@ -53,11 +63,15 @@ public struct JSONReader: Sendable {
 
     private func read(
         _ bytes: Data, positions: inout JSONPositions?, deferring deferred: [JSONPathPattern.Step] = [],
-        deferredValues: inout [Int]
+        building: Bool = true, deferredValues: inout [Int]
     ) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
             var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, deferred: deferred)
             do throws(JSONParseError) {
+                guard building else {
+                    try scanner.check()
+                    return .success(.null)
+                }
                 let root = try scanner.document(positions: &positions)
                 deferredValues = scanner.deferredValues
                 return .success(root)
@@ -297,7 +311,15 @@ private struct JSONScanner {
         var key = ""
     }
 
-    mutating func document(positions: inout JSONPositions?) throws(JSONParseError) -> JSONValue {
+    /// The document checked, not built: `document(positions:)`'s errors at the same bytes.
+    mutating func check() throws(JSONParseError) {
+        try start()
+        try skipValue(depth: 0)
+        try finish()
+    }
+
+    /// Past a valid UTF-8 document's byte order mark and leading whitespace, at its first value.
+    private mutating func start() throws(JSONParseError) {
         if let offset = JSONInputScan.firstInvalidUTF8Offset(in: bytes) {
             throw JSONParseError(
                 reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", byteOffset: offset)
@@ -307,6 +329,18 @@ private struct JSONScanner {
         guard index < bytes.count else {
             throw JSONParseError(reason: .empty, detail: "not valid JSON: the input is empty")
         }
+    }
+
+    /// After the root value: only whitespace may follow.
+    private mutating func finish() throws(JSONParseError) {
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw invalid("text after the end of the document: \(describeByte())")
+        }
+    }
+
+    mutating func document(positions: inout JSONPositions?) throws(JSONParseError) -> JSONValue {
+        try start()
         var stack: [Frame] = []
         // The buffers of closed containers, emptied with their capacity kept: a container's contents are gathered in
         // one of them and copied out at its exact size when it closes. Growing each container's own array by
@@ -375,10 +409,7 @@ private struct JSONScanner {
             // The value is complete: add it to its container, and close every container that ends here.
             while true {
                 guard var frame = stack.popLast() else {
-                    skipWhitespace()
-                    guard index == bytes.count else {
-                        throw invalid("text after the end of the document: \(describeByte())")
-                    }
+                    try finish()
                     return value
                 }
                 if frame.isObject {

@@ -55,10 +55,11 @@ public enum StubBody: Sendable, Equatable {
 
 /// A stub's JSON document.
 ///
-/// Made from a value (Swift targets, HAR imports), it holds the value. Read from a manifest, it holds the stub's
-/// text instead, a slice sharing the manifest's bytes that the loader has already read and checked, and parses it
-/// each time `value` is asked for (a response check, `tether serve`, an export), keeping nothing: 100,000 inline
-/// stubs as trees took about 250 MB beside a 120 MB manifest, as text no more than the manifest itself.
+/// Made from a value (HAR imports, `StubBody.json(_:)`), it holds the value. Read from bytes (a manifest's inline
+/// stub, a sample file, a Swift target's `sampleData`), it holds the text instead, checked once, and parses it each
+/// time `value` is asked for (`tether serve`, an export, a rule's path), keeping nothing: 100,000 inline stubs as
+/// trees took about 250 MB beside a 120 MB manifest, as text no more than the manifest itself. A response check
+/// compiles the stub's shape straight from simdjson's read of the text.
 public struct JSONStub: Sendable, Equatable {
     private enum Storage: Sendable {
         case value(JSONValue)
@@ -458,11 +459,13 @@ extension HTTPHeader {
 
 extension StubBody {
     /// The one rule for sample bytes, from files and from Swift targets alike: empty or only white space is no body,
-    /// JSON when it parses, text otherwise (with the parse error, for callers where text is not acceptable).
+    /// JSON when it parses (kept as its checked text), text otherwise (with the parse error, for callers where text
+    /// is not acceptable).
     static func classify(_ data: Data) -> (body: StubBody, parseError: JSONParseError?) {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return (.none, nil) }
         do {
-            return (.json(try JSONValue.parse(data)), nil)
+            try JSONReader().check(data)
+            return (.json(JSONStub(checkedText: data)), nil)
         } catch {
             return (.text(data), error)
         }

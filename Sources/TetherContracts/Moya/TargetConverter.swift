@@ -77,7 +77,7 @@ public struct TargetConverter {
         let list = Array(targets)
         let names = Self.uniqueNames(for: list)
         return zip(list, names).map { target, name in
-            Result { () throws(ContractError) in try contract(for: target, name: name) }
+            Result { () throws(ContractError) in try contract(for: target, service: name.service, name: name.name) }
         }
     }
 
@@ -91,8 +91,13 @@ public struct TargetConverter {
     public func contract<Target: TargetType>(for target: Target, name: String? = nil) throws(ContractError)
         -> TargetContract
     {
-        let service = Self.serviceName(of: target)
-        let name = name ?? Self.caseName(of: target)
+        try contract(for: target, service: Self.serviceName(of: target), name: name ?? Self.caseName(of: target))
+    }
+
+    /// One target as a contract, its service and name already known (`uniqueNames(for:)`).
+    package func contract<Target: TargetType>(for target: Target, service: String, name: String)
+        throws(ContractError) -> TargetContract
+    {
         let label = "\(service).\(name)"
         let endpoint = endpointClosure(target)
         let targetBase = target.baseURL.absoluteString
@@ -159,6 +164,17 @@ public struct TargetConverter {
         return String(describing: type(of: target))
     }
 
+    /// As `serviceName(of:)`, each type's name spelled once (`String(describing:)` demangles it, microseconds a
+    /// target).
+    private static func serviceName(of target: any TargetType, known: inout [ObjectIdentifier: String]) -> String {
+        if let multi = target as? MultiTarget { return serviceName(of: multi.target, known: &known) }
+        let metatype = type(of: target)
+        if let name = known[ObjectIdentifier(metatype)] { return name }
+        let name = String(describing: metatype)
+        known[ObjectIdentifier(metatype)] = name
+        return name
+    }
+
     /// The target's description (its enum case with any values); inside a `MultiTarget`, the wrapped target's.
     static func fullName(of target: any TargetType) -> String {
         if let multi = target as? MultiTarget { return fullName(of: multi.target) }
@@ -171,17 +187,26 @@ public struct TargetConverter {
         return full.firstIndex(of: "(").map { String(full[..<$0]) } ?? full
     }
 
-    package static func uniqueNames(for targets: [some TargetType]) -> [String] {
-        let keys = targets.map { (serviceName(of: $0), caseName(of: $0)) }
-        var counts: [String: Int] = [:]
-        for (service, name) in keys { counts["\(service)\u{0}\(name)", default: 0] += 1 }
-        var used: [String: Int] = [:]
+    /// A target's service and its name in reports.
+    package struct Name: Hashable {
+        package var service: String
+        package var name: String
+    }
+
+    /// Each target's service and name, in order: the case name, or where two targets of a service share it, the
+    /// full description, then ` #2`, ` #3` for repeats.
+    package static func uniqueNames(for targets: [some TargetType]) -> [Name] {
+        var known: [ObjectIdentifier: String] = [:]
+        let keys = targets.map { Name(service: serviceName(of: $0, known: &known), name: caseName(of: $0)) }
+        var counts: [Name: Int] = [:]
+        for key in keys { counts[key, default: 0] += 1 }
+        var used: [Name: Int] = [:]
         return zip(targets, keys).map { target, key in
-            var name = counts["\(key.0)\u{0}\(key.1)", default: 0] > 1 ? fullName(of: target) : key.1
-            let usedKey = "\(key.0)\u{0}\(name)"
-            used[usedKey, default: 0] += 1
-            if let count = used[usedKey], count > 1 { name += " #\(count)" }
-            return name
+            var unique = key
+            if counts[key, default: 0] > 1 { unique.name = fullName(of: target) }
+            used[unique, default: 0] += 1
+            if let count = used[unique], count > 1 { unique.name += " #\(count)" }
+            return unique
         }
     }
 

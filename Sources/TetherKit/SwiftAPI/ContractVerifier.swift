@@ -125,12 +125,12 @@ public struct ContractVerifier {
         let covered = Set(given.map { String(describing: $0) })
         let all = Array(Target.allCases)
         let names = TargetConverter.uniqueNames(for: all)
-        return zip(all, names).compactMap { target, name in
+        return zip(all, names).compactMap { target, unique in
             let described = String(describing: target)
             guard !covered.contains(described) else { return nil }
-            let service = TargetConverter.serviceName(of: target)
+            let (service, name) = (unique.service, unique.name)
             let contract =
-                (try? converter.contract(for: target, name: name).contract)
+                (try? converter.contract(for: target, service: service, name: name).contract)
                 ?? Contract(
                     service: service, name: name, baseURL: target.baseURL.absoluteString,
                     request: HTTPRequest(method: target.method.rawValue, url: URL(target: target).absoluteString),
@@ -248,9 +248,10 @@ public struct ContractVerifier {
         var plan: [Planned] = []
         var errors: [ContractError] = []
         let names = TargetConverter.uniqueNames(for: targets)
-        for (target, name) in zip(targets, names) {
+        for (target, unique) in zip(targets, names) {
+            let (service, name) = (unique.service, unique.name)
             do {
-                let converted = try converter.contract(for: target, name: name)
+                let converted = try converter.contract(for: target, service: service, name: name)
                 if let reason = converted.skipReason {
                     plan.append(.made(ContractResult(contract: converted.contract, outcome: .skipped(reason))))
                 } else {
@@ -259,7 +260,6 @@ public struct ContractVerifier {
                 }
             } catch {
                 errors.append(error)
-                let service = TargetConverter.serviceName(of: target)
                 let request = HTTPRequest(method: target.method.rawValue, url: URL(target: target).absoluteString)
                 let contract = Contract(
                     service: service, name: name, baseURL: target.baseURL.absoluteString, request: request,
@@ -267,14 +267,19 @@ public struct ContractVerifier {
                 plan.append(.made(ContractResult(contract: contract, outcome: .error(error.description))))
             }
         }
-        // A service-wide rule whose path no stub has is a typo that would check nothing.
-        let stubs = plan.map { planned in
-            switch planned {
-            case .sent(_, let contract): contract.sampleData.jsonValue
-            case .made(let result): result.contract.sampleData.jsonValue
+        // A service-wide rule whose path no stub has is a typo that would check nothing. (Without such rules, no
+        // stub is read: each keeps its text until its response is checked.)
+        let pathRules = converter.rules.pathRules
+        let stubs: [JSONValue?] =
+            pathRules.isEmpty
+            ? []
+            : plan.map { planned in
+                switch planned {
+                case .sent(_, let contract): contract.sampleData.jsonValue
+                case .made(let result): result.contract.sampleData.jsonValue
+                }
             }
-        }
-        for (rule, path) in converter.rules.pathRules
+        for (rule, path) in pathRules
         where !stubs.contains(where: { !ContractRules.stubValues(at: path, in: $0).isEmpty }) {
             errors.append(
                 ContractError(

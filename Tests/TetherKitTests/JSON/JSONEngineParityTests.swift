@@ -121,6 +121,13 @@ import Testing
             }
             // The spec loader's read: simdjson's values with the places of `JSONReader.document`, or nil to let the
             // reader say why not.
+            // The check a stub kept as text gets: the reader's verdict, its error at the same place, nothing built.
+            let checked = Result { () throws(JSONParseError) in try JSONReader(maxDepth: depth).check(data) }
+            switch (reader, checked) {
+            case (.success, .success): break
+            case (.failure(let a), .failure(let b)) where a == b: break
+            default: disagreements.append("check: " + String(decoding: data, as: UTF8.self).debugDescription)
+            }
             let readerDocument = try? JSONReader(maxDepth: depth).document(data)
             let engineDocument = (depth == 1024 ? parser : try JSONParser(maxDepth: depth)).document(data)
             if readerDocument?.root != engineDocument?.root || readerDocument?.positions != engineDocument?.positions {

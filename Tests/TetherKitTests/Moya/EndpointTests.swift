@@ -55,6 +55,12 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
                 == .json(.array([.object([JSONMember("name", .string("Repo Name"))])])))
         #expect(try contract(TestTarget()).sampleData == .none)
         #expect(try contract(TestTarget(sampleData: Data(" \n".utf8))).sampleData == .none)
+        // A JSON stub keeps its bytes, checked once; a response check compiles its shape from them.
+        guard case .json(let repositories) = try contract(GitHub.userRepositories("octocat")).sampleData else {
+            Issue.record("userRepositories' stub is not JSON")
+            return
+        }
+        #expect(repositories.text == GitHub.userRepositories("octocat").sampleData)
     }
 
     @Test func theTestingGuidesCustomEndpointClosureStubsA401() throws {
