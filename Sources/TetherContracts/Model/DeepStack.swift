@@ -46,6 +46,28 @@ package enum DeepStack {
         }
     }
 
+    /// `concurrentPerform` keeping what each call returns: the values in the order of their indexes.
+    package static func concurrentMap<Value: Sendable>(name: String, iterations: Int, _ body: (Int) -> Value)
+        -> [Value]
+    {
+        let values = Values<Value>(count: iterations)
+        concurrentPerform(name: name, iterations: iterations) { values.set($0, body($0)) }
+        return values.all
+    }
+
+    /// The values of a `concurrentMap`, set from its threads.
+    private final class Values<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Value?]
+
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+
+        func set(_ index: Int, _ value: Value) { lock.withLock { values[index] = value } }
+
+        /// Every value: `concurrentPerform` has called the body once with each index.
+        var all: [Value] { lock.withLock { values.map { $0! } } }
+    }
+
     /// The body of a `concurrentPerform`, for the duration of the call.
     private final class Body {
         let call: (Int) -> Void

@@ -75,53 +75,41 @@ final class VersionedContracts {
         scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
         // Each ref's copy on its own thread (a DeepStack one, as every thread of the product): two processes each
         // (git archive, tar), waited for.
-        let outcomes = RefOutcomes(count: refs.count)
-
         let scratch = scratch
         let fromTop = inRepository
         let chosen = refs
-        DeepStack.concurrentPerform(name: "tether-ref", iterations: chosen.count) { number in
+        let outcomes = DeepStack.concurrentMap(name: "tether-ref", iterations: chosen.count) {
+            number -> Result<Version, RunError> in
             let ref = chosen[number]
             let root = scratch + "/\(number)"
             let archive = scratch + "/\(number).tar"
             do {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             } catch {
-                outcomes.set(
-                    number,
-                    .failure(
-                        .usage(
-                            "--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)"))
-                )
-                return
+                return .failure(
+                    .usage("--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)"))
             }
             guard (try? Self.git(["archive", "--format=tar", "-o", archive, ref, "--"] + fromTop, in: top)) != nil
             else {
-                outcomes.set(
-                    number,
-                    .failure(
-                        .usage(
-                            "--ref \(ref) has none of \(paths.joined(separator: ", ")): nothing to verify at that version"
-                        )))
-                return
+                return .failure(
+                    .usage(
+                        "--ref \(ref) has none of \(paths.joined(separator: ", ")): nothing to verify at that version"))
             }
             do throws(RunError) {
                 _ = try Self.run("tar", ["-xf", archive, "-C", root], what: "tar")
                 unlink(archive)
-                outcomes.set(
-                    number, .success(Version(ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/")))
+                return .success(Version(ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/"))
             } catch {
-                outcomes.set(number, .failure(error))
+                return .failure(error)
             }
         }
         var versions: [Version] = []
-        for outcome in outcomes.all {
+        for outcome in outcomes {
             switch outcome {
-            case .success(let version)?: versions.append(version)
-            case .failure(let error)?:
+            case .success(let version): versions.append(version)
+            case .failure(let error):
                 try? FileManager.default.removeItem(atPath: scratch)
                 throw error
-            case nil: break
             }
         }
         self.versions = versions
@@ -233,17 +221,6 @@ final class VersionedContracts {
         }
         return String(decoding: output, as: UTF8.self)
     }
-}
-
-/// What each ref's copy came to, set from the threads that make them.
-private final class RefOutcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcomes: [Result<VersionedContracts.Version, RunError>?]
-    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ outcome: Result<VersionedContracts.Version, RunError>) {
-        lock.withLock { outcomes[index] = outcome }
-    }
-    var all: [Result<VersionedContracts.Version, RunError>?] { lock.withLock { outcomes } }
 }
 
 extension String {

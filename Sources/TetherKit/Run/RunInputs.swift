@@ -61,28 +61,15 @@ public struct RunInputs: Sendable {
         }
         let versioned = versions.refs.isEmpty ? nil : try VersionedContracts(versions, paths: paths)
         if let versioned {
-            // Each version's contracts, in the order of the refs, each service named Service@REF.
-            for version in versioned.versions {
-                do {
-                    let read = try loader.load(paths: version.paths)
-                    guard !read.isEmpty else {
-                        throw RunError.usage("--ref \(version.ref) has no targets in \(paths.joined(separator: ", "))")
-                    }
-                    contracts += read.map { VersionedContracts.versioned($0, at: version) }
-                } catch let error as ContractErrors {
-                    throw .contracts(
-                        ContractErrors(
-                            error.errors.map { error in
-                                var error = error
-                                error.file = VersionedContracts.written(error.file, at: version)
-                                return error
-                            }))
-                } catch let error as RunError {
-                    throw error
-                } catch {
-                    throw .usage("--ref \(version.ref): \(error)")
-                }
+            // Each version's contracts, in the order of the refs, each service named Service@REF. The versions
+            // are read side by side (one thread per core), and the first that cannot be read, in the order of the
+            // refs, stops the run, as if they were read one after the other.
+            let paths = paths
+            let versions = versioned.versions
+            let read = DeepStack.concurrentMap(name: "tether-ref-read", iterations: versions.count) { number in
+                Result { () throws(RunError) in try Self.contracts(at: versions[number], loader: loader, paths: paths) }
             }
+            for version in read { contracts += try version.get() }
         } else {
             do {
                 contracts = try loader.load(paths: paths)
@@ -105,6 +92,31 @@ public struct RunInputs: Sendable {
             )
         }
         return (selected, server, versioned)
+    }
+
+    /// The contracts of one version, each service named `Service@REF` and each place `REF:path`.
+    private static func contracts(
+        at version: VersionedContracts.Version, loader: ManifestLoader, paths: [String]
+    ) throws(RunError) -> [Contract] {
+        do {
+            let read = try loader.load(paths: version.paths)
+            guard !read.isEmpty else {
+                throw RunError.usage("--ref \(version.ref) has no targets in \(paths.joined(separator: ", "))")
+            }
+            return read.map { VersionedContracts.versioned($0, at: version) }
+        } catch let error as ContractErrors {
+            throw .contracts(
+                ContractErrors(
+                    error.errors.map { error in
+                        var error = error
+                        error.file = VersionedContracts.written(error.file, at: version)
+                        return error
+                    }))
+        } catch let error as RunError {
+            throw error
+        } catch {
+            throw .usage("--ref \(version.ref): \(error)")
+        }
     }
 
     /// The part of `selected` that `--shard` runs (all of it without `--shard`), saying which part it is.

@@ -142,6 +142,25 @@ import Testing
         #expect(String(decoding: last.stdout, as: UTF8.self).contains("  target      v1.1.0  v1.2.0  first drifted\n"))
     }
 
+    /// The versions are read side by side, yet the first broken one in the order of the refs stops the run, its
+    /// errors placed in its file as git names it, as if they were read one after the other; nothing is sent.
+    @Test func theFirstBrokenVersionInTheOrderOfTheRefsStopsTheRun() throws {
+        let repository = try Repository()
+        try repository.release("v1.0.0", day: 1, ["contracts/shop.json": Self.manifest("http://127.0.0.1:9", id: "1")])
+        try repository.release(
+            "v1.1.0", day: 2,
+            ["contracts/shop.json": "{\"service\": \"Shop\", \"baseURL\": \"http://127.0.0.1:9\",\n\"targets\": 7}"])
+        try repository.release(
+            "v1.2.0", day: 3, ["contracts/shop.json": "{\"service\": \"Shop\",\n\n  \"targets\": [}"])
+        for _ in 0..<3 {
+            let run = try ChildProcess.run(
+                TetherBinary.path, ["verify", "--ref", "v*", "--no-color"], directory: repository.path)
+            #expect(run.status == 2, "\(run.stderrText)")
+            #expect(run.stderrText.contains("v1.1.0:contracts/shop.json:2:12: "), "\(run.stderrText)")
+            #expect(!run.stderrText.contains("v1.2.0"), "\(run.stderrText)")
+        }
+    }
+
     @Test(arguments: [
         (["--ref", "v9.9.9"], "--ref v9.9.9 is no tag, branch or commit of "),
         (["--ref", "release-*"], "--ref release-* matches no tag in "),
