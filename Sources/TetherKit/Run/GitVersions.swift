@@ -132,8 +132,10 @@ final class VersionedContracts {
 
     /// A scratch path written as git names a file at a ref: `v3.2.0:contracts/github.json`.
     static func written(_ path: String, at version: Version) -> String {
-        path.utf8.starts(with: version.root.utf8)
-            ? version.ref + ":" + String(decoding: path.utf8.dropFirst(version.root.utf8.count), as: UTF8.self) : path
+        // On the bytes in place: the generic `utf8.starts(with:)` took 1.6 % of a 5-version run of 2,000 contracts.
+        var (path, root) = (path, version.root)
+        let inside = path.withUTF8 { path in root.withUTF8 { root in path.starts(with: root) } }
+        return inside ? version.ref + ":" + String(decoding: path.utf8.dropFirst(root.utf8.count), as: UTF8.self) : path
     }
 
     /// The repository `path` is in, and `path` from its top (without `.` and `..`); the path need not exist in the
