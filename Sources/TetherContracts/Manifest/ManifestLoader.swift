@@ -487,13 +487,13 @@ public struct ManifestLoader: Sendable {
         @Sendable func range(of part: Int) -> Range<Int> {
             min(count, part * partLength)..<min(count, (part + 1) * partLength)
         }
-        let outcome = PartOutcomes(parts)
         var repeats: [(offset: Int, first: Int, name: String)] = []
+        var partErrors: [ContractError] = []
         let contracts = [Contract](unsafeUninitializedCapacity: count) { buffer, initializedCount in
             let slots = UncheckedSendable(buffer)  // the parts write disjoint pieces of it
-            @Sendable func buildPart(_ part: Int) {
+            @Sendable func buildPart(_ part: Int) -> PartResult {
                 let range = range(of: part)
-                var result = PartOutcomes.Result()
+                var result = PartResult()
                 // The part's contracts are stored up to its first failed target; the names of those after it are
                 // kept for the repeated-name check.
                 targets.forEachElement(in: range) { offset, targetNode in
@@ -505,15 +505,12 @@ public struct ManifestLoader: Sendable {
                         result.laterNames.append((offset, contract.name))
                     }
                 }
-                outcome.set(part, result)
+                return result
             }
-            if parts == 1 {
-                buildPart(0)
-            } else {
-                // On threads whose stack holds the deepest stub, not Dispatch's (see `DeepStack`).
-                DeepStack.concurrentPerform(name: "tether-manifest-part", iterations: parts, buildPart)
-            }
-            let results = outcome.results
+            // On threads whose stack holds the deepest stub, not Dispatch's (see `DeepStack`).
+            let results =
+                parts == 1
+                ? [buildPart(0)] : DeepStack.concurrentMap(name: "tether-manifest-part", iterations: parts, buildPart)
             var firstOffset: [String: Int] = [:]  // target name → the element of `targets` that first declared it
             firstOffset.reserveCapacity(count)
             func note(_ offset: Int, _ name: String) {
@@ -528,6 +525,7 @@ public struct ManifestLoader: Sendable {
                 for offset in start..<start + result.built { note(offset, buffer[offset].name) }
                 for (offset, name) in result.laterNames { note(offset, name) }
             }
+            partErrors = results.flatMap(\.errors)
             let isComplete = results.enumerated().allSatisfy { $1.built == range(of: $0).count }
             if isComplete && repeats.isEmpty {
                 initializedCount = count
@@ -538,7 +536,7 @@ public struct ManifestLoader: Sendable {
                 initializedCount = 0
             }
         }
-        errors += outcome.results.flatMap(\.errors)
+        errors += partErrors
         if !repeats.isEmpty {
             var byOffset = Dictionary(repeats.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
             targets.forEachElement { offset, targetNode in
@@ -1219,19 +1217,8 @@ public struct ManifestLoader: Sendable {
 
 /// What each part of `buildTargets` did: how many contracts it stored (all of its range when none failed), the names
 /// of the targets built after its first failure, and its errors.
-private final class PartOutcomes: @unchecked Sendable {
-    struct Result {
-        var built = 0
-        var laterNames: [(Int, String)] = []
-        var errors: [ContractError] = []
-    }
-
-    private let lock = NSLock()
-    private var stored: [Result]
-
-    init(_ parts: Int) { stored = Array(repeating: Result(), count: parts) }
-
-    func set(_ part: Int, _ result: Result) { lock.withLock { stored[part] = result } }
-
-    var results: [Result] { lock.withLock { stored } }
+private struct PartResult: Sendable {
+    var built = 0
+    var laterNames: [(Int, String)] = []
+    var errors: [ContractError] = []
 }
