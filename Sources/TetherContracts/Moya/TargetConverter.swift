@@ -160,12 +160,12 @@ public struct TargetConverter {
 
     /// The target's type name; inside a `MultiTarget`, the wrapped target's.
     package static func serviceName(of target: any TargetType) -> String {
-        if let multi = target as? MultiTarget { return serviceName(of: multi.target) }
-        return String(describing: type(of: target))
+        var known: [ObjectIdentifier: String] = [:]
+        return serviceName(of: target, known: &known)
     }
 
-    /// As `serviceName(of:)`, each type's name spelled once (`String(describing:)` demangles it, microseconds a
-    /// target).
+    /// As `serviceName(of:)`, each type's name spelled once across calls sharing `known` (`String(describing:)`
+    /// demangles it, microseconds a target).
     private static func serviceName(of target: any TargetType, known: inout [ObjectIdentifier: String]) -> String {
         if let multi = target as? MultiTarget { return serviceName(of: multi.target, known: &known) }
         let metatype = type(of: target)

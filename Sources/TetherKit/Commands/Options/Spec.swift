@@ -9,9 +9,9 @@ extension HelpSection {
         note: "Each target's method and path must match an operation of its service's document, its query, headers "
             + "and request body the operation's parameters and requestBody, its stub's status a documented response, "
             + "its stub's headers that response's headers, and its stub's body that response's schema as the app "
-            + "reads it (a field the schema does not declare is a drift). Without --offline the live answer is checked against the document too, and every finding "
-            + "says which side drifted: a stale stub, a service that breaks its spec, or a spec out of date. See "
-            + "docs/openapi.md.")
+            + "reads it (a field the schema does not declare is a drift). Without --offline the live answer is "
+            + "checked against the document too, and every finding says which side drifted: a stale stub, a service "
+            + "that breaks its spec, or a spec out of date. See docs/openapi.md.")
 }
 
 extension SpecOptions: OptionGroup {
