@@ -202,7 +202,8 @@ public struct SourcePlace: Sendable, Equatable {
 /// A value with its fields behind one shared, immutable reference: a run copies contracts at every step (the
 /// runner, each result, the redactor, the coverage, each sink), and a copy of the fields is some twenty references
 /// to retain and release (18 copies per contract, 7 % of a 2,000-contract run's instructions). Setting a property
-/// makes a new reference with that field changed, so the value semantics are those of a plain struct.
+/// changes the fields in place when no other contract shares them, else makes a new reference with that field changed
+/// (copy on write), so the value semantics are those of a plain struct.
 public struct Contract: Sendable, Equatable {
     private struct Fields: Sendable, Equatable {
         var service: String
@@ -241,8 +242,10 @@ public struct Contract: Sendable, Equatable {
         static func == (a: SeldomBox, b: SeldomBox) -> Bool { a === b || a.fields == b.fields }
     }
 
-    private final class Storage: Sendable {
-        let fields: Fields
+    /// Changed in place only while one contract holds it (`update`); otherwise a setter makes a new one. Reads
+    /// skip the run-time exclusivity check (a getter per field per step of a run): nothing else can be writing.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
@@ -360,14 +363,37 @@ public struct Contract: Sendable, Equatable {
     /// The service's name without `@REF`: what a sign-in, a service's steps and `--spec SERVICE=FILE` are for, the
     /// same at every version.
     public var unversionedService: String {
-        guard let ref, service.hasSuffix("@" + ref) else { return service }
-        return String(decoding: service.utf8.dropLast(ref.utf8.count + 1), as: UTF8.self)
+        let service = service
+        guard let ref else { return service }
+        // Compared as bytes in place (a run asks for each result): no `"@" + ref` made each time.
+        let end = service.utf8.withContiguousStorageIfAvailable { name in
+            ref.utf8.withContiguousStorageIfAvailable { ref -> Int? in
+                let end = name.count - ref.count - 1
+                guard end >= 0, name[end] == UInt8(ascii: "@"), name[(end + 1)...].elementsEqual(ref) else {
+                    return nil
+                }
+                return end
+            }
+        }
+        switch end {
+        case .some(.some(let end?)): return String(decoding: service.utf8.prefix(end), as: UTF8.self)
+        case .some(.some(nil)): return service
+        default:  // a string not stored as UTF-8 (bridged on Darwin)
+            guard service.hasSuffix("@" + ref) else { return service }
+            return String(decoding: service.utf8.dropLast(ref.utf8.count + 1), as: UTF8.self)
+        }
     }
 
+    /// Copy on write, as the standard library's collections do: a storage no other contract holds is changed in
+    /// place (a `--ref` run sets three fields of each contract of each version: 30,000 copies of the fields).
     private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.fields
-        change(&fields)
-        storage = Storage(fields)
+        if isKnownUniquelyReferenced(&storage) {
+            change(&storage.fields)
+        } else {
+            var fields = storage.fields
+            change(&fields)
+            storage = Storage(fields)
+        }
     }
 
     private mutating func updateSeldom(_ change: (inout Seldom) -> Void) {

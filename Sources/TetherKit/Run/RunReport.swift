@@ -249,7 +249,10 @@ public struct RunReport: Sendable, Equatable {
     }
 
     /// No target was checked against a service: none was given, or every one was skipped or could not be checked.
-    public var isNothingChecked: Bool { passedCount + driftedCount == 0 }
+    public var isNothingChecked: Bool {
+        let counts = counts  // one pass over the results, not one per count
+        return counts.passed + counts.drifted == 0
+    }
 
     /// Why nothing was checked (`nothing was checked: …`), or `nil` when something was.
     public var nothingCheckedReason: String? {
