@@ -108,13 +108,30 @@ struct HeaderLines: Sendable {
         let length = name.utf8.count
         var found: String?
         forEachLine { lineName, value in
-            // Two ASCII names of different lengths never match; any other pair is compared as `isNamed` does.
-            if lineName.count != length && isASCII && lineName.allSatisfy({ $0 < 0x80 }) { return true }
-            guard HTTPHeader(String(decoding: lineName, as: UTF8.self), "").isNamed(name) else { return true }
+            // Two ASCII names are compared byte by byte, folding case (`X-Tether-Mock` against `Last-Modified`
+            // made two strings for each response); any other pair is compared as `isNamed` does.
+            if isASCII && lineName.allSatisfy({ $0 < 0x80 }) {
+                guard lineName.count == length, Self.equalFoldingCase(lineName, name) else { return true }
+            } else if !HTTPHeader(String(decoding: lineName, as: UTF8.self), "").isNamed(name) {
+                return true
+            }
             found = String(decoding: value, as: UTF8.self)
             return false
         }
         return found
+    }
+
+    /// Whether ASCII `bytes` spell ASCII `name` of the same length, letters in either case.
+    private static func equalFoldingCase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
+        var index = 0
+        for byte in name.utf8 {
+            let other = bytes[index]
+            index += 1
+            if byte == other { continue }
+            let folded = byte | 0x20
+            guard folded == other | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 
     /// Calls `body` with each line's name and value bytes until it returns `false`.

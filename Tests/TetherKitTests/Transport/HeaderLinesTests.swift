@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    /// Names of one length that differ where case folding must not reach (`@` and `` ` ``, `[` and `{`, `-` and
+    /// `\r`) or only in case: every lookup agrees with `HTTPHeader.isNamed`.
+    @Test func namesOfOneLengthAreFoundOnlyWhenIsNamedSaysSo() {
+        let names = [
+            "X-Tether-Mock", "x-tether-mock", "X-TETHER-MOCK", "Last-Modified", "Accept-Ranges", "X@Tether-Mock",
+            "X`Tether-Mock", "X[Tether-Mock", "X{Tether-Mock", "X-Tether-Moc\u{E9}", "X-Tether_Mock", "X-Tether-Moc1",
+        ]
+        for (index, name) in names.enumerated() {
+            let kept = lines([name + ": \(index)", "Content-Type: text/plain"])
+            for asked in names {
+                let expected = HTTPHeader(name, "").isNamed(asked) ? "\(index)" : nil
+                #expect(kept.value(named: asked) == expected, "\(name) asked as \(asked)")
+            }
+        }
+    }
+
     @Test func aResponseComparesAndLooksUpAlikeWhicheverWayItKeepsItsHeaders() {
         let kept = lines(["Content-Type: application/json", "X-Tether-Mock: not-recorded"])
         let fromLines = HTTPResponse(
