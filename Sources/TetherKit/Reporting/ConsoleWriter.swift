@@ -88,7 +88,7 @@ public enum ConsoleWriter {
                 ["fixed since the baseline (--update-baseline prunes them):"]
                 + report.fixed.map { "  FIXED " + ReportText.fixedLine($0, redactor: redactor) }
         }
-        let flaky = report.results.filter(\.isFlaky)
+        let flaky = report.results.filter { $0.isFlaky }
         if !flaky.isEmpty {
             lines +=
                 ["flaky (passed only after a retry):"]

@@ -105,20 +105,20 @@ public enum JUnitWriter {
 
         try writer.startElement("properties")
         var properties = [
-            ("baseURL", distinct(results.map(\.contract.baseURL), redactor: redactor)),
-            ("source", distinct(results.map(\.contract.source), redactor: redactor)),
+            ("baseURL", distinct(results.map { $0.contract.baseURL }, redactor: redactor)),
+            ("source", distinct(results.map { $0.contract.source }, redactor: redactor)),
             ("tether.version", tetherVersion),
             // Targets with a body contract / all targets of the suite (`BodyCoverage`).
-            ("tether.coverage", BodyCoverage(results.map(\.contract)).description),
+            ("tether.coverage", BodyCoverage(results.map { $0.contract }).description),
         ]
         // What the gate and the retries say, as properties (the Ant schema has none on a test case), each only when
         // it names a target: the test cases' names, comma-separated.
         let fixed = report.fixed.filter { $0.service == service }
         let marked = [
-            ("tether.flaky", results.filter(\.isFlaky)),
+            ("tether.flaky", results.filter { $0.isFlaky }),
             ("tether.retried", results.filter { $0.attempts > 1 }),
-            ("tether.knownDrift", results.filter(\.isKnownDrift)),
-            ("tether.pending", results.filter(\.isPending)),
+            ("tether.knownDrift", results.filter { $0.isKnownDrift }),
+            ("tether.pending", results.filter { $0.isPending }),
         ]
         for (key, marked) in marked where !marked.isEmpty {
             let names = marked.map { nonBlank($0.contract.name, or: "unnamed") }

@@ -185,7 +185,7 @@ public struct Redactor: Sendable, Equatable {
     /// What `init(report:)` hides: for a caller that keeps redactors by their secrets (the fuzzers, whose inputs
     /// mostly share them).
     @_spi(Testing) public static func secrets(of report: RunReport) -> [String] {
-        secrets(contracts: report.results.map(\.contract), runSecrets: report.secrets)
+        secrets(contracts: report.results.map { $0.contract }, runSecrets: report.secrets)
     }
 
     /// Whether this redactor has nothing to replace.

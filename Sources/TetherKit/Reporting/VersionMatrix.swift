@@ -60,14 +60,19 @@ struct VersionMatrix {
             [ReportText.escapingControls(row.target)] + row.cells.map(Self.word)
                 + [row.firstDrifted.map(ReportText.escapingControls) ?? "-"]
         }
-        let widths = header.indices.map { column in
-            ([header] + body).map { $0[column].count }.max() ?? 0
+        // The widths in one pass, and each line written into one string (a 2,000-row matrix copied the rows once
+        // per column, and made a string per cell).
+        var widths = header.map(\.count)
+        for cells in body {
+            for (column, cell) in cells.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
         func line(_ cells: [String]) -> String {
-            "  "
-                + cells.enumerated().map { column, cell in
-                    column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-                }.joined(separator: "  ")
+            var line = "  "
+            for (column, cell) in cells.enumerated() {
+                line += cell
+                if column < cells.count - 1 { line += String(repeating: " ", count: widths[column] - cell.count + 2) }
+            }
+            return line
         }
         return ["versions × targets:", line(header)] + body.map(line)
     }

@@ -223,7 +223,7 @@ public struct RunReport: Sendable, Equatable {
         OutcomeCounts(results, failsOnFlaky: failsOnFlaky, failingCulprits: failingCulprits)
     }
     /// Targets with a body contract / all targets (`BodyCoverage`).
-    public var coverage: BodyCoverage { BodyCoverage(results.map(\.contract)) }
+    public var coverage: BodyCoverage { BodyCoverage(results.map { $0.contract }) }
     /// Targets that held.
     public var passedCount: Int { counts.passed }
     /// Targets that drifted (JUnit's failures).
