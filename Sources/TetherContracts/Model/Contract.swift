@@ -238,7 +238,7 @@ public struct Contract: Sendable, Equatable {
         let fields: Seldom
         private init(_ fields: Seldom) { self.fields = fields }
         private static let defaults = SeldomBox(Seldom())
-        static func holding(_ fields: Seldom) -> SeldomBox { fields == Seldom() ? defaults : SeldomBox(fields) }
+        static func holding(_ fields: Seldom) -> SeldomBox { fields == defaults.fields ? defaults : SeldomBox(fields) }
         static func == (a: SeldomBox, b: SeldomBox) -> Bool { a === b || a.fields == b.fields }
     }
 
@@ -488,7 +488,10 @@ extension StubBody {
     /// JSON when it parses (kept as its checked text), text otherwise (with the parse error, for callers where text
     /// is not acceptable).
     static func classify(_ data: Data) -> (body: StubBody, parseError: JSONParseError?) {
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return (.none, nil) }
+        let isBlank = data.withUnsafeBytes { bytes in
+            bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        }
+        if isBlank { return (.none, nil) }
         do {
             try JSONReader().check(data)
             return (.json(JSONStub(checkedText: data)), nil)

@@ -110,6 +110,7 @@ public enum RequestBuilder {
     /// `joined(baseURL:path:)` for a path that is percent-encoded already.
     static func joined(baseURL: String, encodedPath: some StringProtocol) -> String {
         let (head, query) = split(baseURL)
+        if encodedPath.isEmpty && query == nil { return head }  // nothing to add: no copy
         var url = head
         // Built in place, with the last and first bytes looked at before the characters (for every target loaded).
         url.reserveCapacity(head.utf8.count + 1 + encodedPath.utf8.count + (query.map { 1 + $0.utf8.count } ?? 0))

@@ -98,15 +98,39 @@ public struct TargetConverter {
     package func contract<Target: TargetType>(for target: Target, service: String, name: String)
         throws(ContractError) -> TargetContract
     {
-        let label = "\(service).\(name)"
+        try Self.contract(from: asked(target, service: service, name: name), rules: rules)
+    }
+
+    /// What a contract needs from a target: everything that runs the app's code (the target's properties, the
+    /// endpoint and stub closures, the task's encoding). The rest (`contract(from:rules:)`) is pure and `Sendable`, so
+    /// `ContractVerifier` runs it for many targets on DeepStack's threads; the app's code runs on the caller's.
+    package struct Asked: Sendable {
+        var label: String
+        var service: String
+        var name: String
+        /// The endpoint's URL.
+        var url: String
+        /// The target's base URL.
+        var targetBase: String
+        /// The override's base URL, or the target's.
+        var baseURL: String
+        var method: String
+        /// The endpoint's headers, with the converter's added.
+        var headerFields: [String: String]
+        var sampleResponse: StubResponse
+        var stubData: Data
+        /// The task, or why it cannot be sent (thrown where the conversion reaches it, after the URL and stub).
+        var task: Result<ConvertedTask, ContractError>
+        var targetRules: ContractRules
+        var validStatusCodes: [Int]?
+        var stubBehavior: StubBehavior
+    }
+
+    /// Asks `target` (and the endpoint closure) for what its contract needs, on the caller's thread.
+    package func asked<Target: TargetType>(_ target: Target, service: String, name: String) -> Asked {
         let endpoint = endpointClosure(target)
         let targetBase = target.baseURL.absoluteString
         let baseURL = baseURL?.absoluteString ?? targetBase
-        let url = Self.redirected(endpoint.url, from: targetBase, to: baseURL)
-        guard HTTPRequest.isHTTPURL(url) else {
-            throw ContractError(file: label, "the endpoint's url '\(url)' is not an http or https URL")
-        }
-
         var headerFields = endpoint.httpHeaderFields ?? [:]
         for (headerName, value) in headers {
             for existing in headerFields.keys where existing.caseInsensitiveCompare(headerName) == .orderedSame {
@@ -114,34 +138,54 @@ public struct TargetConverter {
             }
             headerFields[headerName] = value
         }
-        var requestHeaders = headerFields.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
+        let label = service + "." + name
+        let (sampleResponse, stubData) = Self.stub(endpoint.sampleResponseClosure())
+        return Asked(
+            label: label, service: service, name: name,
+            url: endpoint.url, targetBase: targetBase, baseURL: baseURL,
+            method: endpoint.method.rawValue, headerFields: headerFields, sampleResponse: sampleResponse,
+            stubData: stubData,
+            task: Result { () throws(ContractError) in try Self.requestTask(endpoint.task, label: label) },
+            targetRules: target.rules, validStatusCodes: target.validationType.validStatusCodes,
+            stubBehavior: Self.servedBehavior(stubClosure(target)))
+    }
+
+    /// The contract from what the target said: the URL, headers, stub and rules checked, the request built.
+    /// - Parameters:
+    ///   - asked: What the target said (`asked(_:service:name:)`).
+    ///   - rules: The converter's service-wide rules.
+    package static func contract(from asked: Asked, rules: ContractRules) throws(ContractError) -> TargetContract {
+        let label = asked.label
+        let url = redirected(asked.url, from: asked.targetBase, to: asked.baseURL)
+        guard HTTPRequest.isHTTPURL(url) else {
+            throw ContractError(file: label, "the endpoint's url '\(url)' is not an http or https URL")
+        }
+        var requestHeaders = asked.headerFields.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
         if let unsafe = requestHeaders.first(where: { !HTTPHeader.isSafeValue($0.value) }) {
             throw ContractError(
                 file: label, "header \(unsafe.name) holds a line break or NUL (it would split the request)")
         }
-
-        let (sampleResponse, stubData) = Self.stub(endpoint.sampleResponseClosure())
-        let sampleData = try Self.stubBody(stubData, label: label, response: sampleResponse, headers: requestHeaders)
-        let converted = try Self.requestTask(endpoint.task, label: label)
-        if converted.isJSONData, !requestHeaders.contains(where: { Self.isContentType($0.name) }) {
+        let sampleData = try stubBody(
+            asked.stubData, label: label, response: asked.sampleResponse, headers: requestHeaders)
+        let converted = try asked.task.get()
+        if converted.isJSONData, !requestHeaders.contains(where: { isContentType($0.name) }) {
             requestHeaders.append(HTTPHeader("Content-Type", "application/json"))
         }
         let request = RequestBuilder.request(
-            method: endpoint.method.rawValue, baseURL: url, path: "", headers: requestHeaders,
+            method: asked.method, baseURL: url, path: "", headers: requestHeaders,
             task: converted.task ?? .plain)
 
         // As a manifest's: the target's own paths must be in its stub, and the stub must satisfy the merged rules.
-        let targetRules = target.rules
-        let merged = targetRules.merged(over: rules.applicable(to: sampleData))
-        var problems = targetRules.problems(stub: sampleData)
+        let merged = asked.targetRules.merged(over: rules.applicable(to: sampleData))
+        var problems = asked.targetRules.problems(stub: sampleData)
         if problems.isEmpty { problems = merged.problems(stub: sampleData) }
         if let problem = problems.first {
             throw ContractError(file: label, problem.message)
         }
         let contract = Contract(
-            service: service, name: name, baseURL: baseURL, request: request, sampleData: sampleData,
-            sampleResponse: sampleResponse, validStatusCodes: target.validationType.validStatusCodes, source: label,
-            rules: merged, stubBehavior: Self.servedBehavior(stubClosure(target)))
+            service: asked.service, name: asked.name, baseURL: asked.baseURL, request: request, sampleData: sampleData,
+            sampleResponse: asked.sampleResponse, validStatusCodes: asked.validStatusCodes, source: label,
+            rules: merged, stubBehavior: asked.stubBehavior)
         return TargetContract(contract: contract, skipReason: converted.skipReason)
     }
 
@@ -167,7 +211,7 @@ public struct TargetConverter {
     /// As `serviceName(of:)`, each type's name spelled once across calls sharing `known` (`String(describing:)`
     /// demangles it, microseconds a target).
     private static func serviceName(of target: any TargetType, known: inout [ObjectIdentifier: String]) -> String {
-        if let multi = target as? MultiTarget { return serviceName(of: multi.target, known: &known) }
+        if let multi = multiTarget(target) { return serviceName(of: multi.target, known: &known) }
         let metatype = type(of: target)
         if let name = known[ObjectIdentifier(metatype)] { return name }
         let name = String(describing: metatype)
@@ -177,8 +221,14 @@ public struct TargetConverter {
 
     /// The target's description (its enum case with any values); inside a `MultiTarget`, the wrapped target's.
     static func fullName(of target: any TargetType) -> String {
-        if let multi = target as? MultiTarget { return fullName(of: multi.target) }
+        if let multi = multiTarget(target) { return fullName(of: multi.target) }
         return String(describing: target)
+    }
+
+    /// `target` as a `MultiTarget` if it is one: an enum has no subclasses, so comparing the dynamic type (one load)
+    /// answers for every other target without the conformance lookup of a cast.
+    private static func multiTarget(_ target: any TargetType) -> MultiTarget? {
+        type(of: target) == MultiTarget.self ? target as? MultiTarget : nil
     }
 
     /// `userRepositories` for `userRepositories(name: "octocat")`.
@@ -198,6 +248,8 @@ public struct TargetConverter {
     package static func uniqueNames(for targets: [some TargetType]) -> [Name] {
         var known: [ObjectIdentifier: String] = [:]
         let keys = targets.map { Name(service: serviceName(of: $0, known: &known), name: caseName(of: $0)) }
+        var seen = Set<Name>(minimumCapacity: keys.count)
+        guard keys.contains(where: { !seen.insert($0).inserted }) else { return keys }  // every one is unique
         var counts: [Name: Int] = [:]
         for key in keys { counts[key, default: 0] += 1 }
         var used: [Name: Int] = [:]
@@ -238,7 +290,7 @@ public struct TargetConverter {
 
     // MARK: - Task
 
-    struct ConvertedTask {
+    package struct ConvertedTask: Sendable {
         /// `nil` for a skipped task.
         var task: RequestTask?
         /// The body is JSON bytes from an `Encodable`: `Content-Type: application/json` unless the target sets one.

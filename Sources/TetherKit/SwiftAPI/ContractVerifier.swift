@@ -248,22 +248,37 @@ public struct ContractVerifier {
         var plan: [Planned] = []
         var errors: [ContractError] = []
         let names = TargetConverter.uniqueNames(for: targets)
-        for (target, unique) in zip(targets, names) {
-            let (service, name) = (unique.service, unique.name)
-            do {
-                let converted = try converter.contract(for: target, service: service, name: name)
+        // The app's code (target properties, endpoint and stub closures) runs here, on the caller's actor; checking
+        // what it said and building each request is pure, and for many targets runs on DeepStack's threads.
+        let asked = targets.indices.map {
+            converter.asked(targets[$0], service: names[$0].service, name: names[$0].name)
+        }
+        let rules = converter.rules
+        func build(_ index: Int) -> Result<TargetContract, ContractError> {
+            Result { () throws(ContractError) in try TargetConverter.contract(from: asked[index], rules: rules) }
+        }
+        let converted =
+            asked.count < Self.parallelConversionCount
+            ? asked.indices.map(build)
+            : DeepStack.concurrentMap(name: "tether-convert", iterations: asked.count, build)
+        contracts.reserveCapacity(converted.count)
+        plan.reserveCapacity(converted.count)
+        for index in converted.indices {
+            switch converted[index] {
+            case .success(let converted):
                 if let reason = converted.skipReason {
                     plan.append(.made(ContractResult(contract: converted.contract, outcome: .skipped(reason))))
                 } else {
                     plan.append(.sent(contracts.count, converted.contract))
                     contracts.append(converted.contract)
                 }
-            } catch {
+            case .failure(let error):
                 errors.append(error)
+                let target = targets[index]
                 let request = HTTPRequest(method: target.method.rawValue, url: URL(target: target).absoluteString)
                 let contract = Contract(
-                    service: service, name: name, baseURL: target.baseURL.absoluteString, request: request,
-                    sampleData: .none, source: error.file)
+                    service: names[index].service, name: names[index].name, baseURL: target.baseURL.absoluteString,
+                    request: request, sampleData: .none, source: error.file)
                 plan.append(.made(ContractResult(contract: contract, outcome: .error(error.description))))
             }
         }
@@ -289,6 +304,11 @@ public struct ContractVerifier {
         }
         return (contracts, plan, errors)
     }
+
+    /// From this many targets on, their contracts are built on DeepStack's threads. Below it, starting the threads
+    /// costs more than it saves: building 256 of bench/run's targets took 1.2 ms on the caller's thread and 1.7 ms on
+    /// two others, 1,000 took 4.0 and 3.2 ms (medians of 8 runs on 2 cores).
+    static let parallelConversionCount = 512
 
     private func merged(_ run: RunReport, plan: [Planned]) -> RunReport {
         var report = run

@@ -137,6 +137,13 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
         #expect(names == [#"userProfile("a")"#, #"userProfile("b")"#, "zen"])
     }
 
+    @Test func repeatedTargetsAreNumberedInsideMultiTargetsToo() throws {
+        let targets = [MultiTarget(GitHub.zen), MultiTarget(GitHub.zen), MultiTarget(GitHub.userProfile("a"))]
+        let contracts = try TargetConverter().contracts(for: targets).map { try $0.get().contract }
+        #expect(contracts.map(\.service) == ["GitHub", "GitHub", "GitHub"])
+        #expect(contracts.map(\.name) == ["zen", "zen #2", "userProfile"])
+    }
+
     @Test func aBaseURLOverrideKeepsThePathAndTheQuery() throws {
         let converter = TargetConverter(baseURL: literalURL("http://127.0.0.1:8080/mock"))
         let contract = try converter.contract(for: GitHub.userRepositories("octocat")).contract

@@ -134,6 +134,48 @@ private var isoDecoder: JSONDecoder {
         #expect(!report.isPassing)
     }
 
+    /// From `parallelConversionCount` targets on, contracts are built on other threads: each is the one its target
+    /// makes alone, in target order, and broken and skipped targets keep their places.
+    @Test func manyTargetsBecomeTheContractsEachMakesAlone() async throws {
+        let count = ContractVerifier.parallelConversionCount + 89
+        let targets = (0..<count).map { index in
+            switch index % 7 {
+            case 3:  // text where its content type says JSON
+                TestTarget(
+                    name: "t\(index)", sampleData: Data("oops".utf8), headers: ["Content-Type": "application/json"])
+            case 5: TestTarget(name: "t\(index)", method: .post, task: .uploadFile(literalURL("file:///tmp/a.png")))
+            default: TestTarget(name: "t\(index)", path: "/things/\(index)", sampleData: Data(#"{"id": 1}"#.utf8))
+            }
+        }
+        let transport = StubTransport(status: 200, body: #"{"id": 2}"#)
+        let report = await ContractVerifier.stubbed(transport).verify(targets)
+        try #require(report.results.count == count)
+        var sent: [String] = []
+        for (index, (target, result)) in zip(targets, report.results).enumerated() {
+            #expect(result.contract.name == "t\(index)")
+            switch index % 7 {
+            case 3:
+                #expect(throws: ContractError.self) { try contract(target) }
+                guard case .error(let message) = result.outcome else {
+                    Issue.record("t\(index): expected an error, got \(result.outcome)")
+                    continue
+                }
+                #expect(message.hasPrefix("TestTarget.t\(index): sampleData is not valid JSON"))
+            case 5:
+                #expect(
+                    result.outcome
+                        == .skipped("the task is an upload: Tether does not send uploads, so only the stub is kept"))
+                #expect(result.contract == (try contract(target)))
+            default:
+                #expect(result.outcome == .passed)
+                #expect(result.contract == (try contract(target)))
+                sent.append("https://api.example.com/things/\(index)")
+            }
+        }
+        #expect(report.contractErrors.map(\.file) == targets.indices.filter { $0 % 7 == 3 }.map { "TestTarget.t\($0)" })
+        #expect(transport.requests.map(\.url).sorted() == sent.sorted())
+    }
+
     @Test func validationTypeMakesAStatusOutsideItADriftEvenWhenTheStubDiffers() async throws {
         struct Guarded: TargetType {
             var baseURL: URL { literalURL("https://api.github.com") }
