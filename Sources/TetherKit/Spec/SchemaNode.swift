@@ -149,10 +149,11 @@ struct SchemaMemberTable: Sendable {
     /// FNV-1a over the UTF-8 bytes.
     private static func hash(_ name: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let done = name.utf8.withContiguousStorageIfAvailable { bytes in
+        let isHashed: Bool? = name.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
+            return true
         }
-        if done == nil {
+        if isHashed == nil {  // not stored as UTF-8 (a bridged string on Darwin)
             for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
         }
         return hash
