@@ -258,7 +258,7 @@ public struct ContractVerifier {
             Result { () throws(ContractError) in try TargetConverter.contract(from: asked[index], rules: rules) }
         }
         let converted =
-            asked.count < Self.parallelConversionCount
+            asked.count < Self.parallelConversionCount || ProcessInfo.processInfo.activeProcessorCount < 2
             ? asked.indices.map(build)
             : DeepStack.concurrentMap(name: "tether-convert", iterations: asked.count, build)
         contracts.reserveCapacity(converted.count)
@@ -305,9 +305,10 @@ public struct ContractVerifier {
         return (contracts, plan, errors)
     }
 
-    /// From this many targets on, their contracts are built on DeepStack's threads. Below it, starting the threads
-    /// costs more than it saves: building 256 of bench/run's targets took 1.2 ms on the caller's thread and 1.7 ms on
-    /// two others, 1,000 took 4.0 and 3.2 ms (medians of 8 runs on 2 cores).
+    /// From this many targets on, and with two cores or more, their contracts are built on DeepStack's threads (with
+    /// one core, one thread would do the work while the caller waits, for the cost of starting it). Below it, starting
+    /// the threads costs more than it saves: building 256 of bench/run's targets took 1.2 ms on the caller's thread and
+    /// 1.7 ms on two others, 1,000 took 4.0 and 3.2 ms (medians of 8 runs on 2 cores).
     static let parallelConversionCount = 512
 
     private func merged(_ run: RunReport, plan: [Planned]) -> RunReport {

@@ -134,8 +134,8 @@ private var isoDecoder: JSONDecoder {
         #expect(!report.isPassing)
     }
 
-    /// From `parallelConversionCount` targets on, contracts are built on other threads: each is the one its target
-    /// makes alone, in target order, and broken and skipped targets keep their places.
+    /// From `parallelConversionCount` targets on (with two cores or more), contracts are built on other threads:
+    /// each is the one its target makes alone, in target order, and broken and skipped targets keep their places.
     @Test func manyTargetsBecomeTheContractsEachMakesAlone() async throws {
         let count = ContractVerifier.parallelConversionCount + 89
         let targets = (0..<count).map { index in
