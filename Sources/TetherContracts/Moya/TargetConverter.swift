@@ -58,7 +58,9 @@ public struct TargetConverter {
     ) {
         self.endpointClosure = { target in
             if let typed = target as? Target { return endpointClosure(typed) }
-            if let multi = target as? MultiTarget, let typed = multi.target as? Target { return endpointClosure(typed) }
+            if let multi = TargetConverter.multiTarget(target), let typed = multi.target as? Target {
+                return endpointClosure(typed)
+            }
             return TargetConverter.defaultEndpoint(for: target)
         }
         self.baseURL = baseURL
@@ -105,7 +107,6 @@ public struct TargetConverter {
     /// endpoint and stub closures, the task's encoding). The rest (`contract(from:rules:)`) is pure and `Sendable`, so
     /// `ContractVerifier` runs it for many targets on DeepStack's threads; the app's code runs on the caller's.
     package struct Asked: Sendable {
-        var label: String
         var service: String
         var name: String
         /// The endpoint's URL.
@@ -124,6 +125,9 @@ public struct TargetConverter {
         var targetRules: ContractRules
         var validStatusCodes: [Int]?
         var stubBehavior: StubBehavior
+
+        /// `Service.name`: what errors and the contract's source call the target.
+        var label: String { service + "." + name }
     }
 
     /// Asks `target` (and the endpoint closure) for what its contract needs, on the caller's thread.
@@ -138,10 +142,10 @@ public struct TargetConverter {
             }
             headerFields[headerName] = value
         }
-        let label = service + "." + name
+        let label = service + "." + name  // as `Asked.label`, for the task's errors
         let (sampleResponse, stubData) = Self.stub(endpoint.sampleResponseClosure())
         return Asked(
-            label: label, service: service, name: name,
+            service: service, name: name,
             url: endpoint.url, targetBase: targetBase, baseURL: baseURL,
             method: endpoint.method.rawValue, headerFields: headerFields, sampleResponse: sampleResponse,
             stubData: stubData,
