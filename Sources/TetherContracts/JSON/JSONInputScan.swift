@@ -66,9 +66,16 @@ package enum JSONInputScan {
     package static func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         let count = bytes.count
+        var nextRelease = JSONScanner.bytesBetweenReleases
         while index < count {
+            // A mapped manifest's pages go back to the page cache as the check moves on (`MappedFiles`).
+            if index >= nextRelease {
+                nextRelease = index + JSONScanner.bytesBetweenReleases
+                MappedFiles.releaseReadPages()
+            }
             // ASCII, eight bytes at a time: most of any JSON document.
-            while index + 8 <= count,
+            let asciiEnd = min(count, nextRelease)
+            while index + 8 <= asciiEnd,
                 UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self)
                     & 0x8080_8080_8080_8080 == 0
             {

@@ -26,6 +26,8 @@ public struct ManifestLoader: Sendable {
     public var environment: [String: String]
     /// `--base-url` values.
     public var baseURLOverrides: BaseURLOverrides
+    /// The size from which a manifest is mapped rather than copied (`MappedFiles`); tests lower it.
+    package var mappingThreshold = MappedFiles.mappingThreshold
     /// The values that earlier steps capture, in scope where a request is being read: `${NAME}` becomes
     /// `StepCaptures.placeholder(for: NAME)`, filled in when the run has the value (a capture wins over the
     /// environment).
@@ -71,7 +73,7 @@ public struct ManifestLoader: Sendable {
             }
             for file in files {
                 guard seen.insert(Self.identity(of: file)).inserted else { continue }
-                guard let data = FileManager.default.contents(atPath: file) else {
+                guard let data = MappedFiles.contents(atPath: file, mappingFrom: mappingThreshold) else {
                     errors.append(ContractError(file: file, "cannot read the file"))
                     continue
                 }
@@ -497,6 +499,10 @@ public struct ManifestLoader: Sendable {
                 // The part's contracts are stored up to its first failed target; the names of those after it are
                 // kept for the repeated-name check.
                 targets.forEachElement(in: range) { offset, targetNode in
+                    // A large manifest's pages go back to the page cache as its targets are read (`MappedFiles`).
+                    if (offset - range.lowerBound) % Self.targetsBetweenReleases == Self.targetsBetweenReleases - 1 {
+                        MappedFiles.releaseReadPages()
+                    }
                     guard let contract = build(targetNode, &result.errors) else { return }
                     if result.built == offset - range.lowerBound {
                         (slots.value.baseAddress! + offset).initialize(to: contract)
@@ -553,6 +559,8 @@ public struct ManifestLoader: Sendable {
 
     /// Below this many targets per part, a manifest is built on one thread.
     private static let targetsPerPart = 256
+    /// How many targets a part reads between two releases of a mapped manifest's pages (about 2 MB of 1 KB stubs).
+    private static let targetsBetweenReleases = 2048
 
     /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(

@@ -151,9 +151,13 @@ public struct ContractRunner: Sendable {
                 stubPlaces: stubPlaces)
         }
         // A result is final: marked by the baseline, stored, and handed on.
+        var delivered = 0
         func deliver(_ index: Int, _ result: ContractResult) {
             results[index] = baseline.mark(result)
             onResult(index, results[index])
+            // The stubs checked so far were read from a mapped manifest's pages: back to the page cache with them.
+            delivered += 1
+            if delivered % 2048 == 0 { MappedFiles.releaseReadPages() }
         }
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
             // Versions that share a request mostly share the stub too: one check serves each of them alike.

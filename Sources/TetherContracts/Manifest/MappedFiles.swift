@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A large manifest's bytes, mapped from its file instead of copied into the process (Linux).
+///
+/// A manifest's inline stubs stay slices of its bytes for the whole run (`JSONStub`), so a copy of a 120 MB manifest
+/// of 100,000 targets lived beside the contracts made from it until the process ended. Mapped, its pages are the
+/// kernel's page cache: the loader and the run hand back the pages they have read (`releaseReadPages()`, every few
+/// megabytes or thousand targets), and a stub's page is read again from the cache when its response is checked: such
+/// a run's peak no longer holds the manifest (bench/HISTORY.md).
+///
+/// Only a regular file of `mappingThreshold` bytes or more is mapped; smaller ones, pipes and other systems read as
+/// before. As with git's packs and ripgrep's mapped files, a mapped manifest must not be rewritten in place while a
+/// run reads it (cut short, it would stop the process with SIGBUS); a new file renamed into its place is safe.
+package enum MappedFiles {
+    /// The size from which a manifest is mapped: below it, the copy costs little memory.
+    package static let mappingThreshold = 32 << 20
+
+    private static let regions = Regions()
+
+    /// The file's bytes: mapped when it is a regular file of `threshold` bytes or more (Linux), read otherwise.
+    /// `nil` when the file cannot be read, as `FileManager.contents(atPath:)`.
+    package static func contents(atPath path: String, mappingFrom threshold: Int = mappingThreshold) -> Data? {
+        #if canImport(Glibc)
+            if let mapped = map(path, from: threshold) { return mapped }
+        #endif
+        return FileManager.default.contents(atPath: path)
+    }
+
+    /// Hands the pages of every mapped file back to the page cache; the next read of a byte maps its page again, with
+    /// the file's bytes. Cheap when nothing is mapped (a lock and an empty list), so callers call it unconditionally.
+    package static func releaseReadPages() { regions.releaseAll() }
+
+    /// How many files are mapped now.
+    package static var mappedCount: Int { regions.count }
+
+    #if canImport(Glibc)
+        private static func map(_ path: String, from threshold: Int) -> Data? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= threshold,
+                Int(info.st_size) > 0
+            else { return nil }
+            let count = Int(info.st_size)
+            guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0),
+                address != UnsafeMutableRawPointer(bitPattern: -1)
+            else { return nil }
+            regions.add(address, count)
+            return Data(
+                bytesNoCopy: address, count: count,
+                deallocator: .custom { address, count in
+                    regions.remove(address)
+                    munmap(address, count)
+                })
+        }
+    #endif
+
+    /// The mapped regions, so that their pages can be released from anywhere (the loader, the run).
+    private final class Regions: @unchecked Sendable {
+        private let lock = NSLock()
+        private var mapped: [(address: UnsafeMutableRawPointer, count: Int)] = []  // guarded by `lock`
+
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return mapped.count
+        }
+
+        func add(_ address: UnsafeMutableRawPointer, _ count: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            mapped.append((address, count))
+        }
+
+        /// Called before the region is unmapped: a release never reaches an address that is no longer this file's.
+        func remove(_ address: UnsafeMutableRawPointer) {
+            lock.lock()
+            defer { lock.unlock() }
+            mapped.removeAll { $0.address == address }
+        }
+
+        func releaseAll() {
+            lock.lock()
+            defer { lock.unlock() }
+            #if canImport(Glibc)
+                // Read-only private mappings: nothing was written, so each page comes back from the file.
+                for region in mapped { _ = madvise(region.address, region.count, MADV_DONTNEED) }
+            #endif
+        }
+    }
+}
