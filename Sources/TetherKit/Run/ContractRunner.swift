@@ -140,6 +140,7 @@ public struct ContractRunner: Sendable {
             let verdict = check.check(stubOf: contract)
             verdicts[check.document.file, default: []].append(verdict)
             stubFindings[index] = verdict.findings
+            if index % 2048 == 2047 { MappedFiles.releaseReadPages() }  // the stubs' pages, as the results' below
         }
         var unauthorized: [Int] = []
         func checked(_ index: Int, _ response: Result<HTTPResponse, TransportError>) -> ContractResult {
@@ -292,6 +293,7 @@ public struct ContractRunner: Sendable {
             }
             results.append(baseline.mark(result))
             onResult(index, results[index])
+            if index % 2048 == 2047 { MappedFiles.releaseReadPages() }  // as `run` does
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var report = RunReport(
