@@ -66,11 +66,11 @@ package enum JSONInputScan {
     package static func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         let count = bytes.count
-        var nextRelease = JSONScanner.bytesBetweenReleases
+        var nextRelease = MappedFiles.bytesBetweenReleases
         while index < count {
             // A mapped manifest's pages go back to the page cache as the check moves on (`MappedFiles`).
             if index >= nextRelease {
-                nextRelease = index + JSONScanner.bytesBetweenReleases
+                nextRelease = index + MappedFiles.bytesBetweenReleases
                 MappedFiles.releaseReadPages()
             }
             // ASCII, eight bytes at a time: most of any JSON document.

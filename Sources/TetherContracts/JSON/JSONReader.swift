@@ -161,7 +161,7 @@ public final class JSONDocument: Sendable {
             var offset = 0
             while offset + Self.checkpointStride <= raw.count {
                 let end = offset + Self.checkpointStride
-                if end % JSONScanner.bytesBetweenReleases == 0 { MappedFiles.releaseReadPages() }
+                if end % MappedFiles.bytesBetweenReleases == 0 { MappedFiles.releaseReadPages() }
                 JSONInputScan.count(raw, from: max(offset, bom), to: end, into: &place)  // end > the 3-byte mark
                 checkpoints.append(
                     Checkpoint(
@@ -289,7 +289,7 @@ package struct JSONPositions: Sendable, Equatable {
 }
 
 /// One pass over the bytes with an explicit stack (deep nesting cannot overflow the thread's stack).
-struct JSONScanner {
+private struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     /// Where values are checked but not built (`JSONReader.document(_:deferring:)`); empty for none.
@@ -297,8 +297,7 @@ struct JSONScanner {
     /// The numbers (positions) of the values deferred so far, ascending.
     var deferredValues: [Int] = []
     /// Where the next release of mapped pages is due (after a deferred value, the bulk of a manifest).
-    private var nextRelease = JSONScanner.bytesBetweenReleases
-    static let bytesBetweenReleases = 8 << 20
+    private var nextRelease = MappedFiles.bytesBetweenReleases
     var index = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
@@ -365,7 +364,7 @@ struct JSONScanner {
                 deferredValues.append(position)
                 // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
                 if index >= nextRelease {
-                    nextRelease = index + Self.bytesBetweenReleases
+                    nextRelease = index + MappedFiles.bytesBetweenReleases
                     MappedFiles.releaseReadPages()
                 }
             } else {

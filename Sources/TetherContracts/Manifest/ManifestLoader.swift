@@ -500,9 +500,7 @@ public struct ManifestLoader: Sendable {
                 // kept for the repeated-name check.
                 targets.forEachElement(in: range) { offset, targetNode in
                     // A large manifest's pages go back to the page cache as its targets are read (`MappedFiles`).
-                    if (offset - range.lowerBound) % Self.targetsBetweenReleases == Self.targetsBetweenReleases - 1 {
-                        MappedFiles.releaseReadPages()
-                    }
+                    MappedFiles.releaseReadPages(afterTarget: offset - range.lowerBound)
                     guard let contract = build(targetNode, &result.errors) else { return }
                     if result.built == offset - range.lowerBound {
                         (slots.value.baseAddress! + offset).initialize(to: contract)
@@ -559,8 +557,6 @@ public struct ManifestLoader: Sendable {
 
     /// Below this many targets per part, a manifest is built on one thread.
     private static let targetsPerPart = 256
-    /// How many targets a part reads between two releases of a mapped manifest's pages (about 2 MB of 1 KB stubs).
-    private static let targetsBetweenReleases = 2048
 
     /// One target's contract, or `nil` when it has errors (each added to `errors`; every key is checked).
     private func target(

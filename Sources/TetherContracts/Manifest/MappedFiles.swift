@@ -30,9 +30,19 @@ package enum MappedFiles {
         return FileManager.default.contents(atPath: path)
     }
 
+    /// How many bytes a pass over a manifest reads between two releases of its pages.
+    package static let bytesBetweenReleases = 8 << 20
+    /// How many targets (about 2 MB of 1 KB stubs) a loop over them reads between two releases of their pages.
+    package static let targetsBetweenReleases = 2048
+
     /// Hands the pages of every mapped file back to the page cache; the next read of a byte maps its page again, with
     /// the file's bytes. Cheap when nothing is mapped (a lock and an empty list), so callers call it unconditionally.
     package static func releaseReadPages() { regions.releaseAll() }
+
+    /// `releaseReadPages()` after every `targetsBetweenReleases`-th target of a loop, `index` counting from 0.
+    package static func releaseReadPages(afterTarget index: Int) {
+        if index % targetsBetweenReleases == targetsBetweenReleases - 1 { releaseReadPages() }
+    }
 
     /// How many files are mapped now.
     package static var mappedCount: Int { regions.count }

@@ -140,7 +140,7 @@ public struct ContractRunner: Sendable {
             let verdict = check.check(stubOf: contract)
             verdicts[check.document.file, default: []].append(verdict)
             stubFindings[index] = verdict.findings
-            if index % 2048 == 2047 { MappedFiles.releaseReadPages() }  // the stubs' pages, as the results' below
+            MappedFiles.releaseReadPages(afterTarget: index)  // the stubs' pages, as the results' below
         }
         var unauthorized: [Int] = []
         func checked(_ index: Int, _ response: Result<HTTPResponse, TransportError>) -> ContractResult {
@@ -157,8 +157,8 @@ public struct ContractRunner: Sendable {
             results[index] = baseline.mark(result)
             onResult(index, results[index])
             // The stubs checked so far were read from a mapped manifest's pages: back to the page cache with them.
+            MappedFiles.releaseReadPages(afterTarget: delivered)
             delivered += 1
-            if delivered % 2048 == 0 { MappedFiles.releaseReadPages() }
         }
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
             // Versions that share a request mostly share the stub too: one check serves each of them alike.
@@ -293,7 +293,7 @@ public struct ContractRunner: Sendable {
             }
             results.append(baseline.mark(result))
             onResult(index, results[index])
-            if index % 2048 == 2047 { MappedFiles.releaseReadPages() }  // as `run` does
+            MappedFiles.releaseReadPages(afterTarget: index)  // as `run` does
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         var report = RunReport(

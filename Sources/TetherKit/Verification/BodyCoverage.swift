@@ -29,7 +29,7 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
             total += 1
             if Self.gap(in: contract) == nil, case .network = contract.sampleResponse { covered += 1 }
             // Each stub's first bytes: a mapped manifest's pages go back to the page cache as they are read.
-            if total % 2048 == 0 { MappedFiles.releaseReadPages() }
+            MappedFiles.releaseReadPages(afterTarget: total - 1)
         }
         self.init(covered: covered, total: total)
     }

@@ -37,7 +37,7 @@ import Testing
     @Test func aMappedManifestLoadsTheContractsACopiedOneLoads() throws {
         let folder = try ContractFolder(["big.json": Self.manifest(targets: 24_000)])
         let size = try #require(FileManager.default.attributesOfItem(atPath: folder.file("big.json"))[.size] as? Int)
-        #expect(size > 2 * JSONScanner.bytesBetweenReleases)  // the reader releases pages twice or more
+        #expect(size > 2 * MappedFiles.bytesBetweenReleases)  // the reader releases pages twice or more
         let copied = try Self.loader(mappingFrom: .max).load(paths: [folder.path])
         #expect(MappedFiles.mappedCount == 0)
         do {
