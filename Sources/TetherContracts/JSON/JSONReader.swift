@@ -296,8 +296,6 @@ private struct JSONScanner {
     let deferred: [JSONPathPattern.Step]
     /// The numbers (positions) of the values deferred so far, ascending.
     var deferredValues: [Int] = []
-    /// Where the next release of mapped pages is due (after a deferred value, the bulk of a manifest).
-    private var nextRelease = MappedFiles.bytesBetweenReleases
     var index = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
@@ -351,6 +349,8 @@ private struct JSONScanner {
         var spareMembers: [[JSONMember]] = []
         var spareElements: [[JSONValue]] = []
         var keyOffset = -1
+        // Where the next release of a mapped manifest's pages is due (after a deferred value, the bulk of a manifest).
+        var nextRelease = MappedFiles.bytesBetweenReleases
         while true {
             // A value starts here.
             guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }
