@@ -69,10 +69,7 @@ package enum JSONInputScan {
         var nextRelease = MappedFiles.bytesBetweenReleases
         while index < count {
             // A mapped manifest's pages go back to the page cache as the check moves on (`MappedFiles`).
-            if index >= nextRelease {
-                nextRelease = index + MappedFiles.bytesBetweenReleases
-                MappedFiles.releaseReadPages()
-            }
+            MappedFiles.releaseReadPages(reaching: index, due: &nextRelease)
             // ASCII, eight bytes at a time: most of any JSON document.
             let asciiEnd = min(count, nextRelease)
             while index + 8 <= asciiEnd,

@@ -159,9 +159,10 @@ public final class JSONDocument: Sendable {
             let bom = JSONInputScan.byteOrderMarkLength(raw)
             var place = (line: 1, column: 1)
             var offset = 0
+            var nextRelease = MappedFiles.bytesBetweenReleases  // a mapped manifest's pages, as the pass moves on
             while offset + Self.checkpointStride <= raw.count {
                 let end = offset + Self.checkpointStride
-                if end % MappedFiles.bytesBetweenReleases == 0 { MappedFiles.releaseReadPages() }
+                MappedFiles.releaseReadPages(reaching: end, due: &nextRelease)
                 JSONInputScan.count(raw, from: max(offset, bom), to: end, into: &place)  // end > the 3-byte mark
                 checkpoints.append(
                     Checkpoint(
@@ -363,10 +364,7 @@ private struct JSONScanner {
                 value = .null
                 deferredValues.append(position)
                 // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
-                if index >= nextRelease {
-                    nextRelease = index + MappedFiles.bytesBetweenReleases
-                    MappedFiles.releaseReadPages()
-                }
+                MappedFiles.releaseReadPages(reaching: index, due: &nextRelease)
             } else {
                 switch bytes[index] {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):

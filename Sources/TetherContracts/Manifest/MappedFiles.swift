@@ -39,6 +39,14 @@ package enum MappedFiles {
     /// the file's bytes. Cheap when nothing is mapped (a lock and an empty list), so callers call it unconditionally.
     package static func releaseReadPages() { regions.releaseAll() }
 
+    /// `releaseReadPages()` once a pass over a manifest's bytes reaches `offset` at or past `due` (start it at
+    /// `bytesBetweenReleases`), which then moves `bytesBetweenReleases` on.
+    package static func releaseReadPages(reaching offset: Int, due: inout Int) {
+        guard offset >= due else { return }
+        due = offset + bytesBetweenReleases
+        releaseReadPages()
+    }
+
     /// `releaseReadPages()` after every `targetsBetweenReleases`-th target of a loop, `index` counting from 0.
     package static func releaseReadPages(afterTarget index: Int) {
         if index % targetsBetweenReleases == targetsBetweenReleases - 1 { releaseReadPages() }
