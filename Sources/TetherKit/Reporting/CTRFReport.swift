@@ -25,6 +25,9 @@ public struct CTRFFile: ReportSink {
         try ReportFile.checkWritable(path)
     }
 
+    /// Writes its file and nothing else: it finishes beside the console.
+    public var finishesAlone: Bool { true }
+
     /// Writes the document; returns `CTRF report: PATH`.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
         try ReportFile.write(CTRFReport.document(for: report).serialized(pretty: true), to: path, durability: .report)

@@ -457,6 +457,9 @@ public struct HTMLReportFile: ReportSink {
         bodies[index] = HTMLReport.LiveBody(response.body)
     }
 
+    /// Writes its file and nothing else: it finishes beside the console.
+    public var finishesAlone: Bool { true }
+
     /// Writes the page; returns `HTML report: PATH`.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
         try ReportFile.write(

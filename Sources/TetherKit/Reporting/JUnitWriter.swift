@@ -271,6 +271,9 @@ public struct JUnitFile: ReportSink {
         try JUnitWriter.checkWritable(path)
     }
 
+    /// Writes its file and nothing else: it finishes beside the console.
+    public var finishesAlone: Bool { true }
+
     /// Writes the report; returns `JUnit report: PATH` for the console.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
         try JUnitWriter.write(report, to: path, isFileAttributes: isFileAttributes)

@@ -30,6 +30,10 @@ public protocol ReportSink {
     ///   - response: What the service answered (its body is the raw bytes: keep only what is needed).
     ///   - index: Its contract's position in the run.
     mutating func addResponse(_ response: HTTPResponse, at index: Int)
+
+    /// Whether `finish` does nothing but write this sink's own file (JUnit, HTML, CTRF): it then runs on a thread of
+    /// its own, beside the other sinks' (which print, one after the other), once the run is over.
+    var finishesAlone: Bool { get }
 }
 
 extension ReportSink {
@@ -44,6 +48,9 @@ extension ReportSink {
 
     /// Most formats ignore live responses.
     public mutating func addResponse(_ response: HTTPResponse, at index: Int) {}
+
+    /// Most formats print, or write where others print.
+    public var finishesAlone: Bool { false }
 }
 
 /// What a format's sink is made from: the option's value, the environment, and where standard output goes.

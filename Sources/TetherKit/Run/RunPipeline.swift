@@ -147,17 +147,55 @@ public struct RunPipeline {
         report.shard = plan.inputs.sharding.shard
         report.failsOnFlaky = plan.gate.failsOnFlaky
         report.failingCulprits = plan.spec.failingCulprits
+        let outcomes = Self.finish(&sinks, report)
         var lines: [String] = []
         var failure: ReportError?
-        for position in sinks.indices {
-            do {
-                if let line = try sinks[position].finish(report) { lines.append(line) }
-            } catch {
-                failure = failure ?? error
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let line): if let line { lines.append(line) }
+            case .failure(let error): failure = failure ?? error
             }
         }
         if let failure { throw RunPipelineError(report: report, lines: lines, error: failure) }
         return (report, lines)
+    }
+
+    /// Each sink's `finish`, its outcome in the order of the sinks. The sinks that only write their own file
+    /// (`finishesAlone`: JUnit, HTML, CTRF) finish on threads of their own, beside the others, which print and so
+    /// finish one after the other: once the run is over both cores are idle, and a 5-version run of 2,000 targets
+    /// spent 98 M instructions on the console's summary, then 192 M on its JUnit file.
+    private static func finish(_ sinks: inout [any ReportSink], _ report: RunReport) -> [Result<String?, ReportError>] {
+        let alone = sinks.indices.filter { sinks[$0].finishesAlone }
+        let printing = sinks.indices.filter { !sinks[$0].finishesAlone }
+        // Group 0 is the printing sinks, in order; each other group one sink alone.
+        let groups = (printing.isEmpty ? [] : [printing]) + alone.map { [$0] }
+        var outcomes = [Result<String?, ReportError>](repeating: .success(nil), count: sinks.count)
+        func finish(_ position: Int, in sinks: UnsafeMutableBufferPointer<any ReportSink>) -> Result<
+            String?, ReportError
+        > {
+            do throws(ReportError) {
+                return .success(try sinks[position].finish(report))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard groups.count > 1 else {
+            sinks.withUnsafeMutableBufferPointer { sinks in
+                for position in sinks.indices { outcomes[position] = finish(position, in: sinks) }
+            }
+            return outcomes
+        }
+        sinks.withUnsafeMutableBufferPointer { sinks in
+            outcomes.withUnsafeMutableBufferPointer { outcomes in
+                // Each group reads and writes its own sinks' and outcomes' elements only.
+                let shared = UncheckedSendable((sinks, outcomes))
+                DeepStack.concurrentPerform(name: "tether-report", iterations: groups.count) { group in
+                    let (sinks, outcomes) = shared.value
+                    for position in groups[group] { outcomes[position] = finish(position, in: sinks) }
+                }
+            }
+        }
+        return outcomes
     }
 
     /// `--list`: the targets this plan would run, one line each (`Service.target  GET URL`, secrets redacted), and

@@ -30,6 +30,42 @@ private struct RecordingSink: ReportSink {
     }
 }
 
+/// Events from sinks that finish on threads of their own, in the order they happened.
+private final class SharedEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ event: String) { lock.withLock { list.append(event) } }
+    var events: [String] { lock.withLock { list } }
+}
+
+/// A sink that prints: it says so once it has finished.
+private struct PrintingSink: ReportSink {
+    let events: SharedEvents
+    let finished: DispatchSemaphore
+
+    mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        events.append("printing finished")
+        finished.signal()
+        return "printing"
+    }
+}
+
+/// A sink that only writes its own file: it waits (10 s at most) for the printing sink to finish first, which it can
+/// only do if the two finish side by side.
+private struct FileSink: ReportSink {
+    let events: SharedEvents
+    let printed: DispatchSemaphore
+    var failsToFinish = false
+    var finishesAlone: Bool { true }
+
+    mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        let isBeside = printed.wait(timeout: .now() + 10) == .success
+        events.append("file finished \(isBeside ? "beside" : "alone") with \(report.results.count)")
+        if failsToFinish { throw .write(path: "z", reason: "full") }
+        return "file"
+    }
+}
+
 @Suite struct RunPipelineTests {
     private static func contracts() -> [Contract] {
         ["a", "b", "c"].map { name in
@@ -102,6 +138,42 @@ private struct RecordingSink: ReportSink {
         #expect(error?.report.results.count == 3)
         #expect(error?.lines == ["recorded"])
         #expect(calls.events.filter { $0.hasPrefix("finish") }.count == 2)
+    }
+
+    /// The sinks that only write their own file (JUnit, HTML, CTRF) finish beside the console once the run is over;
+    /// the lines still come in the order of the sinks, and a failure is still the first in that order.
+    @Test func fileSinksFinishBesideThePrintingOnesInTheSinksOrder() {
+        let pipeline = RunPipeline(
+            plan: RunPlan(), runner: ContractRunner(transport: Self.transport, hostname: "test"))
+        let events = SharedEvents()
+        let printed = DispatchSemaphore(value: 0)
+        let sinks: [any ReportSink] = [
+            FileSink(events: events, printed: printed), PrintingSink(events: events, finished: printed),
+        ]
+        let lines = try? pipeline.run(Self.contracts(), sinks: sinks).lines
+        #expect(lines == ["file", "printing"])
+        #expect(events.events == ["printing finished", "file finished beside with 3"])
+        #expect(JUnitFile(path: "x.xml").finishesAlone)
+        #expect(HTMLReportFile(path: "x.html").finishesAlone && CTRFFile(path: "x.json").finishesAlone)
+        #expect(!ConsoleOutput(contracts: [], color: false, write: { _ in }).finishesAlone)
+
+        let failing = SharedEvents()
+        let done = DispatchSemaphore(value: 0)
+        let error = #expect(throws: RunPipelineError.self) {
+            try pipeline.run(
+                Self.contracts(),
+                sinks: [
+                    PrintingSink(events: failing, finished: done),
+                    FileSink(events: failing, printed: done, failsToFinish: true),
+                ])
+        }
+        #expect(error?.lines == ["printing"])
+        guard case .write(let path, _) = error?.error else {
+            Issue.record("expected the file sink's error, got \(String(describing: error))")
+            return
+        }
+        #expect(path == "z")
+        #expect(failing.events.sorted() == ["file finished beside with 3", "printing finished"])
     }
 
     @Test func everyFileFormatIsRegisteredOnceWithItsOption() {
