@@ -237,7 +237,7 @@ public struct Contract: Sendable, Equatable {
     private final class SeldomBox: Sendable, Equatable {
         let fields: Seldom
         private init(_ fields: Seldom) { self.fields = fields }
-        private static let defaults = SeldomBox(Seldom())
+        static let defaults = SeldomBox(Seldom())
         static func holding(_ fields: Seldom) -> SeldomBox { fields == defaults.fields ? defaults : SeldomBox(fields) }
         static func == (a: SeldomBox, b: SeldomBox) -> Bool { a === b || a.fields == b.fields }
     }
@@ -400,6 +400,22 @@ public struct Contract: Sendable, Equatable {
         var seldom = storage.fields.seldom.fields
         change(&seldom)
         update { $0.seldom = .holding(seldom) }
+    }
+
+    /// Sets `ref` on each of a version's contracts (`--ref`), as its setter would. The contracts whose other seldom
+    /// fields are the defaults share one box for it: the setter makes one a contract, comparing it with the defaults
+    /// first (3 K instructions each).
+    package static func setRef(_ ref: String, on contracts: inout [Contract]) {
+        var shared: SeldomBox?
+        for index in contracts.indices {
+            guard contracts[index].storage.fields.seldom === SeldomBox.defaults else {
+                contracts[index].ref = ref
+                continue
+            }
+            let box = shared ?? .holding(Seldom(ref: ref))
+            shared = box
+            contracts[index].update { $0.seldom = box }
+        }
     }
 
     /// Equal when every field is: the same storage is equal without comparing.

@@ -59,17 +59,17 @@ public struct RunInputs: Sendable {
         if versions.refs.isEmpty && versions.last != nil {
             throw .usage("--last N takes the newest of the tags a --ref pattern matches: add --ref 'v*'")
         }
-        let versioned = versions.refs.isEmpty ? nil : try VersionedContracts(versions, paths: paths)
-        if let versioned {
-            // Each version's contracts, in the order of the refs, each service named Service@REF. The versions
-            // are read side by side (one thread per core), and the first that cannot be read, in the order of the
-            // refs, stops the run, as if they were read one after the other.
-            let paths = paths
-            let versions = versioned.versions
-            let read = DeepStack.concurrentMap(name: "tether-ref-read", iterations: versions.count) { number in
-                Result { () throws(RunError) in try Self.contracts(at: versions[number], loader: loader, paths: paths) }
+        // Each version's contracts, in the order of the refs, each service named Service@REF. The versions are
+        // written out and read side by side (one thread per core), and the first that cannot be, in the order of the
+        // refs, stops the run, as if they were read one after the other.
+        let versioned =
+            versions.refs.isEmpty
+            ? nil
+            : try VersionedContracts(versions, paths: paths) { [paths] version throws(RunError) in
+                try Self.contracts(at: version, loader: loader, paths: paths)
             }
-            for version in read { contracts += try version.get() }
+        if let versioned {
+            contracts = versioned.contracts.flatMap { $0 }
         } else {
             do {
                 contracts = try loader.load(paths: paths)
@@ -99,11 +99,13 @@ public struct RunInputs: Sendable {
         at version: VersionedContracts.Version, loader: ManifestLoader, paths: [String]
     ) throws(RunError) -> [Contract] {
         do {
-            let read = try loader.load(paths: version.paths)
+            var read = try loader.load(paths: version.paths)
             guard !read.isEmpty else {
                 throw RunError.usage("--ref \(version.ref) has no targets in \(paths.joined(separator: ", "))")
             }
-            return read.map { VersionedContracts.versioned($0, at: version) }
+            var versioning = VersionedContracts.Versioning(version)
+            versioning.apply(to: &read)
+            return read
         } catch let error as ContractErrors {
             throw .contracts(
                 ContractErrors(

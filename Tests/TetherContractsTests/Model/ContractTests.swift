@@ -42,6 +42,28 @@ import Testing
         #expect(copy.isPending)
     }
 
+    /// `--ref`: a version's contracts get their ref at once, each equal to what its setter makes, the others' fields
+    /// kept, and a copy taken before keeps no ref.
+    @Test func settingTheRefOfAVersionsContractsIsAsTheSetterDoes() {
+        var pending = Self.contract()
+        pending.isPending = true
+        let before = [Self.contract(), pending, Self.contract()]
+        var versioned = before
+        Contract.setRef("v1.2.0", on: &versioned)
+        let expected = before.map { contract in
+            var contract = contract
+            contract.ref = "v1.2.0"
+            return contract
+        }
+        #expect(versioned == expected)
+        #expect(versioned.map(\.ref) == ["v1.2.0", "v1.2.0", "v1.2.0"])
+        #expect(versioned.map(\.isPending) == [false, true, false])
+        #expect(before.allSatisfy { $0.ref == nil })
+        versioned[0].ref = nil
+        #expect(versioned[0] == Self.contract())
+        #expect(versioned[2].ref == "v1.2.0")
+    }
+
     @Test func aContractNobodySharesIsSetInPlaceAndReadsBackEachField() {
         var contract = Self.contract()
         for step in 0..<100 {
