@@ -50,9 +50,9 @@ public enum JUnitMerge {
         var counts = OutcomeCounts()
         let xml: Data
         do {
-            let writer = try XMLTextWriter()
-            try writer.startDocument()
-            try writer.startElement("testsuites")
+            let writer = XMLTextWriter()
+            writer.startDocument()
+            writer.startElement("testsuites")
             for (id, name) in order.enumerated() {
                 guard let suite = suites[name] else { continue }
                 counts.add(suite.counts)
@@ -176,11 +176,11 @@ public enum JUnitMerge {
             ]
             let known = Set(attributes.map(\.0))
             attributes += first.attributes.filter { !known.contains($0.name) }.map { ($0.name, $0.value) }
-            try writer.startElement("testsuite")
+            writer.startElement("testsuite")
             for (key, value) in attributes { try writer.attribute(key, value) }
-            try writer.startElement("properties")
+            writer.startElement("properties")
             for property in properties {
-                try writer.startElement("property")
+                writer.startElement("property")
                 try writer.attribute("name", property.name)
                 try writer.attribute("value", property.values.joined(separator: ", "))
                 try writer.endElement()

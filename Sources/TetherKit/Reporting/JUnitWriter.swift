@@ -47,9 +47,9 @@ public enum JUnitWriter {
         to output: (UnsafeRawBufferPointer) throws(ReportError) -> Void
     ) throws(ReportError) {
         let redactor = redactor ?? Redactor(report: report)
-        let writer = try XMLTextWriter()
-        try writer.startDocument()
-        try writer.startElement("testsuites")
+        let writer = XMLTextWriter()
+        writer.startDocument()
+        writer.startElement("testsuites")
         for (index, suite) in report.suites.enumerated() {
             try writeSuite(
                 suite.service, suite.results, id: index, report: report, redactor: redactor,
@@ -90,7 +90,7 @@ public enum JUnitWriter {
         isFileAttributes: Bool, to writer: XMLTextWriter, afterEachCase: () throws(ReportError) -> Void
     ) throws(ReportError) {
         let name = nonBlank(service, or: "unnamed")
-        try writer.startElement("testsuite")
+        writer.startElement("testsuite")
         try writer.attribute("name", name)
         let counts = OutcomeCounts(results)
         try writer.attribute("tests", String(results.count))
@@ -103,7 +103,7 @@ public enum JUnitWriter {
         try writer.attribute("id", String(id))
         try writer.attribute("package", name)
 
-        try writer.startElement("properties")
+        writer.startElement("properties")
         var properties = [
             ("baseURL", distinct(results.map { $0.contract.baseURL }, redactor: redactor)),
             ("source", distinct(results.map { $0.contract.source }, redactor: redactor)),
@@ -136,7 +136,7 @@ public enum JUnitWriter {
                 ))
         }
         for (key, value) in properties {
-            try writer.startElement("property")
+            writer.startElement("property")
             try writer.attribute("name", key)
             try writer.attribute("value", value)
             try writer.endElement()
@@ -149,23 +149,23 @@ public enum JUnitWriter {
         }
 
         // Line by line, not one joined string: a run of 100,000 targets has ~150,000 note lines, and the string,
-        // its escaped copy and libxml2's encoded copy were ~25 MB at once.
-        try writer.startElement("system-out")
-        try writer.text(ReportText.totalsLine(results))
+        // and its escaped copies were ~25 MB at once.
+        writer.startElement("system-out")
+        writer.text(ReportText.totalsLine(results))
         for result in results {
             let marks = ReportText.marks(result)
             if !marks.isEmpty {
-                try writer.text("\n" + ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
+                writer.text("\n" + ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
             }
         }
         for fixed in fixed {
-            try writer.text("\nfixed since the baseline: " + ReportText.fixedLine(fixed, redactor: redactor))
+            writer.text("\nfixed since the baseline: " + ReportText.fixedLine(fixed, redactor: redactor))
         }
         for result in results where result.outcome != .drifted {
             let lines = ReportText.noteLines(result, redactor: redactor)
             if lines.isEmpty { continue }
             let target = ReportText.qualifiedName(result.contract)
-            for line in lines { try writer.text("\n\(target): \(line)") }
+            for line in lines { writer.text("\n\(target): \(line)") }
         }
         try writer.fullEndElement()
         try writer.textElement("system-err", "")
@@ -175,7 +175,7 @@ public enum JUnitWriter {
     private static func writeCase(
         _ result: ContractResult, redactor: Redactor, isFileAttributes: Bool, to writer: XMLTextWriter
     ) throws(ReportError) {
-        try writer.startElement("testcase")
+        writer.startElement("testcase")
         try writer.attribute("classname", nonBlank(result.contract.service, or: "unnamed"))
         try writer.attribute("name", nonBlank(result.contract.name, or: "unnamed"))
         try writer.attribute("time", ReportText.seconds(result.duration))
@@ -194,21 +194,21 @@ public enum JUnitWriter {
             if let liveURL = result.liveURL, liveURL != result.contract.request.url {
                 lines.append("live URL: " + ReportText.clean(liveURL, redactor: redactor))
             }
-            try writer.startElement("failure")
+            writer.startElement("failure")
             try writer.attribute("message", ReportText.driftSummary(result, redactor: redactor))
             try writer.attribute("type", gateType(result, otherwise: "drift"))
-            try writer.text(lines.joined(separator: "\n"))
+            writer.text(lines.joined(separator: "\n"))
             try writer.endElement()
         case .error:
             let reason = ReportText.reason(result.outcome, redactor: redactor) ?? ""
-            try writer.startElement("error")
+            writer.startElement("error")
             try writer.attribute("message", ReportText.firstLine(reason))
             try writer.attribute("type", gateType(result, otherwise: "transport"))
             let requestLine = ReportText.requestLine(result, redactor: redactor)
-            try writer.text(([reason, requestLine] + ReportText.marks(result)).joined(separator: "\n"))
+            writer.text(([reason, requestLine] + ReportText.marks(result)).joined(separator: "\n"))
             try writer.endElement()
         case .skipped:
-            try writer.startElement("skipped")
+            writer.startElement("skipped")
             try writer.attribute("message", ReportText.reason(result.outcome, redactor: redactor) ?? "")
             try writer.endElement()
         }

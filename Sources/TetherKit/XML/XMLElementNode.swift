@@ -37,12 +37,12 @@ struct XMLElementNode: Sendable {
 
     /// Writes the element and everything inside it.
     func write(to writer: XMLTextWriter) throws(ReportError) {
-        try writer.startElement(name)
+        writer.startElement(name)
         for attribute in attributes { try writer.attribute(attribute.name, attribute.value) }
         for child in children {
             switch child {
             case .element(let element): try element.write(to: writer)
-            case .text(let text): try writer.text(text)
+            case .text(let text): writer.text(text)
             }
         }
         try writer.endElement()
@@ -64,7 +64,7 @@ struct XMLElementNode: Sendable {
     /// libxml2's set-up, plus an external-entity loader that refuses every resource: nothing Tether reads may
     /// make libxml2 open a file or a URL (XXE), whatever options a caller passes.
     static let isReaderReady: Bool = {
-        _ = XMLTextWriter.isLibraryReady
+        xmlInitParser()  // libxml2's global set-up, before any thread uses the library
         xmlSetExternalEntityLoader { _, _, _ in nil }
         return true
     }()
@@ -221,110 +221,6 @@ struct XMLElementNode: Sendable {
     private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
-    }
-}
-
-/// libxml2's text writer over a memory buffer: owns both, frees both. Not `Sendable`; lives inside one call.
-///
-/// Every string passes through `ReportText.escapingControls` here, so nothing XML 1.0 forbids can reach libxml2
-/// (libxml2 2.9 would copy it into the document as is). Every status goes through `check`.
-final class XMLTextWriter {
-    private let buffer: xmlBufferPtr
-    private let writer: xmlTextWriterPtr
-
-    /// libxml2's global set-up must run once before any thread uses the library.
-    static let isLibraryReady: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
-    init() throws(ReportError) {
-        guard Self.isLibraryReady, let buffer = xmlBufferCreate() else {
-            throw .xml(message: "xmlBufferCreate: \(Self.lastError())")
-        }
-        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
-            xmlBufferFree(buffer)
-            throw .xml(message: "xmlNewTextWriterMemory: \(Self.lastError())")
-        }
-        self.buffer = buffer
-        self.writer = writer
-        try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
-        try check(Self.withXMLString("  ") { xmlTextWriterSetIndentString(writer, $0) }, "xmlTextWriterSetIndentString")
-    }
-
-    deinit {
-        xmlFreeTextWriter(writer)
-        xmlBufferFree(buffer)
-    }
-
-    func startDocument() throws(ReportError) {
-        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
-    }
-
-    func startElement(_ name: String) throws(ReportError) {
-        try check(Self.withXMLString(name) { xmlTextWriterStartElement(writer, $0) }, "xmlTextWriterStartElement")
-    }
-
-    func attribute(_ name: String, _ value: String) throws(ReportError) {
-        let status = Self.withXMLString(name) { name in
-            Self.withXMLString(ReportText.escapingControls(value)) { xmlTextWriterWriteAttribute(writer, name, $0) }
-        }
-        try check(status, "xmlTextWriterWriteAttribute \(name)")
-    }
-
-    func text(_ text: String) throws(ReportError) {
-        let status = Self.withXMLString(ReportText.escapingControls(text)) { xmlTextWriterWriteString(writer, $0) }
-        try check(status, "xmlTextWriterWriteString")
-    }
-
-    /// `<name>text</name>`, written with an end tag even when empty.
-    func textElement(_ name: String, _ content: String) throws(ReportError) {
-        try startElement(name)
-        if !content.isEmpty { try text(content) }
-        try fullEndElement()
-    }
-
-    /// Closes the element with an end tag even when it is empty (`<a></a>`, not `<a/>`).
-    func fullEndElement() throws(ReportError) {
-        try check(xmlTextWriterFullEndElement(writer), "xmlTextWriterFullEndElement")
-    }
-
-    func endElement() throws(ReportError) {
-        try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
-    }
-
-    /// Closes every open element (what is left to write is then in the buffer: see `drain`).
-    func finish() throws(ReportError) {
-        try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
-    }
-
-    /// Hands what is written so far to `output` and empties the buffer, when it holds at least `bytes` bytes
-    /// (flushing the writer first: libxml2 keeps up to 4 KB of its own).
-    func drain(ifAtLeast bytes: Int, into output: (UnsafeRawBufferPointer) throws(ReportError) -> Void)
-        throws(ReportError)
-    {
-        guard Int(xmlBufferLength(buffer)) >= bytes || bytes == 0 else { return }
-        try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
-        guard let content = xmlBufferContent(buffer), xmlBufferLength(buffer) > 0 else { return }
-        try output(UnsafeRawBufferPointer(start: content, count: Int(xmlBufferLength(buffer))))
-        xmlBufferEmpty(buffer)
-    }
-
-    /// The one place a libxml2 status becomes an error: negative means failure.
-    /// `call` is an autoclosure: its text (`xmlTextWriterWriteAttribute name`) is built only on failure, not for
-    /// each of a report's tens of thousands of calls.
-    private func check(_ status: Int32, _ call: @autoclosure () -> String) throws(ReportError) {
-        if status < 0 { throw .xml(message: "\(call()): \(Self.lastError())") }
-    }
-
-    private static func lastError() -> String {
-        guard let error = xmlGetLastError(), let message = error.pointee.message else { return "unknown error" }
-        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// `text` as the NUL-terminated `xmlChar` string libxml2 takes (escaped text holds no NUL).
-    private static func withXMLString<Result>(_ text: String, _ body: (UnsafePointer<xmlChar>) -> Result) -> Result {
-        text.withCString { body(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
     }
 }
 
