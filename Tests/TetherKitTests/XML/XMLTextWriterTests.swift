@@ -18,30 +18,18 @@ import Testing
         case fullEnd
     }
 
-    /// SplitMix64: the same documents on every run.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let pieces = [
         "a", "testcase", "x y", "<", ">", "&", "\"", "'", "\n", "\r", "\t", "\r\n", "é", "中文", "😀", "\u{FFFD}",
         "\u{E000}", "\u{10FFFF}", "\u{1}", "\u{0}", "\u{7F}", "\u{85}", "\u{FFFE}", "&amp;", "]]>", " ", "0.001",
         "GET http://127.0.0.1:1/a?b=c&d=e",
     ]
 
-    private static func text(_ generator: inout Generator) -> String {
+    private static func text(_ generator: inout SplitMix) -> String {
         (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 
     /// A random element and its content, as calls.
-    private static func element(depth: Int, _ generator: inout Generator) -> [Call] {
+    private static func element(depth: Int, _ generator: inout SplitMix) -> [Call] {
         let names = ["testsuites", "testsuite", "testcase", "failure", "system-out", "property"]
         var calls: [Call] = [.start(names.randomElement(using: &generator)!)]
         for number in 0..<Int.random(in: 0...3, using: &generator) {
@@ -59,7 +47,7 @@ import Testing
     }
 
     @Test func randomDocumentsAreWrittenAsLibxml2WritesThem() throws {
-        var generator = Generator(state: 1)
+        var generator = SplitMix(state: 1)  // the same documents on every run
         for _ in 0..<2_000 {
             var calls = Self.element(depth: 0, &generator)
             let isFinished = Bool.random(using: &generator)  // leave the last end tags to `finish`
