@@ -87,7 +87,7 @@ public enum JUnitWriter {
 
     private static func writeSuite(
         _ service: String, _ results: [ContractResult], id: Int, report: RunReport, redactor: Redactor,
-        isFileAttributes: Bool, to writer: XMLTextWriter, afterEachCase: () throws(ReportError) -> Void
+        isFileAttributes: Bool, to writer: XMLTextWriter, afterEachPiece: () throws(ReportError) -> Void
     ) throws(ReportError) {
         let name = nonBlank(service, or: "unnamed")
         writer.startElement("testsuite")
@@ -145,27 +145,31 @@ public enum JUnitWriter {
 
         for result in results {
             try writeCase(result, redactor: redactor, isFileAttributes: isFileAttributes, to: writer)
-            try afterEachCase()
+            try afterEachPiece()
         }
 
-        // Line by line, not one joined string: a run of 100,000 targets has ~150,000 note lines, and the string,
-        // and its escaped copies were ~25 MB at once.
+        // Line by line, not one joined string: a run of 100,000 targets has ~150,000 note lines, and the string and
+        // its escaped copies were ~25 MB at once. Handed on as they are written, as the test cases are, so the
+        // writer's buffer stays near a megabyte.
         writer.startElement("system-out")
         writer.text(ReportText.totalsLine(results))
         for result in results {
             let marks = ReportText.marks(result)
             if !marks.isEmpty {
                 writer.text("\n" + ReportText.qualifiedName(result.contract) + ": " + marks.joined(separator: "; "))
+                try afterEachPiece()
             }
         }
         for fixed in fixed {
             writer.text("\nfixed since the baseline: " + ReportText.fixedLine(fixed, redactor: redactor))
+            try afterEachPiece()
         }
         for result in results where result.outcome != .drifted {
             let lines = ReportText.noteLines(result, redactor: redactor)
             if lines.isEmpty { continue }
             let target = ReportText.qualifiedName(result.contract)
             for line in lines { writer.text("\n\(target): \(line)") }
+            try afterEachPiece()
         }
         try writer.fullEndElement()
         try writer.textElement("system-err", "")
