@@ -165,19 +165,14 @@ public struct RunPipeline {
     /// finish one after the other: once the run is over both cores are idle, and a 5-version run of 2,000 targets
     /// spent 98 M instructions on the console's summary, then 192 M on its JUnit file.
     private static func finish(_ sinks: inout [any ReportSink], _ report: RunReport) -> [Result<String?, ReportError>] {
+        typealias Outcome = Result<String?, ReportError>
         let alone = sinks.indices.filter { sinks[$0].finishesAlone }
         let printing = sinks.indices.filter { !sinks[$0].finishesAlone }
         // Group 0 is the printing sinks, in order; each other group one sink alone.
         let groups = (printing.isEmpty ? [] : [printing]) + alone.map { [$0] }
-        var outcomes = [Result<String?, ReportError>](repeating: .success(nil), count: sinks.count)
-        func finish(_ position: Int, in sinks: UnsafeMutableBufferPointer<any ReportSink>) -> Result<
-            String?, ReportError
-        > {
-            do throws(ReportError) {
-                return .success(try sinks[position].finish(report))
-            } catch {
-                return .failure(error)
-            }
+        var outcomes = [Outcome](repeating: .success(nil), count: sinks.count)
+        func finish(_ position: Int, in sinks: UnsafeMutableBufferPointer<any ReportSink>) -> Outcome {
+            Outcome { () throws(ReportError) in try sinks[position].finish(report) }
         }
         guard groups.count > 1 else {
             sinks.withUnsafeMutableBufferPointer { sinks in

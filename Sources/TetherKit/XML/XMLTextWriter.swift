@@ -99,7 +99,8 @@ final class XMLTextWriter {
         while !open.isEmpty { try endElement() }
     }
 
-    /// Hands what is written so far to `output` and empties the buffer, when it holds at least `bytes` bytes.
+    /// Hands what is written so far to `output` and empties the buffer, when it holds at least `count` bytes (or
+    /// anything at all, for 0).
     func drain(ifAtLeast count: Int, into output: (UnsafeRawBufferPointer) throws(ReportError) -> Void)
         throws(ReportError)
     {
