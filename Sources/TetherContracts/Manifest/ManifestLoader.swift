@@ -28,6 +28,8 @@ public struct ManifestLoader: Sendable {
     public var baseURLOverrides: BaseURLOverrides
     /// The size from which a manifest is mapped rather than copied (`MappedFiles`); tests lower it.
     package var mappingThreshold = MappedFiles.mappingThreshold
+    /// The targets that other versions of the manifests hold alike, built once (`--ref`; see `TargetReuse`).
+    package var reuse: TargetReuse.Scope?
     /// The values that earlier steps capture, in scope where a request is being read: `${NAME}` becomes
     /// `StepCaptures.placeholder(for: NAME)`, filled in when the run has the value (a capture wins over the
     /// environment).
@@ -440,14 +442,18 @@ public struct ManifestLoader: Sendable {
         if let targets {
             let serviceSecrets = serviceSecrets
             let serviceScope = serviceScope
+            let reused = reuse?.manifest(node)
             contracts = buildTargets(targets.node, count: targets.count, service: service ?? "", errors: &errors) {
-                targetNode, errors in
+                element, targetNode, errors in
+                if let contract = reused?.contract(for: targetNode, element: element) { return contract }
                 var secrets = serviceSecrets
-                return target(
+                let contract = target(
                     targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
                     serviceHeaders: serviceHeadersWithAuth, serviceBehavior: serviceBehavior ?? .immediate,
                     serviceRules: serviceRules?.rules ?? ContractRules(), serviceScope: serviceScope, folder: folder,
                     secrets: &secrets, errors: &errors)
+                if let contract { reused?.keep(contract, builtFrom: targetNode, element: element) }
+                return contract
             }
         }
         if let serviceRules, errors.count == errorCount {
@@ -473,7 +479,7 @@ public struct ManifestLoader: Sendable {
         return errors.count == errorCount ? contracts : []
     }
 
-    /// Each element of `targets` built by `build` (nil when it has errors, which it adds to the errors it is given):
+    /// Each element of `targets` built by `build`, given its offset (nil when it has errors, which it adds to the errors it is given):
     /// the contracts in element order when none has errors, else none, and every error, a repeated target name
     /// among them (a name is taken by the first target that builds).
     ///
@@ -482,7 +488,7 @@ public struct ManifestLoader: Sendable {
     /// the result's storage (a copy of 100,000 contracts would be megabytes at the moment memory peaks).
     private func buildTargets(
         _ targets: ManifestNode, count: Int, service: String, errors: inout [ContractError],
-        _ build: @Sendable (ManifestNode, inout [ContractError]) -> Contract?
+        _ build: @Sendable (Int, ManifestNode, inout [ContractError]) -> Contract?
     ) -> [Contract] {
         let parts = count >= Self.targetsPerPart * 2 ? min(ProcessInfo.processInfo.activeProcessorCount * 2, 64) : 1
         let partLength = (count + parts - 1) / parts
@@ -501,7 +507,7 @@ public struct ManifestLoader: Sendable {
                 targets.forEachElement(in: range) { offset, targetNode in
                     // A large manifest's pages go back to the page cache as its targets are read (`MappedFiles`).
                     MappedFiles.releaseReadPages(afterTarget: offset - range.lowerBound)
-                    guard let contract = build(targetNode, &result.errors) else { return }
+                    guard let contract = build(offset, targetNode, &result.errors) else { return }
                     if result.built == offset - range.lowerBound {
                         (slots.value.baseAddress! + offset).initialize(to: contract)
                         result.built += 1

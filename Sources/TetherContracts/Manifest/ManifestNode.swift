@@ -43,6 +43,27 @@ struct ManifestNode: Sendable {
     /// The value's text when the reader deferred it (see `JSONReader.document(_:deferring:)`): `value` is `null` then.
     var deferredText: Data? { document.deferredText(of: index) }
 
+    /// The value's text as the manifest writes it: a slice that shares the document's bytes.
+    var text: Data {
+        let span = document.positions.span(of: index)
+        let bytes = document.bytes
+        return bytes[(bytes.startIndex + span.lowerBound)..<(bytes.startIndex + span.upperBound)]
+    }
+
+    /// The text of each member of an object, each after its key and a zero byte, but of the members named in
+    /// `except`; empty for a value that is not an object.
+    func membersText(except: Set<String>) -> Data {
+        var text = Data()
+        try? forEachMember { key, node in
+            guard !except.contains(key) else { return }
+            text.append(contentsOf: key.utf8)
+            text.append(0)
+            text.append(node.text)
+            text.append(0)
+        }
+        return text
+    }
+
     /// An error at this value (its first character).
     func error(_ message: String) -> ContractError {
         let (line, column) = document.lineAndColumn(ofValue: index)

@@ -167,6 +167,21 @@ public struct StubSource: Sendable, Equatable {
             column: column)
     }
 
+    /// The source as the same target, in another version of the manifest, has it: the manifest at `file` (the
+    /// body in it), `lines` further down, the target at `target.to` (`targets[7]`) where it was at `target.from`.
+    mutating func move(toManifest file: String, lines: Int, target: (from: String, to: String)) {
+        self.file = file
+        manifest = file
+        line += lines
+        guard target.from != target.to else { return }
+        for location in [\Self.storedManifestLocation, \Self.otherLocation]
+        where self[keyPath: location].utf8.starts(with: target.from.utf8) {
+            self[keyPath: location] =
+                target.to
+                + String(decoding: self[keyPath: location].utf8.dropFirst(target.from.utf8.count), as: UTF8.self)
+        }
+    }
+
     private init(
         file: String, manifest: String, manifestLocation: String, location: (after: String?, other: String), line: Int,
         column: Int
@@ -416,6 +431,26 @@ public struct Contract: Sendable, Equatable {
             shared = box
             contracts[index].update { $0.seldom = box }
         }
+    }
+
+    /// The contract as the same target has it in another version of its manifest (`TargetReuse`): at `file`, `lines`
+    /// further down, at `target.to` (`targets[7]`) where it was at `target.from`. Only for a target without steps
+    /// whose body is in the manifest (a sample file's path would not move with it).
+    package func moved(toManifest file: String, lines: Int, target: (from: String, to: String)) -> Contract {
+        var contract = self
+        contract.update { fields in
+            fields.source = file
+            if var place = fields.declaration {
+                place.file = file
+                place.line += lines
+                fields.declaration = place
+            }
+            if var stub = fields.stubSource {
+                stub.move(toManifest: file, lines: lines, target: target)
+                fields.stubSource = stub
+            }
+        }
+        return contract
     }
 
     /// Equal when every field is: the same storage is equal without comparing.

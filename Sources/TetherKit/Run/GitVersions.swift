@@ -12,9 +12,9 @@ public struct RefSelection: Sendable, Equatable {
     public init() {}
 }
 
-/// The contracts of each ref, read from git into a scratch folder without touching the working tree (`git archive`,
-/// then `tar`): each ref's manifests, sample files and OpenAPI documents, as the ref has them. The folder is removed
-/// when this goes.
+/// The contracts of each ref, read from git into a scratch folder without touching the working tree (`GitObjects`):
+/// each ref's manifests, sample files and OpenAPI documents, as the ref has them. The folder is removed when this
+/// goes.
 final class VersionedContracts {
     /// A ref as the run names it (`v3.2.0`), and the paths its contracts are at in the scratch folder.
     struct Version {
@@ -22,6 +22,8 @@ final class VersionedContracts {
         var paths: [String]
         /// Where the scratch copy is (`…/2/`), to write it back as `v3.2.0:` in messages.
         var root: String
+        /// The targets the versions of the run hold alike, for each to be built once; `nil` for a run of one version.
+        var reuse: TargetReuse.Scope?
     }
 
     let versions: [Version]
@@ -80,32 +82,51 @@ final class VersionedContracts {
         var seen = Set<String>()
         refs = refs.filter { seen.insert($0).inserted }
         scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
-        // Each ref's copy on its own thread (a DeepStack one, as every thread of the product): two processes each
-        // (git archive, tar), waited for, then its contracts read.
+        // Each ref's copy on its own thread (a DeepStack one, as every thread of the product), written out by the one
+        // git process in turn, then its contracts read. The first version is read before the others (each waits for
+        // it once written out): what they hold alike is built once, for the first (see `TargetReuse`).
+        let objects = try GitObjects(repository: top)
+        let objectsLock = NSLock()
         let scratch = scratch
         let fromTop = inRepository
         let chosen = refs
+        let reuse = chosen.count > 1 ? TargetReuse() : nil
+        let firstRead = DispatchGroup()
+        firstRead.enter()
         let outcomes = DeepStack.concurrentMap(name: "tether-ref", iterations: chosen.count) {
             number -> Result<(Version, [Contract]), RunError> in
+            // The indexes are handed out in order, so the first version is under way when another waits for it.
+            defer { if number == 0 { firstRead.leave() } }
             let ref = chosen[number]
             let root = scratch + "/\(number)"
-            let archive = scratch + "/\(number).tar"
             do {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             } catch {
                 return .failure(
                     .usage("--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)"))
             }
-            guard (try? Self.git(["archive", "--format=tar", "-o", archive, ref, "--"] + fromTop, in: top)) != nil
-            else {
-                return .failure(
-                    .usage(
-                        "--ref \(ref) has none of \(paths.joined(separator: ", ")): nothing to verify at that version"))
+            do throws(RunError) {
+                objectsLock.lock()
+                defer { objectsLock.unlock() }
+                var missing: [String] = []
+                for (path, given) in zip(fromTop, paths) {
+                    let found = try objects.writeOut(
+                        ref + ":" + (path == "." ? "" : path), to: path == "." ? root : root + "/" + path)
+                    if !found { missing.append(given) }
+                }
+                if !missing.isEmpty {
+                    throw RunError.usage(
+                        "--ref \(ref) has none of \(missing.joined(separator: ", ")): nothing to verify at that version"
+                    )
+                }
+            } catch {
+                return .failure(error)
             }
             do throws(RunError) {
-                _ = try Self.run("tar", ["-xf", archive, "-C", root], what: "tar")
-                unlink(archive)
-                let version = Version(ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/")
+                let version = Version(
+                    ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/",
+                    reuse: reuse.map { TargetReuse.Scope($0, root: root + "/") })
+                if number > 0 { firstRead.wait() }
                 return .success((version, try read(version)))
             } catch {
                 return .failure(error)
@@ -214,35 +235,24 @@ final class VersionedContracts {
 
     /// Runs `arguments` (the program found on `PATH`) to its end, its outputs in scratch files, and returns its
     /// standard output; throws `RunError.usage` with `what` and its standard error when it fails.
-    ///
-    /// posix_spawn and waitpid, not Foundation's `Process`: its `waitUntilExit` polls a run loop every 50 ms on
-    /// Linux, which made a one-ref run 220 ms slower than the same run of the working tree.
     private static func run(_ executable: String, _ arguments: [String], what: String) throws(RunError) -> String {
-        let arguments = [executable] + arguments
         let base = NSTemporaryDirectory() + "tether-git-" + UUID().uuidString
         let (outPath, errPath) = (base + ".out", base + ".err")
         defer {
             unlink(outPath)
             unlink(errPath)
         }
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        // The environment as a list built here (Darwin does not give Swift `environ`).
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let code = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        guard code == 0 else {
-            throw .usage("\(what): cannot run \(arguments[0]): \(String(cString: strerror(code)))")
+        let written = O_WRONLY | O_CREAT | O_TRUNC
+        let pid: pid_t
+        switch spawn(
+            [executable] + arguments,
+            streams: [
+                .file("/dev/null", flags: O_RDONLY), .file(outPath, flags: written), .file(errPath, flags: written),
+            ])
+        {
+        case .success(let started): pid = started
+        case .failure(let error):
+            throw .usage("\(what): cannot run \(executable): \(String(cString: strerror(error.number)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -251,7 +261,7 @@ final class VersionedContracts {
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let message = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
                 .trimmed
-            throw .usage("\(what): \(message.isEmpty ? "\(arguments[0]) failed" : message)")
+            throw .usage("\(what): \(message.isEmpty ? "\(executable) failed" : message)")
         }
         return String(decoding: output, as: UTF8.self)
     }

@@ -99,6 +99,8 @@ public struct RunInputs: Sendable {
         at version: VersionedContracts.Version, loader: ManifestLoader, paths: [String]
     ) throws(RunError) -> [Contract] {
         do {
+            var loader = loader
+            loader.reuse = version.reuse
             var read = try loader.load(paths: version.paths)
             guard !read.isEmpty else {
                 throw RunError.usage("--ref \(version.ref) has no targets in \(paths.joined(separator: ", "))")

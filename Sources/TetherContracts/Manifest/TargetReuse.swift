@@ -1,0 +1,135 @@
+import Foundation
+
+/// The targets that the versions of a manifest hold alike, built once (`tether verify --ref 'v*'`: every released
+/// version of the contracts in one run). A version's target is the contract of one built before when both are in the
+/// manifest at the same path under their version's folder, with the same text, starting at the same column, and the
+/// manifest's other keys but `description` have the same text (the service, its base URL, headers, sign-in, rules
+/// and steps). That contract is moved to the version's file, line and element (`targets[7]`); every other target is
+/// built as usual.
+///
+/// Only a target built without error is kept, and only when the manifest holds all of it: one whose `sampleData` is a
+/// file (whose bytes a version may change) or that has steps (whose places are not moved) is built at each version.
+/// Building is most of reading a manifest (a version of 2,000 targets: 64 M instructions of 100 M, the rest the JSON
+/// reader), and a run of five versions read every target five times.
+package final class TargetReuse: @unchecked Sendable {
+    /// A version's folder: the manifests' paths under it are what versions have in common.
+    package struct Scope: Sendable {
+        let targets: TargetReuse
+        let root: String
+
+        /// - Parameters:
+        ///   - targets: What every version of the run shares.
+        ///   - root: The version's folder, ending with `/`.
+        package init(_ targets: TargetReuse, root: String) {
+            self.targets = targets
+            self.root = root
+        }
+
+        /// The targets built from manifests at `node`'s path with `node`'s keys but `targets` (the root of a manifest).
+        func manifest(_ node: ManifestNode) -> Manifest {
+            let path = node.file.hasPrefix(root) ? String(node.file.dropFirst(root.count)) : node.file
+            return targets.manifest(
+                ManifestKey(path: path, settings: node.membersText(except: ["targets", "description"])))
+        }
+    }
+
+    private struct ManifestKey: Hashable {
+        var path: String
+        var settings: Data
+    }
+
+    /// The targets built from one manifest path with one text of the other keys: by their text, and by their element
+    /// (a version that changes nothing before a target has it at the same element: one comparison of its text).
+    final class Manifest: @unchecked Sendable {
+        private struct Built {
+            var contract: Contract
+            var text: TargetText
+            var line: Int
+            var column: Int
+            /// `targets[3]`.
+            var location: String
+        }
+
+        fileprivate let lock = NSLock()
+        // guarded by `lock`
+        private var byText: [TargetText: Built] = [:]
+        private var byElement: [Int: Built] = [:]
+        fileprivate var reused = 0
+
+        /// The contract of a target with `node`'s text built before, moved to `node`'s place (element `element`);
+        /// `nil` when none was (or it started at another column).
+        func contract(for node: ManifestNode, element: Int) -> Contract? {
+            let text = TargetText(node.text)
+            let found = lock.withLock { () -> Built? in
+                if let built = byElement[element], built.text == text { return built }
+                return byText[text]
+            }
+            guard let built = found else { return nil }
+            let (line, column) = node.document.lineAndColumn(ofValue: node.index)
+            guard column == built.column else { return nil }
+            lock.withLock { reused += 1 }
+            let location = built.location.hasSuffix("[\(element)]") ? built.location : node.location
+            return built.contract.moved(
+                toManifest: node.file, lines: line - built.line, target: (built.location, location))
+        }
+
+        /// Keeps `contract`, built from `node` (element `element`), for the versions still to be read (the first kept
+        /// of a text or an element stays).
+        func keep(_ contract: Contract, builtFrom node: ManifestNode, element: Int) {
+            guard contract.steps == nil, contract.stubSource.map({ $0.file == $0.manifest }) ?? true else { return }
+            let (line, column) = node.document.lineAndColumn(ofValue: node.index)
+            let kept = Built(
+                contract: contract, text: TargetText(node.text), line: line, column: column, location: node.location)
+            lock.withLock {
+                if byText[kept.text] == nil { byText[kept.text] = kept }
+                if byElement[element] == nil { byElement[element] = kept }
+            }
+        }
+    }
+
+    /// A target's text as a key: hashed on its length and its first and last 32 bytes (`Data` hashes every byte), and
+    /// compared whole.
+    struct TargetText: Hashable, @unchecked Sendable {
+        let bytes: Data
+
+        init(_ bytes: Data) { self.bytes = bytes }
+
+        static func == (a: TargetText, b: TargetText) -> Bool {
+            a.bytes.count == b.bytes.count
+                && a.bytes.withUnsafeBytes { a in
+                    b.bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+                    }
+                }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { raw in
+                hasher.combine(raw.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(32)))
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(32)))
+            }
+        }
+    }
+
+    private let lock = NSLock()
+    private var manifests: [ManifestKey: Manifest] = [:]  // guarded by `lock`
+
+    /// Nothing built yet.
+    package init() {}
+
+    /// How many targets were taken from a version read before (for tests).
+    package var reusedCount: Int {
+        lock.withLock {
+            manifests.values.reduce(0) { count, manifest in count + manifest.lock.withLock { manifest.reused } }
+        }
+    }
+
+    private func manifest(_ key: ManifestKey) -> Manifest {
+        lock.withLock {
+            if let manifest = manifests[key] { return manifest }
+            let manifest = Manifest()
+            manifests[key] = manifest
+            return manifest
+        }
+    }
+}
