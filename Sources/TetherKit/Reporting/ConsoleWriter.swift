@@ -157,6 +157,13 @@ public enum ConsoleWriter {
                     self.secrets = secrets
                 }
             }
+            if index == next && waiting.isEmpty {  // the usual order: the result is not stored to be taken again
+                next += 1
+                return ConsoleWriter.line(for: result, color: color, redactor: redactor, detail: detail).map {
+                    $0 + "\n"
+                }
+                    ?? ""
+            }
             waiting[index] = result
             var text = ""
             while let ready = waiting.removeValue(forKey: next) {
@@ -188,8 +195,15 @@ public enum ConsoleWriter {
         case (.quiet, .passed), (.quiet, .skipped): return nil
         default: break
         }
-        var head = paddedWord(result.outcome, color: color) + ReportText.qualifiedName(result.contract)
-        head += "  " + ReportText.seconds(result.duration) + "s"
+        // One buffer, made large enough at once: grown append by append, it was reallocated about ten times a line.
+        let name = ReportText.qualifiedName(result.contract)
+        var head = ""
+        head.reserveCapacity(name.utf8.count + 64)
+        head += paddedWord(result.outcome, color: color)
+        head += name
+        head += "  "
+        head += ReportText.seconds(result.duration)
+        head += "s"
         let marks = ReportText.marks(result)
         if !marks.isEmpty { head += "  [" + marks.joined(separator: "; ") + "]" }
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
@@ -212,10 +226,10 @@ public enum ConsoleWriter {
             if detail == .verbose {
                 details = [requestLine] + ReportText.noteLines(result, redactor: redactor)
             } else {
-                details = []
                 // Counted, not spelled: the lines are not shown (one per note finding, as `noteLines` makes them).
                 let notes = result.findings.reduce(0) { $1.isDrift ? $0 : $0 + 1 }
                 if notes > 0 { head += paint(notes == 1 ? "  (1 note)" : "  (\(notes) notes)", faint, color) }
+                return head  // nothing under it (steps show in verbose detail only): nearly every line of a run
             }
         case .error: details = [requestLine]
         case .skipped: details = detail == .verbose ? [requestLine] : []

@@ -55,15 +55,19 @@ public struct ContractRunner: Sendable {
         for index in contracts.indices where contracts[index].signIn != nil {
             if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
         }
-        func isLive(_ contract: Contract) -> Bool {
-            if case .network = contract.sampleResponse { signIn.failure(for: contract) == nil } else { false }
+        // Each contract's sign-in failure, asked once (none when no service signs in, as in most runs).
+        let signInFailures =
+            contracts.contains { $0.signIn != nil }
+            ? contracts.map { signIn.failure(for: $0) } : [SignIn.Failure?](repeating: nil, count: contracts.count)
+        let isLive = contracts.indices.map { index in
+            if case .network = contracts[index].sampleResponse { signInFailures[index] == nil } else { false }
         }
         // Service-level set-up steps, once per service, before any of its targets; what they capture goes into
         // every target's request. A service whose set-up failed sends none of its targets.
         var services: [String: StepSession] = [:]
         var serviceOrder: [(service: String, steps: Steps)] = []
         var notSent: [Int: String] = [:]
-        for index in contracts.indices where isLive(contracts[index]) {
+        for index in contracts.indices where isLive[index] {
             let contract = contracts[index]
             guard let steps = contract.serviceSteps, services[contract.unversionedService] == nil else { continue }
             var session = StepSession(
@@ -72,7 +76,7 @@ public struct ContractRunner: Sendable {
             services[contract.unversionedService] = session
             serviceOrder.append((contract.unversionedService, steps))
         }
-        for index in contracts.indices where !services.isEmpty && isLive(contracts[index]) {
+        for index in contracts.indices where !services.isEmpty && isLive[index] {
             guard var session = services[contracts[index].unversionedService] else { continue }
             if let failure = session.records.lazy.compactMap(\.failureMessage).first {
                 notSent[index] = "not checked: \(failure) (a step of the service \(contracts[index].service))"
@@ -89,17 +93,17 @@ public struct ContractRunner: Sendable {
         }
         // A target with steps of its own is sent on its own, after the others: set-up, target, clean-up.
         let stepped = contracts.indices.filter {
-            isLive(contracts[$0]) && notSent[$0] == nil && contracts[$0].steps != nil
+            isLive[$0] && notSent[$0] == nil && contracts[$0].steps != nil
         }
         let isSent = contracts.indices.map { index in
-            isLive(contracts[index]) && notSent[index] == nil && contracts[index].steps == nil
+            isLive[index] && notSent[index] == nil && contracts[index].steps == nil
         }
         let sendable = contracts.indices.filter { isSent[$0] }
         // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
         // others are in flight, and its body is dropped once checked.
         var results = contracts.indices.map { index in
             let contract = contracts[index]
-            if let failure = signIn.failure(for: contract) {
+            if let failure = signInFailures[index] {
                 return baseline.mark(ContractResult(contract: contract, outcome: .error(failure.description)))
             }
             if let reason = notSent[index] {
