@@ -61,6 +61,32 @@ public struct JSONReader: Sendable {
             root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: deferredValues)
     }
 
+    /// One value of `whole` read on its own (a value `whole` deferred): a document whose root is that value, its
+    /// places those in `whole` (the same bytes, lines and columns), with the values at `deferred` (a path from the
+    /// value) deferred in turn. `whole`'s bytes were checked when it was read, so the value is read as it is.
+    func document(of index: Int, in whole: JSONDocument, deferring deferred: [JSONPathPattern.Step])
+        throws(JSONParseError) -> JSONDocument
+    {
+        let span = whole.positions.span(of: index)
+        var positions: JSONPositions? = JSONPositions()
+        var deferredValues: [Int] = []
+        let result: Result<JSONValue, JSONParseError> = whole.bytes.withUnsafeBytes { raw in
+            // The bytes up to the value's end: the scanner's end of input is the value's.
+            let bytes = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<span.upperBound])
+            var scanner = JSONScanner(bytes: bytes, maxDepth: maxDepth, deferred: deferred)
+            do throws(JSONParseError) {
+                let root = try scanner.document(positions: &positions, from: span.lowerBound)
+                deferredValues = scanner.deferredValues
+                return .success(root)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return JSONDocument(
+            root: try result.get(), positions: positions ?? JSONPositions(), bytes: whole.bytes,
+            deferredValues: deferredValues, checkpoints: whole.checkpoints)
+    }
+
     private func read(
         _ bytes: Data, positions: inout JSONPositions?, deferring deferred: [JSONPathPattern.Step] = [],
         building: Bool = true, deferredValues: inout [Int]
@@ -121,7 +147,7 @@ public final class JSONDocument: Sendable {
     /// many bytes (a manifest of thousands of targets, even on one line, asks for thousands of places). Counted on
     /// the first place asked for: a document whose places are never needed (a spec that a clean run checks against)
     /// does not pay for the pass over its bytes.
-    private let checkpoints: JSONLineCheckpoints
+    let checkpoints: JSONLineCheckpoints
     /// A line and column in 32 bits each (a manifest is under 4 GiB): half the size of two `Int`s, for a checkpoint
     /// per 256 bytes (3.7 MB less for a 120 MB manifest).
     fileprivate struct Checkpoint {
@@ -341,8 +367,12 @@ private struct JSONScanner {
         }
     }
 
-    mutating func document(positions: inout JSONPositions?) throws(JSONParseError) -> JSONValue {
-        try start()
+    /// The document's value; from `offset` when given, a value in bytes checked before (as UTF-8, and as JSON up to
+    /// the value), else from the start of a document.
+    mutating func document(positions: inout JSONPositions?, from offset: Int? = nil) throws(JSONParseError)
+        -> JSONValue
+    {
+        if let offset { index = offset } else { try start() }
         var stack: [Frame] = []
         // The buffers of closed containers, emptied with their capacity kept: a container's contents are gathered in
         // one of them and copied out at its exact size when it closes. Growing each container's own array by
@@ -502,7 +532,7 @@ private struct JSONScanner {
     /// Checks one value, as the document's loop would read it (the same errors at the same bytes), without building
     /// it; `depth` containers are open around it. Leaves the index just past the value.
     private mutating func skipValue(depth: Int) throws(JSONParseError) {
-        var open: [Bool] = []  // whether each open container is an object
+        var open = OpenContainers()
         while true {
             guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }
             let start = index
@@ -519,7 +549,7 @@ private struct JSONScanner {
                             reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
                     }
                     if isObject { try skipKey() }
-                    open.append(isObject)
+                    open.push(isObject)
                     continue
                 }
             case UInt8(ascii: "\""): try skipString()
@@ -535,8 +565,31 @@ private struct JSONScanner {
                     if isObject { try skipKey() }
                     break
                 }
-                open.removeLast()
+                open.pop()
             }
+        }
+    }
+
+    /// Whether each container open in `skipValue` is an object: the first 64 as bits (no array made for a stub's
+    /// few levels, 10,000 stubs and targets a run of five versions skips), any deeper in an array.
+    private struct OpenContainers {
+        private var bits: UInt64 = 0
+        private var deeper: [Bool] = []
+        private(set) var count = 0
+
+        var last: Bool? {
+            guard count > 0 else { return nil }
+            return count > 64 ? deeper.last : bits & 1 == 1
+        }
+
+        mutating func push(_ isObject: Bool) {
+            if count >= 64 { deeper.append(isObject) } else { bits = bits << 1 | (isObject ? 1 : 0) }
+            count += 1
+        }
+
+        mutating func pop() {
+            if count > 64 { deeper.removeLast() } else { bits >>= 1 }
+            count -= 1
         }
     }
 

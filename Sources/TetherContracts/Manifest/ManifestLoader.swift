@@ -82,11 +82,23 @@ public struct ManifestLoader: Sendable {
                 // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
                 // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
                 if isFolder.boolValue && !Self.mentionsTargets(data) { continue }
+                // A version of a manifest read before (`--ref`): its targets are read as text first, and each is
+                // built only when no version before holds it alike (`TargetReuse`).
+                let targetsAsText = reuse?.hasRead(file) == true
                 let document: JSONDocument
                 do {
-                    document = try JSONReader().document(data, deferring: Self.inlineStubs)
+                    document = try JSONReader().document(
+                        data, deferring: targetsAsText ? Self.targetTexts : Self.inlineStubs)
                 } catch {
-                    errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
+                    // The error a whole read gives, as for any manifest.
+                    var failure = error
+                    if targetsAsText {
+                        do { _ = try JSONReader().document(data, deferring: Self.inlineStubs) } catch {
+                            failure = error
+                        }
+                    }
+                    errors.append(
+                        ContractError(file: file, line: failure.line, column: failure.column, failure.detail))
                     continue
                 }
                 // A baseline (`--baseline`) lists targets too; the one suggested is contracts/baseline.json.
@@ -107,7 +119,21 @@ public struct ManifestLoader: Sendable {
                     }
                     continue
                 }
-                let loaded = manifest(ManifestNode(root: document, file: file), errors: &errors)
+                let errorCount = errors.count
+                var loaded = manifest(ManifestNode(root: document, file: file), errors: &errors)
+                if targetsAsText && errors.count > errorCount {
+                    // A version with a broken target is read again as any manifest is: its errors are those.
+                    errors.removeSubrange(errorCount...)
+                    do {
+                        let whole = try JSONReader().document(data, deferring: Self.inlineStubs)
+                        var alone = self
+                        alone.reuse = nil
+                        loaded = alone.manifest(ManifestNode(root: whole, file: file), errors: &errors)
+                    } catch {
+                        errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
+                        continue
+                    }
+                }
                 // One manifest (the usual case) is taken as it is: appending it would hold two copies at once.
                 if contracts.isEmpty { contracts = loaded } else { contracts += loaded }
                 manifestCount += 1
@@ -136,6 +162,10 @@ public struct ManifestLoader: Sendable {
 
     /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`).
     private static let inlineStubs: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
+    /// The targets of a version read before, read as text (`TargetReuse`).
+    private static let targetTexts: [JSONPathPattern.Step] = [.key("targets"), .any]
+    /// A target's inline JSON stub, from the target.
+    private static let targetStub: [JSONPathPattern.Step] = [.key("sampleData"), .key("json")]
 
     /// Whether `data` holds the bytes `"targets"`. A byte loop, not `Data.range(of:)`: that copies the whole file
     /// into an `NSData` first on Linux (120 MB for a manifest of 100,000 targets), where the key is found in its
@@ -446,13 +476,26 @@ public struct ManifestLoader: Sendable {
             contracts = buildTargets(targets.node, count: targets.count, service: service ?? "", errors: &errors) {
                 element, targetNode, errors in
                 if let contract = reused?.contract(for: targetNode, element: element) { return contract }
+                var node = targetNode
+                if case .null = targetNode.value, targetNode.deferredText != nil {
+                    // Read as text (a version after the first), and held alike by no version before: read now.
+                    do throws(JSONParseError) {
+                        node = ManifestNode(
+                            element: element, of: targets.node,
+                            document: try JSONReader().document(
+                                of: targetNode.index, in: targetNode.document, deferring: Self.targetStub))
+                    } catch {
+                        errors.append(targetNode.error(error.detail))  // the manifest is read again, whole
+                        return nil
+                    }
+                }
                 var secrets = serviceSecrets
                 let contract = target(
-                    targetNode, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
+                    node, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
                     serviceHeaders: serviceHeadersWithAuth, serviceBehavior: serviceBehavior ?? .immediate,
                     serviceRules: serviceRules?.rules ?? ContractRules(), serviceScope: serviceScope, folder: folder,
                     secrets: &secrets, errors: &errors)
-                if let contract { reused?.keep(contract, builtFrom: targetNode, element: element) }
+                if let contract { reused?.keep(contract, builtFrom: node, element: element) }
                 return contract
             }
         }

@@ -19,6 +19,13 @@ struct ManifestNode: Sendable {
         self.init(value: document.root, file: file, parentLocation: "", key: nil, document: document, index: 0)
     }
 
+    /// Element `offset` of `array`, read on its own as `document` (see `JSONReader.document(of:in:deferring:)`).
+    init(element offset: Int, of array: ManifestNode, document: JSONDocument) {
+        self.init(
+            value: document.root, file: array.file, parentLocation: Self.elementLocation(offset, in: array.location),
+            key: nil, document: document, index: 0)
+    }
+
     private init(
         value: JSONValue, file: String, parentLocation: String, key: String?, document: JSONDocument, index: Int
     ) {

@@ -25,9 +25,20 @@ package final class TargetReuse: @unchecked Sendable {
             self.root = root
         }
 
+        /// Whether a version read before had a manifest at `file`'s path: this version's targets are then read as
+        /// text first, each built only when no version before holds it alike.
+        func hasRead(_ file: String) -> Bool {
+            let path = relative(file)
+            return targets.lock.withLock { targets.paths.contains(path) }
+        }
+
+        private func relative(_ file: String) -> String {
+            file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file
+        }
+
         /// The targets built from manifests at `node`'s path with `node`'s keys but `targets` (the root of a manifest).
         func manifest(_ node: ManifestNode) -> Manifest {
-            let path = node.file.hasPrefix(root) ? String(node.file.dropFirst(root.count)) : node.file
+            let path = relative(node.file)
             return targets.manifest(
                 ManifestKey(path: path, settings: node.membersText(except: ["targets", "description"])))
         }
@@ -112,7 +123,9 @@ package final class TargetReuse: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var manifests: [ManifestKey: Manifest] = [:]  // guarded by `lock`
+    // guarded by `lock`
+    private var manifests: [ManifestKey: Manifest] = [:]
+    private var paths: Set<String> = []
 
     /// Nothing built yet.
     package init() {}
@@ -129,6 +142,7 @@ package final class TargetReuse: @unchecked Sendable {
             if let manifest = manifests[key] { return manifest }
             let manifest = Manifest()
             manifests[key] = manifest
+            paths.insert(key.path)
             return manifest
         }
     }

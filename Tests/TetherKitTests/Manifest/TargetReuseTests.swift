@@ -15,10 +15,11 @@ import Testing
     ///   - front: A target before the others (every element and line after it moves).
     ///   - changed: The targets whose stub says `id` is a string.
     ///   - indented: The targets written two columns further right.
+    ///   - broken: The targets whose method is a number (a contract error).
     static func manifest(
         description: String = "the shop", blankLines: Int = 0, header: String = "1", front: Bool = false,
         changed: Set<Int> = [],
-        indented: Set<Int> = []
+        indented: Set<Int> = [], broken: Set<Int> = []
     ) -> String {
         var targets: [String] = []
         if front { targets.append(#"{"name": "first", "path": "/first", "sampleData": {"json": {"ok": true}}}"#) }
@@ -34,6 +35,7 @@ import Testing
             case 9:  // no stub at all
                 target += #""method": "DELETE", "sampleResponse": {"networkResponse": {"statusCode": 204}}}"#
             default:
+                if broken.contains(index) { target += #""method": 5, "# }
                 target += #""headers": {"X-Index": "\#(index)"}, "#
                 target += #""sampleData": {"json": {"id": \#(id), "label": "é ✓ \#(index)", "tags": ["a"]}}}"#
             }
@@ -60,6 +62,10 @@ import Testing
             (Self.manifest(header: "2", changed: [10]), #"{"id": 7}"#, 0),
             // As the first version again: all but t5 and t7.
             (Self.manifest(), #"{"id": 7}"#, 598),
+            // Two broken targets: the version is read again whole, its errors those of a version read alone.
+            (Self.manifest(broken: [3, 400]), #"{"id": 7}"#, 596),
+            // Not JSON: the error of a version read alone.
+            (Self.manifest().replacingOccurrences(of: #""t300", "#, with: #""t300",, "#), #"{"id": 7}"#, 0),
         ]
         var files: [String: String] = [:]
         for (number, version) in versions.enumerated() {
@@ -71,16 +77,23 @@ import Testing
         var reusedBefore = 0
         for number in versions.indices {
             let root = folder.path + "/\(number)/"
-            let alone = try ManifestLoader(environment: [:]).load(paths: [root + "contracts"])
+            let aloneOutcome = Result { try ManifestLoader(environment: [:]).load(paths: [root + "contracts"]) }
             var loader = ManifestLoader(environment: [:])
             loader.reuse = TargetReuse.Scope(reuse, root: root)
-            let read = try loader.load(paths: [root + "contracts"])
+            let readOutcome = Result { try loader.load(paths: [root + "contracts"]) }
+            #expect(reuse.reusedCount - reusedBefore == versions[number].reused, "version \(number)")
+            reusedBefore = reuse.reusedCount
+            guard case .success(let alone) = aloneOutcome, case .success(let read) = readOutcome else {
+                // The same errors, at the same places.
+                let (alone, read) = ("\(aloneOutcome)", "\(readOutcome)")
+                #expect(read == alone)
+                #expect(alone.contains(number == 5 ? "targets[400].method" : "not valid JSON"), "\(alone)")
+                continue
+            }
             #expect(read.count == alone.count)
             for (reused, built) in zip(read, alone) where reused != built {
                 Issue.record("version \(number), \(built.name): \(reused) is not \(built)")
             }
-            #expect(reuse.reusedCount - reusedBefore == versions[number].reused, "version \(number)")
-            reusedBefore = reuse.reusedCount
             // Where the moved places point: each version's own file, line and element.
             let t100 = try #require(read.first { $0.name == "t100" })
             #expect(t100.source == root + "contracts/shop.json")
