@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JUnit XML report, written with libxml2's `xmlTextWriter`.
+/// The JUnit XML report, written with `XMLTextWriter` (byte for byte what libxml2's `xmlTextWriter` writes).
 ///
 /// The document validates against both the Jenkins xUnit plugin's `junit-10.xsd` and the Ant JUnit schema
 /// (windyroad `JUnit.xsd`, the one Azure DevOps and junitparser cite), which is why:
@@ -12,7 +12,7 @@ import Foundation
 ///   targets go to the suite's `<system-out>` (the Ant schema has no `<system-out>` in a test case).
 ///
 /// All free text is redacted (`Redactor(report:)`), has its control characters escaped as `\u{1B}` (see
-/// `ReportText.escapingControls`) and is cut to 4 KiB per field. No CDATA: libxml2 escapes `<`, `&` and `]]>`.
+/// `ReportText.escapingControls`) and is cut to 4 KiB per field. No CDATA: the writer escapes `<`, `&` and `]]>`.
 public enum JUnitWriter {
     /// The report as UTF-8 XML.
     /// - Parameters:
@@ -23,7 +23,7 @@ public enum JUnitWriter {
     ///     reject them (only the older xUnit `junit-9.xsd` allows them), so they are off by default
     ///     (`--junit-file-attributes`).
     /// - Returns: the document, `<?xml version="1.0" encoding="UTF-8"?>` first, indented by two spaces.
-    /// - Throws: `ReportError.xml` with libxml2's text if the writer fails.
+    /// - Throws: `ReportError.xml` if the writer fails.
     public static func xml(for report: RunReport, isFileAttributes: Bool = false) throws(ReportError) -> Data {
         try xml(for: report, redactor: Redactor(report: report), isFileAttributes: isFileAttributes)
     }
