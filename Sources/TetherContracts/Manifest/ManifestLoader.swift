@@ -56,6 +56,11 @@ public struct ManifestLoader: Sendable {
         var errors: [ContractError] = []
         var manifestCount = 0
         var seen: Set<String> = []
+        func take(_ loaded: [Contract]) {
+            // One manifest (the usual case) is taken as it is: appending it would hold two copies at once.
+            if contracts.isEmpty { contracts = loaded } else { contracts += loaded }
+            manifestCount += 1
+        }
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -82,23 +87,22 @@ public struct ManifestLoader: Sendable {
                 // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
                 // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
                 if isFolder.boolValue && !Self.mentionsTargets(data) { continue }
-                // A version of a manifest read before (`--ref`): its targets are read as text first, and each is
-                // built only when no version before holds it alike (`TargetReuse`).
-                let targetsAsText = reuse?.hasRead(file) == true
+                // A version of a manifest read before (`--ref`): its targets read as text first, each built only
+                // when no version before holds it alike (`TargetReuse`). Anything wrong with it, and it is read as
+                // any manifest is, without reuse: its errors are exactly those it gives alone.
+                var loader = self
+                if reuse?.hasRead(file) == true {
+                    if let loaded = readingTargetsAsText(data, file: file) {
+                        take(loaded)
+                        continue
+                    }
+                    loader.reuse = nil
+                }
                 let document: JSONDocument
                 do {
-                    document = try JSONReader().document(
-                        data, deferring: targetsAsText ? Self.targetTexts : Self.inlineStubs)
+                    document = try JSONReader().document(data, deferring: Self.inlineStubs)
                 } catch {
-                    // The error a whole read gives, as for any manifest.
-                    var failure = error
-                    if targetsAsText {
-                        do { _ = try JSONReader().document(data, deferring: Self.inlineStubs) } catch {
-                            failure = error
-                        }
-                    }
-                    errors.append(
-                        ContractError(file: file, line: failure.line, column: failure.column, failure.detail))
+                    errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
                     continue
                 }
                 // A baseline (`--baseline`) lists targets too; the one suggested is contracts/baseline.json.
@@ -119,24 +123,7 @@ public struct ManifestLoader: Sendable {
                     }
                     continue
                 }
-                let errorCount = errors.count
-                var loaded = manifest(ManifestNode(root: document, file: file), errors: &errors)
-                if targetsAsText && errors.count > errorCount {
-                    // A version with a broken target is read again as any manifest is: its errors are those.
-                    errors.removeSubrange(errorCount...)
-                    do {
-                        let whole = try JSONReader().document(data, deferring: Self.inlineStubs)
-                        var alone = self
-                        alone.reuse = nil
-                        loaded = alone.manifest(ManifestNode(root: whole, file: file), errors: &errors)
-                    } catch {
-                        errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
-                        continue
-                    }
-                }
-                // One manifest (the usual case) is taken as it is: appending it would hold two copies at once.
-                if contracts.isEmpty { contracts = loaded } else { contracts += loaded }
-                manifestCount += 1
+                take(loader.manifest(ManifestNode(root: document, file: file), errors: &errors))
             }
         }
         if manifestCount == 0 && errors.isEmpty {
@@ -158,6 +145,18 @@ public struct ManifestLoader: Sendable {
         }
         guard errors.isEmpty else { throw ContractErrors(Self.inFileOrder(errors)) }
         return contracts
+    }
+
+    /// A manifest that a version read before had at the same path, read with its targets as text: each is built
+    /// only when no version before holds it alike (`TargetReuse`). `nil` when anything is wrong with it (not JSON, a
+    /// baseline, no targets, any error), for it to be read as any manifest is.
+    private func readingTargetsAsText(_ data: Data, file: String) -> [Contract]? {
+        guard let document = try? JSONReader().document(data, deferring: Self.targetTexts),
+            document.root["tetherBaseline"] == nil, document.root["targets"] != nil
+        else { return nil }
+        var errors: [ContractError] = []
+        let loaded = manifest(ManifestNode(root: document, file: file), errors: &errors)
+        return errors.isEmpty ? loaded : nil
     }
 
     /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`).
@@ -522,9 +521,9 @@ public struct ManifestLoader: Sendable {
         return errors.count == errorCount ? contracts : []
     }
 
-    /// Each element of `targets` built by `build`, given its offset (nil when it has errors, which it adds to the errors it is given):
-    /// the contracts in element order when none has errors, else none, and every error, a repeated target name
-    /// among them (a name is taken by the first target that builds).
+    /// Each element of `targets` built by `build`, given its offset (nil when it has errors, which it adds to the
+    /// errors it is given): the contracts in element order when none has errors, else none, and every error, a
+    /// repeated target name among them (a name is taken by the first target that builds).
     ///
     /// A long array is split between the machine's cores: building targets is most of loading a manifest, and
     /// loading is the one part of a run before the first request. Each part writes its contracts straight into
