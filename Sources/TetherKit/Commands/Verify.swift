@@ -68,6 +68,7 @@ public struct VerifyCommand: Command {
                 return .success
             }
             let report = try pipeline.run(write: context.write, writeError: context.writeError)
+            context.keepUntilExit(report)
             return report.exitCode(interruptedBy: received.value)
         } catch {
             return context.fail(error)

@@ -308,13 +308,22 @@ public struct RunReport: Sendable, Equatable {
         if let first = results.first?.contract.service, results.allSatisfy({ $0.contract.service == first }) {
             return [(first, results)]
         }
-        var order: [String] = []
-        var byService: [String: [ContractResult]] = [:]
+        // Results come in runs of one service (a version's, a manifest's): the service is looked up once a run.
+        var suites: [(service: String, results: [ContractResult])] = []
+        var suiteOf: [String: Int] = [:]
+        var current = -1
         for result in results {
-            if byService[result.contract.service] == nil { order.append(result.contract.service) }
-            byService[result.contract.service, default: []].append(result)
+            let service = result.contract.service
+            if current < 0 || service != suites[current].service {
+                current = suiteOf[service] ?? suites.count
+                if current == suites.count {
+                    suiteOf[service] = current
+                    suites.append((service, []))
+                }
+            }
+            suites[current].results.append(result)
         }
-        return order.map { ($0, byService[$0] ?? []) }
+        return suites
     }
 
     /// No target was checked against a service: none was given, or every one was skipped or could not be checked.

@@ -59,3 +59,50 @@ import Testing
         #expect(refused.outcome == .error("http://127.0.0.1/t: Couldn't connect"))
     }
 }
+
+/// `RunReport.suites`: one suite per service, in the order the services first appear, each with its results in run
+/// order, however the services' results interleave (a run of several manifests, a shard, a merge).
+@Suite struct RunReportSuitesTests {
+    static func result(_ service: String, _ name: String) -> ContractResult {
+        ContractResult(
+            contract: Contract(
+                service: service, name: name, baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/" + name), sampleData: .none,
+                source: "api.json"),
+            outcome: .passed)
+    }
+
+    static func names(_ suites: [(service: String, results: [ContractResult])]) -> [String] {
+        suites.map { suite in suite.service + ":" + suite.results.map(\.contract.name).joined(separator: ",") }
+    }
+
+    @Test func servicesInTheOrderTheyFirstAppearEachWithItsResultsInOrder() {
+        let results = [
+            Self.result("A", "a1"), Self.result("B", "b1"), Self.result("A", "a2"), Self.result("C", "c1"),
+            Self.result("B", "b2"), Self.result("B", "b3"), Self.result("A", "a3"),
+        ]
+        let report = RunReport(results: results, startedAt: Date(), duration: 1, hostname: "ci")
+        #expect(Self.names(report.suites) == ["A:a1,a2,a3", "B:b1,b2,b3", "C:c1"])
+        let one = RunReport(results: Array(results.prefix(1)), startedAt: Date(), duration: 1, hostname: "ci")
+        #expect(Self.names(one.suites) == ["A:a1"])
+        #expect(RunReport(results: [], startedAt: Date(), duration: 1, hostname: "ci").suites.isEmpty)
+    }
+
+    @Test func randomRunsGroupAsADictionaryOfServicesWould() {
+        var random = SplitMix(state: 11)
+        for _ in 0..<200 {
+            let results = (0..<Int.random(in: 1...60, using: &random)).map { index in
+                Self.result(["A", "B", "C", "D@v1", "D@v2"].randomElement(using: &random)!, "t\(index)")
+            }
+            var order: [String] = []
+            var byService: [String: [String]] = [:]
+            for result in results {
+                if byService[result.contract.service] == nil { order.append(result.contract.service) }
+                byService[result.contract.service, default: []].append(result.contract.name)
+            }
+            let expected = order.map { $0 + ":" + byService[$0]!.joined(separator: ",") }
+            let report = RunReport(results: results, startedAt: Date(), duration: 1, hostname: "ci")
+            #expect(Self.names(report.suites) == expected)
+        }
+    }
+}
