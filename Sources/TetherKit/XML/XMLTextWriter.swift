@@ -31,6 +31,13 @@ final class XMLTextWriter {
 
     init() {}
 
+    /// A writer for children of an element another writer has open, with its start tag ended (`openForChildren`):
+    /// what it writes is what that writer would have written there, to be handed on in its place (`append`).
+    /// - Parameter parent: The open element's name.
+    init(inside parent: String) {
+        open = [Open(name: parent, isTagOpen: false)]
+    }
+
     /// `<?xml version="1.0" encoding="UTF-8"?>` and a line feed.
     func startDocument() {
         bytes.append(#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n")
@@ -98,6 +105,20 @@ final class XMLTextWriter {
     func finish() throws(ReportError) {
         while !open.isEmpty { try endElement() }
     }
+
+    /// Ends the innermost element's start tag as its first child would (`>` and a line feed), for children written by
+    /// other writers (`init(inside:)`).
+    func openForChildren() {
+        closeStartTag(lineFeed: true)
+    }
+
+    /// Adds what another writer wrote (`init(inside:)`, `writtenBytes`) as it is.
+    func append(_ written: [UInt8]) {
+        written.withUnsafeBufferPointer { bytes.append($0) }
+    }
+
+    /// What is written so far, as bytes.
+    func writtenBytes() -> [UInt8] { Array(bytes.written) }
 
     /// Hands what is written so far to `output` and empties the buffer, when it holds at least `count` bytes (or
     /// anything at all, for 0).

@@ -278,6 +278,41 @@ import Testing
             lines.last == "Many.target\(count - 1): note: $.extra\(count - 1): key not in the stub <&> \(count - 1)")
     }
 
+    /// The bytes of `report` written with `parallelLimit` (0: every suite one after the other).
+    static func bytes(_ report: RunReport, parallelLimit: Int) throws -> Data {
+        var data = Data()
+        try JUnitWriter.write(report, isFileAttributes: false, parallelLimit: parallelLimit) {
+            data.append(contentsOf: $0)
+        }
+        return data
+    }
+
+    @Test func suitesWrittenSideBySideAreTheBytesOfSuitesWrittenInTurn() throws {
+        // Several services (a run at several refs is one suite per version), interleaved, every outcome and hostile
+        // text among them; one run past a megabyte, so that pieces are handed on between and inside suites.
+        let kinds = ReportFixtures.everyOutcome.results + Self.hostile.results
+        var random = SplitMix(state: 5)
+        for size in [1, 7, 60, 9_000] {
+            let services = ["Api@v1.0.0", "Api@v1.1.0", "Shop", "Auth✓"]
+            let results = (0..<size).map { index in
+                var result = kinds.randomElement(using: &random)!
+                var contract = result.contract
+                contract.service = size == 1 ? "Api" : services.randomElement(using: &random)!
+                contract.name = "target\(index)"
+                result.contract = contract
+                return result
+            }
+            let report = RunReport(results: results, startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")
+            let parallel = try Self.bytes(report, parallelLimit: JUnitWriter.parallelSuitesLimit)
+            #expect(parallel == (try Self.bytes(report, parallelLimit: 0)), "\(size) results")
+            #expect(parallel == (try JUnitWriter.xml(for: report)))
+            if size == 9_000 {
+                #expect(parallel.count > 1 << 20)
+                #expect(try JUnitValidator.validate(parallel).isValid)
+            }
+        }
+    }
+
     @Test func unwritablePathGivesReportErrorNamingIt() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
