@@ -168,7 +168,8 @@ public enum ConsoleWriter {
             var text = ""
             while let ready = waiting.removeValue(forKey: next) {
                 if let lines = ConsoleWriter.line(for: ready, color: color, redactor: redactor, detail: detail) {
-                    text += lines + "\n"
+                    text += lines
+                    text += "\n"
                 }
                 next += 1
             }
@@ -195,9 +196,11 @@ public enum ConsoleWriter {
         case (.quiet, .passed), (.quiet, .skipped): return nil
         default: break
         }
+        // `Service.target` as `ReportText.qualifiedName` writes it, its two names escaped each (the escapes never
+        // span the dot), without a string of its own for each line.
         var head = concatenating(
-            paddedWord(result.outcome, color: color), ReportText.qualifiedName(result.contract), "  ",
-            ReportText.seconds(result.duration), "s")
+            paddedWord(result.outcome, color: color), ReportText.escapingControls(result.contract.service), ".",
+            ReportText.escapingControls(result.contract.name), "  ", ReportText.seconds(result.duration), "s")
         let marks = ReportText.marks(result)
         if !marks.isEmpty { head += "  [" + marks.joined(separator: "; ") + "]" }
         if let reason = ReportText.reason(result.outcome, redactor: redactor) {
@@ -289,28 +292,26 @@ public enum ConsoleWriter {
         return word + String(repeating: " ", count: max(1, 6 - word.count))
     }
 
-    /// The five parts of a line's head in one string, their bytes copied once into a buffer with room for the marks
-    /// or notes that may follow: appended one by one, the string was grown and checked at each (3.5 K instructions
-    /// of a passed target's line).
-    private static func concatenating(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
-        var parts = (a, b, c, d, e)
-        let total = a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count + e.utf8.count
-        return String(unsafeUninitializedCapacity: total + 32) { buffer in
+    /// The parts of a line's head in one string, their bytes copied once into a buffer with room for the marks or
+    /// notes that may follow: appended one by one, the string was grown and checked at each (3.5 K instructions of
+    /// a passed target's line). Read in place (a string that is not, bridged from Objective-C, is joined as usual).
+    private static func concatenating(_ parts: String...) -> String {
+        let total = parts.reduce(0) { $0 + $1.utf8.count }
+        var isContiguous = true
+        let joined = String(unsafeUninitializedCapacity: total + 32) { buffer in
             var at = 0
-            func copy(_ part: inout String) {
-                part.withUTF8 { bytes in
-                    guard let source = bytes.baseAddress else { return }
-                    (buffer.baseAddress! + at).update(from: source, count: bytes.count)
-                    at += bytes.count
-                }
+            for part in parts where isContiguous {
+                isContiguous =
+                    part.utf8.withContiguousStorageIfAvailable { bytes in
+                        guard let source = bytes.baseAddress else { return true }
+                        (buffer.baseAddress! + at).update(from: source, count: bytes.count)
+                        at += bytes.count
+                        return true
+                    } ?? false
             }
-            copy(&parts.0)
-            copy(&parts.1)
-            copy(&parts.2)
-            copy(&parts.3)
-            copy(&parts.4)
             return at
         }
+        return isContiguous ? joined : parts.joined()
     }
 
     // MARK: Private

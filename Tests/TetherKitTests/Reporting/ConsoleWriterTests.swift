@@ -251,3 +251,23 @@ import Testing
         #expect(ConsoleWriter.isColorOn(flag: flag, environment: environment, isTerminal: isTerminal) == isOn)
     }
 }
+
+/// A line's head names the target as every report does (`ReportText.qualifiedName`), though it writes the service
+/// and the name each escaped, into the line at once: hostile names, past ASCII and with controls, read the same.
+@Suite struct ConsoleLineHeadTests {
+    @Test func theHeadNamesTheTargetAsTheReportsDo() {
+        let names = [
+            ("GitHub", "userProfile"), ("Bench@v1.1.0", "item1999"), ("Café✓", "検索👩‍💻"), ("esc\u{1B}[2J", "bell\u{7}"),
+            ("c1\u{9B}31m", "nonchar\u{FFFE}\u{FFFF}"), ("", ""), ("a.b", "c.d"), ("tab\tservice", "line\nfeed"),
+            (String(repeating: "long", count: 40), String(repeating: "é", count: 30)),
+        ]
+        for (service, name) in names {
+            let contract = Contract(
+                service: service, name: name, baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/t"), sampleData: .none, source: "x")
+            let passed = ContractResult(contract: contract, outcome: .passed, duration: 0.0123)
+            let line = ConsoleWriter.line(for: passed, color: false, redactor: Redactor(secrets: []))
+            #expect(line == "PASS  " + ReportText.qualifiedName(contract) + "  0.012s", "\(service).\(name)")
+        }
+    }
+}
