@@ -648,6 +648,7 @@ private struct JSONScanner {
     }
 
     private mutating func skipWhitespace() {
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }  // at a token already: most calls
         // A pretty-printed document's indentation: 8 spaces at a time.
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count,

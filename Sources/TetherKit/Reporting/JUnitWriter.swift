@@ -195,7 +195,12 @@ public enum JUnitWriter {
             let lines = ReportText.noteLines(result, redactor: redactor)
             if lines.isEmpty { continue }
             let target = ReportText.qualifiedName(result.contract)
-            for line in lines { writer.text("\n\(target): \(line)") }
+            for line in lines {  // in pieces: the escapes are the same, with no string made for each line
+                writer.text("\n")
+                writer.text(target)
+                writer.text(": ")
+                writer.text(line)
+            }
             try afterEachPiece()
         }
         try writer.fullEndElement()

@@ -59,15 +59,19 @@ final class XMLTextWriter {
         }
         bytes.append(UInt8(ascii: " "))
         bytes.append(name)
-        bytes.append("=\"")
-        escape(ReportText.escapingControls(value), isAttribute: true)
+        bytes.append("=\"" as StaticString)
+        if !appendPlain(value, isAttribute: true) {
+            escape(ReportText.escapingControls(value), isAttribute: true)
+        }
         bytes.append(UInt8(ascii: "\""))
     }
 
     func text(_ text: String) {
         closeStartTag(lineFeed: false)
         indentsEndTag = false
-        escape(ReportText.escapingControls(text), isAttribute: false)
+        if !appendPlain(text, isAttribute: false) {
+            escape(ReportText.escapingControls(text), isAttribute: false)
+        }
     }
 
     /// `<name>text</name>`, written with an end tag even when empty.
@@ -158,6 +162,26 @@ final class XMLTextWriter {
         }
     }
 
+    /// Appends `text` as it is, in one pass, when nothing in it is escaped (most names, times and counts): no markup
+    /// character, no control character but tab and line feed in text, and no byte that may start a scalar
+    /// `ReportText.escapingControls` escapes (`C2` of the C1 controls, `EF` of U+FFFE and U+FFFF). False, with
+    /// nothing appended, for anything else (`escape` then writes it).
+    private func appendPlain(_ text: String, isAttribute: Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { input in
+            for byte in input {
+                switch byte {
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), 0x7F, 0xC2, 0xEF:
+                    return false
+                case 0x09, 0x0A: if isAttribute { return false }
+                case ..<0x20: return false
+                default: continue
+                }
+            }
+            bytes.append(input)
+            return true
+        } ?? false
+    }
+
     /// `text` escaped as libxml2's writer escapes text or an attribute value, copying the runs between escapes (each
     /// escaped character is one ASCII byte, so no run splits a UTF-8 sequence).
     private func escape(_ text: String, isAttribute: Bool) {
@@ -213,8 +237,15 @@ private struct ByteBuffer: ~Copyable {
     }
 
     mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        // In place, with no copy of the string for `withUTF8` (a bridged string, not contiguous, is copied).
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var text = text
+            text.withUTF8 { append($0) }
+        }
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
     }
 
     private mutating func reserve(_ more: Int) {
