@@ -402,20 +402,8 @@ public struct ContractRunner: Sendable {
         }
     }
 
-    /// Whether two targets that sent the same request are checked alike: the same stub (its text, when both keep
-    /// one), status, headers, rules and expected statuses. Their service, name and place may differ (versions).
-    static func checksAlike(_ a: Contract, _ b: Contract) -> Bool {
-        let sameStub: Bool
-        if case .json(let left) = a.sampleData, case .json(let right) = b.sampleData, let leftText = left.text,
-            let rightText = right.text
-        {
-            sameStub = leftText == rightText
-        } else {
-            sameStub = a.sampleData == b.sampleData
-        }
-        return sameStub && a.sampleResponse == b.sampleResponse && a.validStatusCodes == b.validStatusCodes
-            && a.rules == b.rules && a.request == b.request && a.steps == nil && b.steps == nil
-    }
+    /// Whether two targets that sent the same request are checked alike (`Contract.checksAlike`).
+    static func checksAlike(_ a: Contract, _ b: Contract) -> Bool { a.checksAlike(b) }
 
     static func result(
         contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool,

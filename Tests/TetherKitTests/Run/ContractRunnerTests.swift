@@ -71,3 +71,42 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
         #expect(afterwards == nil)
     }
 }
+
+/// `Contract.checksAlike`: two targets that sent one request share a check only when everything the check reads is
+/// the same; their service, name, place and ref may differ (versions of one target).
+@Suite struct ChecksAlikeTests {
+    static let base = Contract(
+        service: "Shop@v1", name: "item", baseURL: "http://127.0.0.1",
+        request: HTTPRequest(method: "GET", url: "http://127.0.0.1/item", headers: [HTTPHeader("Accept", "a/b")]),
+        sampleData: .json(JSONStub(checkedText: Data(#"{"id": 1}"#.utf8))), source: "v1:shop.json")
+
+    @Test func versionsOfOneTargetAreAlikeAndEachCheckedFieldTellsThemApart() throws {
+        var version = Self.base
+        version.service = "Shop@v2"
+        version.name = "item (renamed)"
+        version.source = "v2:shop.json"
+        version.ref = "v2"
+        version.declaration = SourcePlace(file: "v2:shop.json", line: 9, column: 3)
+        #expect(Self.base.checksAlike(version) && version.checksAlike(Self.base))
+        #expect(Self.base.checksAlike(Self.base))
+
+        let changes: [(String, (inout Contract) -> Void)] = [
+            ("stub text", { $0.sampleData = .json(JSONStub(checkedText: Data(#"{"id": "1"}"#.utf8))) }),
+            ("stub kind", { $0.sampleData = .none }),
+            ("method", { $0.request.method = "HEAD" }),
+            ("url", { $0.request.url = "http://127.0.0.1/item?x=1" }),
+            ("header", { $0.request.headers = [HTTPHeader("Accept", "a/c")] }),
+            ("body", { $0.request.body = Data("x".utf8) }),
+            ("status", { $0.sampleResponse = .network(statusCode: 404, headers: []) }),
+            ("stub headers", { $0.sampleResponse = .network(statusCode: 200, headers: [HTTPHeader("ETag", "1")]) }),
+            ("valid statuses", { $0.validStatusCodes = [200, 201] }),
+            ("rules", { $0.rules = ContractRules(isStrict: true) }),
+            ("steps", { $0.steps = Steps() }),
+        ]
+        for (what, change) in changes {
+            var changed = version
+            change(&changed)
+            #expect(!Self.base.checksAlike(changed) && !changed.checksAlike(Self.base), "\(what)")
+        }
+    }
+}
