@@ -42,18 +42,19 @@ public enum JUnitWriter {
 
     /// Writes the document in pieces to `output` (a piece whenever a megabyte is written, and the rest at the end),
     /// so that a report of 100,000 targets is never held whole in memory.
-    /// - Parameter parallelLimit: Up to how many results several suites are written side by side (tests set it to
-    ///   0 to write them one after the other).
+    /// - Parameter parallelResults: For how many results several suites are written side by side (tests widen it,
+    ///   or empty it to write them one after the other).
     static func write(
         _ report: RunReport, redactor: Redactor? = nil, isFileAttributes: Bool,
-        parallelLimit: Int = parallelSuitesLimit, to output: (UnsafeRawBufferPointer) throws(ReportError) -> Void
+        parallelResults: ClosedRange<Int> = parallelSuitesResults,
+        to output: (UnsafeRawBufferPointer) throws(ReportError) -> Void
     ) throws(ReportError) {
         let redactor = redactor ?? Redactor(report: report)
         let suites = report.suites
         let writer = XMLTextWriter()
         writer.startDocument()
         writer.startElement("testsuites")
-        if suites.count > 1 && report.results.count <= parallelLimit {
+        if suites.count > 1 && parallelResults.contains(report.results.count) {
             // Each suite written on a core of its own, into memory, then handed on in order: a run at 5 refs is five
             // suites of 2,000, and its report was the longest step after the requests (106 M instructions on one
             // core, beside the console's closing on the other).
@@ -86,9 +87,11 @@ public enum JUnitWriter {
         try writer.drain(ifAtLeast: 0, into: output)
     }
 
-    /// Up to how many results a report of several suites is written a suite per core, each whole in memory (about
-    /// 100 bytes a passed target); past it, one suite after the other, handed on a megabyte at a time.
-    static let parallelSuitesLimit = 50_000
+    /// For how many results a report of several suites is written a suite per core, each whole in memory (about 100
+    /// bytes a passed target); past it, one suite after the other, handed on a megabyte at a time. Below it the
+    /// threads would cost more than they save (the reports fuzzer, writing small reports, ran 1,308 → 484 a second
+    /// when every report of several suites took them).
+    static let parallelSuitesResults = 1_000...50_000
 
     /// Writes the report to `path` atomically (a temporary file beside it, then a rename), creating parent folders.
     /// - Parameters:

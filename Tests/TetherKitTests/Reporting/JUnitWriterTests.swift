@@ -278,10 +278,11 @@ import Testing
             lines.last == "Many.target\(count - 1): note: $.extra\(count - 1): key not in the stub <&> \(count - 1)")
     }
 
-    /// The bytes of `report` written with `parallelLimit` (0: every suite one after the other).
-    static func bytes(_ report: RunReport, parallelLimit: Int) throws -> Data {
+    /// The bytes of `report`, its suites written side by side for `parallelResults` results (empty: one after the
+    /// other).
+    static func bytes(_ report: RunReport, parallelResults: ClosedRange<Int>) throws -> Data {
         var data = Data()
-        try JUnitWriter.write(report, isFileAttributes: false, parallelLimit: parallelLimit) {
+        try JUnitWriter.write(report, isFileAttributes: false, parallelResults: parallelResults) {
             data.append(contentsOf: $0)
         }
         return data
@@ -303,8 +304,8 @@ import Testing
                 return result
             }
             let report = RunReport(results: results, startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")
-            let parallel = try Self.bytes(report, parallelLimit: JUnitWriter.parallelSuitesLimit)
-            #expect(parallel == (try Self.bytes(report, parallelLimit: 0)), "\(size) results")
+            let parallel = try Self.bytes(report, parallelResults: 1...Int.max)
+            #expect(parallel == (try Self.bytes(report, parallelResults: 0...0)), "\(size) results")
             #expect(parallel == (try JUnitWriter.xml(for: report)))
             if size == 9_000 {
                 #expect(parallel.count > 1 << 20)
