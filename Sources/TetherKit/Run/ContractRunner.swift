@@ -175,7 +175,7 @@ public struct ContractRunner: Sendable {
                     continue
                 }
                 var result: ContractResult
-                if let last, specs.isEmpty, Self.checksAlike(last.contract, contracts[index]) {
+                if let last, specs.isEmpty, last.contract.checksAlike(contracts[index]) {
                     if case .success(let live) = response { onResponse(index, live) }
                     result = last.result
                     result.contract = contracts[index]
@@ -401,9 +401,6 @@ public struct ContractRunner: Sendable {
             for (position, result) in batch { handle(position, result) }
         }
     }
-
-    /// Whether two targets that sent the same request are checked alike (`Contract.checksAlike`).
-    static func checksAlike(_ a: Contract, _ b: Contract) -> Bool { a.checksAlike(b) }
 
     static func result(
         contract: Contract, response: Result<HTTPResponse, TransportError>?, isStrict: Bool,
