@@ -151,12 +151,33 @@ public struct ManifestLoader: Sendable {
     /// only when no version before holds it alike (`TargetReuse`). `nil` when anything is wrong with it (not JSON, a
     /// baseline, no targets, any error), for it to be read as any manifest is.
     private func readingTargetsAsText(_ data: Data, file: String) -> [Contract]? {
-        guard let document = try? JSONReader().document(data, deferring: Self.targetTexts),
+        guard
+            let document = reuse?.readAhead.take(file)
+                ?? (try? JSONReader().document(data, deferring: Self.targetTexts)),
             document.root["tetherBaseline"] == nil, document.root["targets"] != nil
         else { return nil }
         var errors: [ContractError] = []
         let loaded = manifest(ManifestNode(root: document, file: file), errors: &errors)
         return errors.isEmpty ? loaded : nil
+    }
+
+    /// Reads the manifests under `paths` as text, each target's text found but not read, for `load` to start from
+    /// (`--ref`: a version after the first is read as text first, which needs no version before, so it is done
+    /// while the first version is read). Only a head start: what is not read here, or not as `load` names it, `load`
+    /// reads itself, and it reports every error.
+    package func readAhead(paths: [String]) {
+        guard let reuse else { return }
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+            for file in isFolder.boolValue ? ((try? Self.jsonFiles(in: path)) ?? []) : [path] {
+                guard let data = MappedFiles.contents(atPath: file, mappingFrom: mappingThreshold),
+                    Self.mentionsTargets(data),
+                    let document = try? JSONReader().document(data, deferring: Self.targetTexts)
+                else { continue }
+                reuse.readAhead.keep(document, for: file)
+            }
+        }
     }
 
     /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`).

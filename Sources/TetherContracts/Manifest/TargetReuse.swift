@@ -16,6 +16,8 @@ package final class TargetReuse: @unchecked Sendable {
     package struct Scope: Sendable {
         let targets: TargetReuse
         let root: String
+        /// The version's manifests read as text ahead of its turn (`ManifestLoader.readAhead(paths:)`), by file.
+        let readAhead = ReadAhead()
 
         /// - Parameters:
         ///   - targets: What every version of the run shares.
@@ -41,6 +43,25 @@ package final class TargetReuse: @unchecked Sendable {
             let path = relative(node.file)
             return targets.manifest(
                 ManifestKey(path: path, settings: node.membersText(except: ["targets", "description"])))
+        }
+    }
+
+    /// A version's manifests read as text, each taken once by the read of the version.
+    final class ReadAhead: @unchecked Sendable {
+        private let lock = NSLock()
+        // guarded by `lock`
+        private var documents: [String: JSONDocument] = [:]
+
+        func keep(_ document: JSONDocument, for file: String) {
+            lock.withLock { documents[file] = document }
+        }
+
+        /// Whether no document waits to be taken.
+        var isEmpty: Bool { lock.withLock { documents.isEmpty } }
+
+        /// The document read ahead for `file` (then dropped), or nil.
+        func take(_ file: String) -> JSONDocument? {
+            lock.withLock { documents.removeValue(forKey: file) }
         }
     }
 

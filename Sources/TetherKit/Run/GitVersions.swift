@@ -36,13 +36,17 @@ final class VersionedContracts {
     /// - Parameters:
     ///   - selection: `--ref` and `--last`.
     ///   - paths: The manifests or folders, relative to the working directory (or absolute, inside the repository).
-    ///   - read: The contracts of a version whose paths are written out, called on the thread that wrote them, as
-    ///     soon as it has: one version is read while git writes out the next.
+    ///   - read: The contracts of a version whose paths are written out: the first version's on the thread that
+    ///     wrote it, as soon as it has (one version is read while git writes out the next); the others' once the
+    ///     first is read.
+    ///   - readAhead: What of a version after the first can be read before the first is (`ManifestLoader.readAhead`),
+    ///     called on the thread that wrote it, as soon as it has.
     /// - Throws: `RunError.usage` naming a ref that does not exist, a glob that matches no tag, a ref that has none
     ///   of the paths, or a working directory outside a git repository; or what `read` throws. The first version
     ///   that cannot be written out or read, in the order of the refs, stops the run.
     init(
-        _ selection: RefSelection, paths: [String], read: (Version) throws(RunError) -> [Contract]
+        _ selection: RefSelection, paths: [String], read: (Version) throws(RunError) -> [Contract],
+        readAhead: (Version) -> Void = { _ in }
     ) throws(RunError) {
         // The repository is the one the paths are in (not the working directory's), each path taken from its top.
         var top: String?
@@ -82,21 +86,19 @@ final class VersionedContracts {
         var seen = Set<String>()
         refs = refs.filter { seen.insert($0).inserted }
         scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
-        // Each ref's copy on its own thread (a DeepStack one, as every thread of the product), written out by the one
-        // git process in turn, then its contracts read. The first version is read before the others (each waits for
-        // it once written out): what they hold alike is built once, for the first (see `TargetReuse`).
+        // Each ref's copy on a thread of its own (a DeepStack one, as every thread of the product), written out by
+        // the one git process in turn. Then the first version is read, while the others are read as text only
+        // (`readAhead`, which needs no version before): the first takes most of that time, the others fill the other
+        // core. Then the others are read, each building only the targets no version before holds alike (see
+        // `TargetReuse`).
         let objects = try GitObjects(repository: top)
         let objectsLock = NSLock()
         let scratch = scratch
         let fromTop = inRepository
         let chosen = refs
         let reuse = chosen.count > 1 ? TargetReuse() : nil
-        let firstRead = DispatchGroup()
-        firstRead.enter()
-        let outcomes = DeepStack.concurrentMap(name: "tether-ref", iterations: chosen.count) {
-            number -> Result<(Version, [Contract]), RunError> in
-            // The indexes are handed out in order, so the first version is under way when another waits for it.
-            defer { if number == 0 { firstRead.leave() } }
+        let written = DeepStack.concurrentMap(name: "tether-ref", iterations: chosen.count) {
+            number -> Result<(Version, [Contract]?), RunError> in
             let ref = chosen[number]
             let root = scratch + "/\(number)"
             do {
@@ -122,20 +124,37 @@ final class VersionedContracts {
             } catch {
                 return .failure(error)
             }
+            let version = Version(
+                ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/",
+                reuse: reuse.map { TargetReuse.Scope($0, root: root + "/") })
+            guard number == 0 else {
+                readAhead(version)
+                return .success((version, nil))
+            }
             do throws(RunError) {
-                let version = Version(
-                    ref: ref, paths: fromTop.map { root + "/" + $0 }, root: root + "/",
-                    reuse: reuse.map { TargetReuse.Scope($0, root: root + "/") })
-                if number > 0 { firstRead.wait() }
                 return .success((version, try read(version)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // The versions after the first, up to the first that could not be written out: the first failure in the
+        // order of the refs stops the run, as if they were read one after the other.
+        let readable = written.firstIndex { if case .failure = $0 { true } else { false } } ?? written.count
+        let later = DeepStack.concurrentMap(name: "tether-ref", iterations: max(0, readable - 1)) {
+            number -> Result<[Contract], RunError> in
+            guard case .success(let (version, _)) = written[number + 1] else { return .success([]) }
+            do throws(RunError) {
+                return .success(try read(version))
             } catch {
                 return .failure(error)
             }
         }
         var versions: [Version] = []
         var contracts: [[Contract]] = []
-        for outcome in outcomes {
-            switch outcome {
+        for (number, outcome) in written.enumerated() {
+            switch outcome.flatMap({ version, read in
+                (read.map { .success($0) } ?? later[number - 1]).map { (version, $0) }
+            }) {
             case .success(let (version, read)):
                 versions.append(version)
                 contracts.append(read)

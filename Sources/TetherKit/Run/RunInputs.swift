@@ -67,6 +67,10 @@ public struct RunInputs: Sendable {
             ? nil
             : try VersionedContracts(versions, paths: paths) { [paths] version throws(RunError) in
                 try Self.contracts(at: version, loader: loader, paths: paths)
+            } readAhead: { version in
+                var loader = loader
+                loader.reuse = version.reuse
+                loader.readAhead(paths: version.paths)
             }
         if let versioned {
             contracts = versioned.contracts.flatMap { $0 }

@@ -80,7 +80,15 @@ import Testing
             let aloneOutcome = Result { try ManifestLoader(environment: [:]).load(paths: [root + "contracts"]) }
             var loader = ManifestLoader(environment: [:])
             loader.reuse = TargetReuse.Scope(reuse, root: root)
+            // Every other version after the first is read as text ahead of its load (as `--ref` does while the
+            // first version is read), and the load starts from that: what it loads must not change.
+            let readsAhead = number % 2 == 1
+            if readsAhead {
+                loader.readAhead(paths: [root + "contracts"])
+                #expect(loader.reuse?.readAhead.isEmpty == false, "version \(number)")
+            }
             let readOutcome = Result { try loader.load(paths: [root + "contracts"]) }
+            #expect(loader.reuse?.readAhead.isEmpty == true, "version \(number): what was read ahead is taken")
             #expect(reuse.reusedCount - reusedBefore == versions[number].reused, "version \(number)")
             reusedBefore = reuse.reusedCount
             guard case .success(let alone) = aloneOutcome, case .success(let read) = readOutcome else {
