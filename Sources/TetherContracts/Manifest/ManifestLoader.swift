@@ -175,6 +175,7 @@ public struct ManifestLoader: Sendable {
                     Self.mentionsTargets(data),
                     let document = try? JSONReader().document(data, deferring: Self.targetTexts)
                 else { continue }
+                document.checkpoints.count(data)  // every target's place is asked for when it is read
                 reuse.readAhead.keep(document, for: file)
             }
         }

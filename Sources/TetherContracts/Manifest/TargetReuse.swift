@@ -80,6 +80,8 @@ package final class TargetReuse: @unchecked Sendable {
             var column: Int
             /// `targets[3]`.
             var location: String
+            /// 3.
+            var element: Int
         }
 
         fileprivate let lock = NSLock()
@@ -100,7 +102,7 @@ package final class TargetReuse: @unchecked Sendable {
             let (line, column) = node.document.lineAndColumn(ofValue: node.index)
             guard column == built.column else { return nil }
             lock.withLock { reused += 1 }
-            let location = built.location.hasSuffix("[\(element)]") ? built.location : node.location
+            let location = built.element == element ? built.location : node.location
             return built.contract.moved(
                 toManifest: node.file, lines: line - built.line, target: (built.location, location))
         }
@@ -111,7 +113,8 @@ package final class TargetReuse: @unchecked Sendable {
             guard contract.steps == nil, contract.stubSource.map({ $0.file == $0.manifest }) ?? true else { return }
             let (line, column) = node.document.lineAndColumn(ofValue: node.index)
             let kept = Built(
-                contract: contract, text: TargetText(node.text), line: line, column: column, location: node.location)
+                contract: contract, text: TargetText(node.text), line: line, column: column, location: node.location,
+                element: element)
             lock.withLock {
                 if byText[kept.text] == nil { byText[kept.text] = kept }
                 if byElement[element] == nil { byElement[element] = kept }
