@@ -476,6 +476,17 @@ public struct Contract: Sendable, Equatable {
                 && left.fields.rules == right.fields.rules)
     }
 
+    /// Calls `body` with the request's method, the stub's body and whether the stub is a network response (not an
+    /// error), read in the fields' storage with no copy of the request or the stub response: `BodyCoverage` asks it
+    /// of every target twice at the end of a run (1,000 instructions a target through the public properties).
+    package func withStubBody<Result>(_ body: (_ method: String, _ sampleData: StubBody, _ isNetwork: Bool) -> Result)
+        -> Result
+    {
+        let fields = storage
+        let isNetwork = if case .network = fields.fields.seldom.fields.sampleResponse { true } else { false }
+        return body(fields.fields.request.method, fields.fields.sampleData, isNetwork)
+    }
+
     /// Equal when every field is: the same storage is equal without comparing.
     public static func == (a: Contract, b: Contract) -> Bool {
         a.storage === b.storage || a.storage.fields == b.storage.fields
