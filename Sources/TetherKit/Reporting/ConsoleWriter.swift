@@ -123,7 +123,11 @@ public enum ConsoleWriter {
         private var secrets: [String]?
         private var known: Set<String> = []
         private var next = 0
-        private var waiting: [Int: ContractResult] = [:]
+        /// The results come before their turn, by index (nil when none is waiting): an array, not a dictionary (a
+        /// 5-tag run's later versions all wait for the first version's last result: 8,000 entries, 840 instructions
+        /// each in and out of a dictionary). It grows to the highest index that came early, 8 bytes an entry.
+        private var waiting: [ContractResult?] = []
+        private var waitingCount = 0
 
         /// - Parameters:
         ///   - contracts: Every contract of the run, for the redactor.
@@ -157,16 +161,22 @@ public enum ConsoleWriter {
                     self.secrets = secrets
                 }
             }
-            if index == next && waiting.isEmpty {  // the usual order: the result is not stored to be taken again
+            if index == next && waitingCount == 0 {  // the usual order: the result is not stored to be taken again
                 next += 1
                 return ConsoleWriter.line(for: result, color: color, redactor: redactor, detail: detail).map {
                     $0 + "\n"
                 }
                     ?? ""
             }
+            if index >= waiting.count {
+                waiting.append(contentsOf: repeatElement(nil, count: index + 1 - waiting.count))
+            }
             waiting[index] = result
+            waitingCount += 1
             var text = ""
-            while let ready = waiting.removeValue(forKey: next) {
+            while next < waiting.count, let ready = waiting[next] {
+                waiting[next] = nil
+                waitingCount -= 1
                 if let lines = ConsoleWriter.line(for: ready, color: color, redactor: redactor, detail: detail) {
                     text += lines
                     text += "\n"

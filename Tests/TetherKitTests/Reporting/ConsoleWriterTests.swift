@@ -226,6 +226,38 @@ import Testing
         #expect(
             text.split(separator: "\n").map { $0.split(separator: " ").dropFirst().first } == ["S.t0", "S.t1", "S.t2"])
     }
+
+    /// Whatever the order results come in (as 16 transfers in flight finish, or as a `--ref` run's later versions
+    /// come with the first's), every result is printed once, in contract order, as soon as those before it are.
+    @Test func everyArrivalOrderPrintsEachResultOnceAsSoonAsItsTurnComes() {
+        let count = 600
+        let contracts = (0..<count).map {
+            Contract(
+                service: "S", name: "t\($0)", baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/\($0)"), sampleData: .none, source: "x")
+        }
+        let results = contracts.map { ContractResult(contract: $0, outcome: .passed) }
+        var inOrder = ConsoleWriter.Stream(contracts: contracts, color: false)
+        let expected = results.indices.map { inOrder.add(results[$0], at: $0) }.joined()
+        var generator = SystemRandomNumberGenerator()
+        let versions = (0..<count / 5).flatMap { first in (0..<5).map { first + $0 * count / 5 } }
+        let shuffledInWindows = stride(from: 0, to: count, by: 16).flatMap {
+            Array($0..<min($0 + 16, count)).shuffled(using: &generator)
+        }
+        for order in [versions, shuffledInWindows, Array((0..<count).reversed()), Array(0..<count)] {
+            var stream = ConsoleWriter.Stream(contracts: contracts, color: false)
+            var printed = ""
+            var arrived = Set<Int>()
+            for index in order {
+                arrived.insert(index)
+                printed += stream.add(results[index], at: index)
+                // Printed: exactly the results up to the first that has not come.
+                let due = (0..<count).first { !arrived.contains($0) } ?? count
+                #expect(printed.split(separator: "\n").count == due, "after \(index)")
+            }
+            #expect(printed == expected)
+        }
+    }
 }
 
 @Suite struct ConsoleColorTests {
