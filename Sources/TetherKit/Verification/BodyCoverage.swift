@@ -80,21 +80,19 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
     /// says nothing.
     private static func opensWithAKey(_ text: Data) -> Bool {
         // On the bytes in place: `Data`'s slicing and subscripts cost 1,600 instructions a stub, twice per target.
-        // No nested function changing `at`: its captured variable cost three exclusivity checks a stub.
         text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var at = afterSpaces(bytes, from: 0)
-            if at < bytes.count && bytes[at] == UInt8(ascii: "[") { at = afterSpaces(bytes, from: at + 1) }
+            var at = 0
+            func skipSpaces() { while at < bytes.count && JSONParser.isWhitespace(bytes[at]) { at += 1 } }
+            skipSpaces()
+            if at < bytes.count && bytes[at] == UInt8(ascii: "[") {
+                at += 1
+                skipSpaces()
+            }
             guard at < bytes.count && bytes[at] == UInt8(ascii: "{") else { return false }
-            at = afterSpaces(bytes, from: at + 1)
+            at += 1
+            skipSpaces()
             return at < bytes.count && bytes[at] == UInt8(ascii: "\"")
         }
-    }
-
-    /// The offset of the first byte at or after `start` that is not JSON whitespace (`bytes.count` if none).
-    private static func afterSpaces(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var at = start
-        while at < bytes.count && JSONParser.isWhitespace(bytes[at]) { at += 1 }
-        return at
     }
 
     private static func hasKey(_ value: JSONValue) -> Bool {
