@@ -62,21 +62,13 @@ public struct ManifestLoader: Sendable {
             manifestCount += 1
         }
         for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                errors.append(ContractError(file: path, "no such file or folder"))
-                continue
-            }
             let files: [String]
-            if isFolder.boolValue {
-                do {
-                    files = try Self.jsonFiles(in: path)
-                } catch {
-                    errors.append(error)
-                    continue
-                }
-            } else {
-                files = [path]
+            let isFolder: Bool
+            switch Self.files(at: path) {
+            case .success(let found): (files, isFolder) = found
+            case .failure(let error):
+                errors.append(error)
+                continue
             }
             for file in files {
                 guard seen.insert(Self.identity(of: file)).inserted else { continue }
@@ -86,7 +78,7 @@ public struct ManifestLoader: Sendable {
                 }
                 // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
                 // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
-                if isFolder.boolValue && !Self.mentionsTargets(data) { continue }
+                if isFolder && !Self.mentionsTargets(data) { continue }
                 // A version of a manifest read before (`--ref`): its targets read as text first, each built only
                 // when no version before holds it alike (`TargetReuse`). Anything wrong with it, and it is read as
                 // any manifest is, without reuse: its errors are exactly those it gives alone.
@@ -107,7 +99,7 @@ public struct ManifestLoader: Sendable {
                 }
                 // A baseline (`--baseline`) lists targets too; the one suggested is contracts/baseline.json.
                 if document.root["tetherBaseline"] != nil {
-                    if !isFolder.boolValue {
+                    if !isFolder {
                         errors.append(
                             ContractError(
                                 file: file,
@@ -117,7 +109,7 @@ public struct ManifestLoader: Sendable {
                     continue
                 }
                 guard document.root["targets"] != nil else {
-                    if !isFolder.boolValue {  // in a folder: a sample file, not a manifest
+                    if !isFolder {  // in a folder: a sample file, not a manifest
                         errors.append(
                             ContractError(file: file, "not a contract manifest: it has no \"targets\" key"))
                     }
@@ -168,9 +160,8 @@ public struct ManifestLoader: Sendable {
     package func readAhead(paths: [String]) {
         guard let reuse else { return }
         for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
-            for file in isFolder.boolValue ? ((try? Self.jsonFiles(in: path)) ?? []) : [path] {
+            guard case .success(let (files, _)) = Self.files(at: path) else { continue }
+            for file in files {
                 guard let data = MappedFiles.contents(atPath: file, mappingFrom: mappingThreshold),
                     Self.mentionsTargets(data),
                     let document = try? JSONReader().document(data, deferring: Self.targetTexts)
@@ -178,6 +169,21 @@ public struct ManifestLoader: Sendable {
                 document.checkpoints.count(data)  // every target's place is asked for when it is read
                 reuse.readAhead.keep(document, for: file)
             }
+        }
+    }
+
+    /// The files a path given to `load` names: itself, or a folder's `*.json` files (`jsonFiles(in:)`), and whether
+    /// it is a folder; or why it names none.
+    private static func files(at path: String) -> Result<(files: [String], isFolder: Bool), ContractError> {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return .failure(ContractError(file: path, "no such file or folder"))
+        }
+        guard isFolder.boolValue else { return .success(([path], false)) }
+        do {
+            return .success((try jsonFiles(in: path), true))
+        } catch {
+            return .failure(error)
         }
     }
 

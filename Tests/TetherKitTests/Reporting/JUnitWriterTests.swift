@@ -278,8 +278,8 @@ import Testing
             lines.last == "Many.target\(count - 1): note: $.extra\(count - 1): key not in the stub <&> \(count - 1)")
     }
 
-    /// The bytes of `report`, its suites written side by side for `parallelResults` results (empty: one after the
-    /// other).
+    /// The bytes of `report`, its suites written side by side for `parallelResults` results (`0...0`: one after
+    /// the other).
     static func bytes(_ report: RunReport, parallelResults: ClosedRange<Int>) throws -> Data {
         var data = Data()
         try JUnitWriter.write(report, isFileAttributes: false, parallelResults: parallelResults) {
