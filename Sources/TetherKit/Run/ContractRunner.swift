@@ -383,7 +383,8 @@ public struct ContractRunner: Sendable {
     /// order: the transport keeps the network busy while the answers already in are checked and reported, on two
     /// cores instead of one. A single request is sent here (there is nothing to overlap, and a thread costs time),
     /// and so is every request `inStep`.
-    /// At most `jobs` results wait to be handled, so bodies do not pile up when the checks are the slower side.
+    /// At most `jobs` results wait to be handled (or 32 small ones, under 1 MiB of body in all), so bodies do not pile
+    /// up when the checks are the slower side.
     private static func send(
         _ requests: [HTTPRequest], through transport: any HTTPTransport, options: TransportOptions, inStep: Bool,
         handle: (Int, Result<HTTPResponse, TransportError>) -> Void
@@ -392,9 +393,19 @@ public struct ContractRunner: Sendable {
             transport.send(requests, options: options, onResult: handle)
             return
         }
-        let queue = HandOver<(Int, Result<HTTPResponse, TransportError>)>(capacity: max(1, options.jobs))
+        let queue = HandOver<(Int, Result<HTTPResponse, TransportError>)>(capacity: options.jobs) { _, result in
+            guard case .success(let response) = result else { return 0 }
+            return response.body.count
+        }
         DeepStack.start(name: "tether-transport") {
-            transport.send(requests, options: options) { position, result in queue.put((position, result)) }
+            let put = { @Sendable (position: Int, result: Result<HTTPResponse, TransportError>) in
+                queue.put((position, result))
+            }
+            if let curl = transport as? CurlTransport {
+                curl.sendFromAnyLoop(requests, options: options, onResult: put)
+            } else {
+                transport.send(requests, options: options, onResult: put)
+            }
             queue.close()
         }
         while let batch = queue.take() {

@@ -102,6 +102,21 @@ public struct CurlTransport: HTTPTransport {
         _ requests: [HTTPRequest], options: TransportOptions,
         onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
     ) {
+        let handOver = NSLock()
+        withoutActuallyEscaping(onResult) { onResult in
+            let deliver = UncheckedSendable(onResult)  // called under `handOver` only
+            sendFromAnyLoop(requests, options: options) { index, result in
+                handOver.withLock { deliver.value(index, result) }
+            }
+        }
+    }
+
+    /// `send(_:options:onResult:)` for a caller whose `onResult` is safe to call from several loops at once (a
+    /// `HandOver`'s `put`): the loops do not take turns under a lock of their own first.
+    func sendFromAnyLoop(
+        _ requests: [HTTPRequest], options: TransportOptions,
+        onResult: @Sendable (Int, Result<HTTPResponse, TransportError>) -> Void
+    ) {
         _ = curlGlobalInit
         let source = RequestSource(count: requests.count)
         let shares = Self.loops(requests: requests.count, options: options)
@@ -113,14 +128,8 @@ public struct CurlTransport: HTTPTransport {
         // stack holds the deepest body: `onResult` may check the answers there (`--fail-fast`), and Dispatch's
         // threads have 512 KB on Darwin (see `DeepStack`). Were fewer threads free than loops, the first loops would
         // take every request.
-        let handOver = NSLock()
-        withoutActuallyEscaping(onResult) { onResult in
-            let deliver = UncheckedSendable(onResult)  // called under `handOver` only
-            DeepStack.concurrentPerform(name: "tether-transport-loop", iterations: shares.count) { loop in
-                Self.sendLoop(requests, options: options, jobs: shares[loop], source: source) { index, result in
-                    handOver.withLock { deliver.value(index, result) }
-                }
-            }
+        DeepStack.concurrentPerform(name: "tether-transport-loop", iterations: shares.count) { loop in
+            Self.sendLoop(requests, options: options, jobs: shares[loop], source: source, onResult: onResult)
         }
     }
 

@@ -50,7 +50,7 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
     /// The hand-over never holds more than its capacity, keeps the order, and ends once closed and drained.
     @Test func theHandOverIsBoundedAndOrdered() async throws {
         let (taken, largest, afterwards) = try await offPool {
-            let queue = HandOver<Int>(capacity: 3)
+            let queue = HandOver<Int>(capacity: 3, batch: 3)
             let producer = Thread {
                 for item in 0..<200 { queue.put(item) }
                 queue.close()
@@ -69,6 +69,57 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
         #expect(largest <= 3)
         #expect(largest == 3, "the slow consumer should have found the queue full at least once")
         #expect(afterwards == nil)
+    }
+
+    /// Light items wait in a batch beyond the capacity (one wake-up for many small bodies at `--jobs 1`), heavy ones
+    /// no more than the capacity: what waits is never more than `capacity` items, or `batch` items under
+    /// `batchWeight` in all.
+    @Test func lightItemsWaitInABatchAndHeavyOnesUpToTheCapacity() async throws {
+        let weight = { @Sendable (item: Int) in item < 100 ? 1 : 400 }  // 100 light items, then 100 heavy ones
+        let batches = try await offPool {
+            let queue = HandOver<Int>(capacity: 2, batch: 8, batchWeight: 1_000, weigh: weight)
+            let producer = Thread {
+                for item in 0..<200 { queue.put(item) }
+                queue.close()
+            }
+            producer.start()
+            var batches: [[Int]] = []
+            while let batch = queue.take() {
+                batches.append(batch)
+                Thread.sleep(forTimeInterval: 0.001)  // a slow consumer: the producer fills the hand-over
+            }
+            return batches
+        }
+        #expect(batches.flatMap { $0 } == Array(0..<200))
+        for batch in batches {
+            let total = batch.map(weight).reduce(0, +)
+            #expect(
+                batch.count <= 2 || (batch.count <= 8 && total <= 1_000), "\(batch) is more than the hand-over holds")
+        }
+        #expect(batches.contains { $0.count > 2 }, "light items should have waited beyond the capacity")
+        #expect(batches.contains { $0.count == 2 && $0.allSatisfy { $0 >= 100 } }, "two heavy items should have waited")
+    }
+
+    /// A consumer that gathers (it took items last time) still gets a lone item once the window is over: `take` does
+    /// not wait for the batch to fill or for `close`.
+    @Test func aLoneItemIsHandedOverOnceTheWindowIsOver() async throws {
+        let (first, second, waited) = try await offPool {
+            let queue = HandOver<Int>(capacity: 16, window: .milliseconds(5))
+            queue.put(1)
+            let first = queue.take()  // now the next take gathers
+            queue.put(2)
+            let closer = Thread {  // a take that waited for close would return only after this
+                Thread.sleep(forTimeInterval: 10)
+                queue.close()
+            }
+            closer.start()
+            let start = ContinuousClock.now
+            let second = queue.take()
+            return (first, second, ContinuousClock.now - start)
+        }
+        #expect(first == [1])
+        #expect(second == [2])
+        #expect(waited < .seconds(5), "take waited for close instead of returning the lone item after the window")
     }
 }
 
