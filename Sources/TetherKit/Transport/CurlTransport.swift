@@ -105,23 +105,34 @@ public struct CurlTransport: HTTPTransport {
         let handOver = NSLock()
         withoutActuallyEscaping(onResult) { onResult in
             let deliver = UncheckedSendable(onResult)  // called under `handOver` only
-            sendFromAnyLoop(requests, options: options) { index, result in
+            sendLoops(requests, options: options, handsOverAfterSending: false) { index, result in
                 handOver.withLock { deliver.value(index, result) }
             }
         }
     }
 
     /// `send(_:options:onResult:)` for a caller whose `onResult` is safe to call from several loops at once (a
-    /// `HandOver`'s `put`): the loops do not take turns under a lock of their own first.
+    /// `HandOver`'s `put`): the loops do not take turns under a lock of their own first. A loop hands the results of
+    /// the transfers that finished over once it has sent the requests that take their places, so the caller must not
+    /// count on a result's handling to stop the next request (as `--fail-fast` checks in step do).
     func sendFromAnyLoop(
         _ requests: [HTTPRequest], options: TransportOptions,
+        onResult: @Sendable (Int, Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        sendLoops(requests, options: options, handsOverAfterSending: true, onResult: onResult)
+    }
+
+    private func sendLoops(
+        _ requests: [HTTPRequest], options: TransportOptions, handsOverAfterSending: Bool,
         onResult: @Sendable (Int, Result<HTTPResponse, TransportError>) -> Void
     ) {
         _ = curlGlobalInit
         let source = RequestSource(count: requests.count)
         let shares = Self.loops(requests: requests.count, options: options)
         guard shares.count > 1 else {
-            Self.sendLoop(requests, options: options, jobs: max(1, options.jobs), source: source, onResult: onResult)
+            Self.sendLoop(
+                requests, options: options, jobs: max(1, options.jobs), source: source,
+                handsOverAfterSending: handsOverAfterSending, onResult: onResult)
             return
         }
         // The loops run on threads of their own, all done when this returns (no closure outlives the call), whose
@@ -129,7 +140,9 @@ public struct CurlTransport: HTTPTransport {
         // threads have 512 KB on Darwin (see `DeepStack`). Were fewer threads free than loops, the first loops would
         // take every request.
         DeepStack.concurrentPerform(name: "tether-transport-loop", iterations: shares.count) { loop in
-            Self.sendLoop(requests, options: options, jobs: shares[loop], source: source, onResult: onResult)
+            Self.sendLoop(
+                requests, options: options, jobs: shares[loop], source: source,
+                handsOverAfterSending: handsOverAfterSending, onResult: onResult)
         }
     }
 
@@ -146,9 +159,12 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// One loop: its own multi handle, `jobs` transfers at most in flight, requests taken from `source` in order.
+    /// With `handsOverAfterSending`, the results of the transfers that finish are handed over once the requests that
+    /// take their places are sent (building a result is on the way from one answer to the next request, handing it
+    /// over need not be); without, at once.
     private static func sendLoop(
         _ requests: [HTTPRequest], options: TransportOptions, jobs: Int, source: RequestSource,
-        onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
+        handsOverAfterSending: Bool, onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
     ) {
         guard let multi = CurlMulti(maxConnections: jobs) else {
             for index in source.takeAll() {
@@ -177,8 +193,15 @@ public struct CurlTransport: HTTPTransport {
             waker.map { options.cancellation?.unregister($0) }
             withExtendedLifetime(multi) {}
         }
+        var done: [(Int, Result<HTTPResponse, TransportError>)] = []  // finished, not handed over yet
+        func handOverDone() {
+            for (index, result) in done { onResult(index, result) }
+            done.removeAll(keepingCapacity: true)
+        }
+        defer { handOverDone() }
         while !source.isEmpty || !held.isEmpty || !running.isEmpty || !retrying.isEmpty {
             if options.cancellation?.isCancelled == true {
+                handOverDone()
                 // Stop: the transfers in flight end now, nothing more is sent, and no back-off is waited out.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
@@ -239,6 +262,7 @@ public struct CurlTransport: HTTPTransport {
                 }
             }
             multi.perform()
+            handOverDone()
             let finished = multi.finished()
             for (handle, code) in finished {
                 guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
@@ -252,7 +276,8 @@ public struct CurlTransport: HTTPTransport {
                     let wait = options.retry.delay(after: result, attempt: attempt)
                     retrying.append((ContinuousClock.now + .nanoseconds(Int64(wait * 1e9)), index))
                 } else {
-                    onResult(index, result.withAttempts(attempt))
+                    done.append((index, result.withAttempts(attempt)))
+                    if !handsOverAfterSending { handOverDone() }
                     attempts[index] = nil  // done with: 100,000 entries were 4 MB
                 }
             }

@@ -131,4 +131,24 @@ import Testing
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.isInterrupted } else { false } })
         #expect(log.all.isEmpty)
     }
+
+    /// `send(_:options:onResult:)` hands each result over before it sends another request, so a handler that stops
+    /// the run at a result (`--fail-fast`'s checks in step, at `--jobs 1`) stops it before anything more is sent.
+    @Test func aResultThatStopsTheRunComesBeforeTheNextRequest() throws {
+        let log = RequestLog()
+        let server = try MockServer { request in
+            log.record(request)
+            return .json("{}")
+        }
+        let cancellation = Cancellation()
+        let requests = (0..<20).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r\($0)") }
+        var handed: [Int] = []
+        CurlTransport().send(requests, options: TransportOptions(jobs: 1, cancellation: cancellation)) { index, _ in
+            handed.append(index)
+            if handed.count == 1 { cancellation.cancel() }
+        }
+        Thread.sleep(forTimeInterval: 0.2)  // a request sent after the stop would be logged by now
+        #expect(handed.sorted() == Array(0..<20))
+        #expect(log.all.map(\.path) == ["/r0"], "requests were sent after the result that stopped the run")
+    }
 }
