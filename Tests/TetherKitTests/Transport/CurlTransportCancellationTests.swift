@@ -117,12 +117,18 @@ import Testing
         #expect(results[199]?.first.map { if case .failure = $0 { true } else { false } } == true)
     }
 
-    @Test func aRunCancelledBeforeItStartsSendsNothing() throws {
+    /// A server that answers `{}` and logs every request.
+    static func loggingServer() throws -> (MockServer, RequestLog) {
         let log = RequestLog()
         let server = try MockServer { request in
             log.record(request)
             return .json("{}")
         }
+        return (server, log)
+    }
+
+    @Test func aRunCancelledBeforeItStartsSendsNothing() throws {
+        let (server, log) = try Self.loggingServer()
         let cancellation = Cancellation()
         cancellation.cancel()
         let requests = (0..<5).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r\($0)") }
@@ -135,11 +141,7 @@ import Testing
     /// `send(_:options:onResult:)` hands each result over before it sends another request, so a handler that stops
     /// the run at a result (`--fail-fast`'s checks in step, at `--jobs 1`) stops it before anything more is sent.
     @Test func aResultThatStopsTheRunComesBeforeTheNextRequest() throws {
-        let log = RequestLog()
-        let server = try MockServer { request in
-            log.record(request)
-            return .json("{}")
-        }
+        let (server, log) = try Self.loggingServer()
         let cancellation = Cancellation()
         let requests = (0..<20).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r\($0)") }
         var handed: [Int] = []
