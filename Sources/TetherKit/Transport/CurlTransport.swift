@@ -159,9 +159,9 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// One loop: its own multi handle, `jobs` transfers at most in flight, requests taken from `source` in order.
-    /// With `handsOverAfterSending`, the results of the transfers that finish are handed over once the requests that
-    /// take their places are sent (building a result is on the way from one answer to the next request, handing it
-    /// over need not be); without, at once.
+    /// With `handsOverAfterSending`, the results of the transfers that finish are made and handed over once the
+    /// requests that take their places are sent (neither need be on the way from one answer to the next request; a
+    /// finished handle is reused after that, and a new one takes its place meanwhile); without, at once.
     private static func sendLoop(
         _ requests: [HTTPRequest], options: TransportOptions, jobs: Int, source: RequestSource,
         handsOverAfterSending: Bool, onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
@@ -193,15 +193,27 @@ public struct CurlTransport: HTTPTransport {
             waker.map { options.cancellation?.unregister($0) }
             withExtendedLifetime(multi) {}
         }
-        var done: [(Int, Result<HTTPResponse, TransportError>)] = []  // finished, not handed over yet
-        func handOverDone() {
-            for (index, result) in done { onResult(index, result) }
-            done.removeAll(keepingCapacity: true)
+        // Transfers that finished, whose results are not made yet: each is made, then handed over or retried.
+        var finishedTransfers: [(index: Int, transfer: Transfer, code: CURLcode, at: ContinuousClock.Instant)] = []
+        func settle() {
+            for (index, transfer, code, finishedAt) in finishedTransfers {
+                let result = transfer.result(code: code, finishedAt: finishedAt)
+                idle.append(transfer.easy.finish())
+                let attempt = attemptsSent(index)
+                if options.retry.shouldRetry(result, attempt: attempt), options.cancellation?.isCancelled != true {
+                    let wait = options.retry.delay(after: result, attempt: attempt)
+                    retrying.append((ContinuousClock.now + .nanoseconds(Int64(wait * 1e9)), index))
+                } else {
+                    onResult(index, result.withAttempts(attempt))
+                    attempts[index] = nil  // done with: 100,000 entries were 4 MB
+                }
+            }
+            finishedTransfers.removeAll(keepingCapacity: true)
         }
-        defer { handOverDone() }
-        while !source.isEmpty || !held.isEmpty || !running.isEmpty || !retrying.isEmpty {
+        defer { settle() }
+        while !source.isEmpty || !held.isEmpty || !running.isEmpty || !retrying.isEmpty || !finishedTransfers.isEmpty {
             if options.cancellation?.isCancelled == true {
-                handOverDone()
+                settle()
                 // Stop: the transfers in flight end now, nothing more is sent, and no back-off is waited out.
                 for (index, transfer) in running.sorted(by: { $0.key < $1.key }) {
                     multi.remove(transfer)
@@ -262,25 +274,16 @@ public struct CurlTransport: HTTPTransport {
                 }
             }
             multi.perform()
-            handOverDone()
+            settle()
             let finished = multi.finished()
             for (handle, code) in finished {
                 guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
                 running[index] = nil
                 multi.remove(transfer)
                 if !hosts.isEmpty { limiter.finished(hosts[index]) }
-                let result = transfer.result(code: code, finishedAt: ContinuousClock.now)
-                idle.append(transfer.easy.finish())
-                let attempt = attemptsSent(index)
-                if options.retry.shouldRetry(result, attempt: attempt), options.cancellation?.isCancelled != true {
-                    let wait = options.retry.delay(after: result, attempt: attempt)
-                    retrying.append((ContinuousClock.now + .nanoseconds(Int64(wait * 1e9)), index))
-                } else {
-                    done.append((index, result.withAttempts(attempt)))
-                    if !handsOverAfterSending { handOverDone() }
-                    attempts[index] = nil  // done with: 100,000 entries were 4 MB
-                }
+                finishedTransfers.append((index, transfer, code, ContinuousClock.now))
             }
+            if !handsOverAfterSending { settle() }
             let opened = gate.open { index in running[index]?.hasConnected ?? true }
             // Wait for the network only when no slot came free and no origin opened: those are filled first, at once.
             // With nothing in flight the wait is for a back-off or a host's rate, until the first one is due; a

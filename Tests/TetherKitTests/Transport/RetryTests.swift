@@ -32,6 +32,23 @@ import Testing
         #expect(waits[1] >= 0.2, "\(waits)")
     }
 
+    /// Through `sendFromAnyLoop`, a loop decides on a finished transfer's retry only after it has sent what takes its
+    /// place: when that transfer was its last one, the loop must still wait out the back-off and send it again.
+    @Test func aLoopsLastRequestIsRetriedToo() throws {
+        let server = try FlakyServer.failingTwice()
+        let handed = Locked<[Result<HTTPResponse, TransportError>]>([])
+        transport.sendFromAnyLoop(
+            [HTTPRequest(method: "GET", url: server.baseURL + "/user")],
+            options: options(retries: 2, baseDelay: 0.01, maxDelay: 0.05)
+        ) { _, result in handed.withLock { $0.append(result) } }
+        let results = handed.withLock { $0 }
+        #expect(results.count == 1)
+        let response = try #require(results.first).get()
+        #expect(response.statusCode == 200)
+        #expect(response.attempts == 3)
+        #expect(server.requestCount == 3)
+    }
+
     @Test func retriesRunOutOnTheTransportError() throws {
         let server = try FlakyServer.failingTwice()
         let results = transport.send(
@@ -133,7 +150,10 @@ import Testing
         #expect(server.requestCount == 1)
     }
 
-    @Test func aLongRunSentBySeveralLoopsRetriesEachFailedRequestOnItsOwn() throws {
+    /// Also through `sendFromAnyLoop` (a run's own path, into the hand-over), where a loop makes its finished
+    /// transfers' results, and decides on their retries, only after it has sent the requests that take their places.
+    @Test(arguments: [false, true])
+    func aLongRunSentBySeveralLoopsRetriesEachFailedRequestOnItsOwn(fromAnyLoop: Bool) throws {
         // Every tenth path answers 503 the first time: each of them is sent twice, by whichever loop took it, and
         // every other request once.
         let seen = SeenRequests()
@@ -148,7 +168,21 @@ import Testing
         transportOptions.jobs = 8
         let cores = ProcessInfo.processInfo.activeProcessorCount
         #expect(CurlTransport.loops(requests: requests.count, options: transportOptions).count == min(cores, 2))
-        let results = transport.send(requests, options: transportOptions)
+        let results: [Result<HTTPResponse, TransportError>]
+        if fromAnyLoop {
+            let handed = Locked([Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count))
+            let handOvers = Locked(0)
+            transport.sendFromAnyLoop(requests, options: transportOptions) { index, result in
+                handed.withLock { $0[index] = result }
+                handOvers.withLock { $0 += 1 }
+            }
+            #expect(handOvers.withLock { $0 } == requests.count, "a result was handed over twice, or not at all")
+            results = handed.withLock { $0 }.enumerated().map { index, result in
+                result ?? .failure(TransportError(message: "not handed over", url: requests[index].url))
+            }
+        } else {
+            results = transport.send(requests, options: transportOptions)
+        }
         for (index, result) in results.enumerated() {
             let response = try result.get()
             #expect(response.statusCode == 200, "\(requests[index].url)")
