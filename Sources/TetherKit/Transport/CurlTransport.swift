@@ -724,7 +724,7 @@ extension Transfer {
 }
 
 /// A clock's duration in seconds.
-private func seconds(_ duration: Duration) -> Double {
+func seconds(_ duration: Duration) -> Double {
     let parts = duration.components
     return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
 }

@@ -81,8 +81,7 @@ final class HandOver<Item>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if isBusy && window > .zero {
-            let (seconds, attoseconds) = window.components
-            let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+            let deadline = Date(timeIntervalSinceNow: seconds(window))
             while !isClosed && !isHalfFull(count: items.count, weight: weight) && condition.wait(until: deadline) {}
         }
         isIdle = true
