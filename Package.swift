@@ -25,10 +25,6 @@ let package = Package(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
-        // libxml2 opened at the first XML a run reads, not at start-up (Linux; its comment says why and how).
-        .target(
-            name: "CLibXML2Loader", dependencies: ["CLibXML2"],
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
@@ -37,13 +33,18 @@ let package = Package(
         .systemLibrary(
             name: "CSimdJSONLibrary", pkgConfig: "simdjson",
             providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
+        // libxml2, libmicrohttpd and libyaml opened at their first use, not at start-up (Linux; loader.c says why
+        // and how).
+        .target(
+            name: "CLibraryLoader", dependencies: ["CLibXML2", "CMicroHTTPD", "CYAML"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // simdjson is C++; this shim gives it a plain C API so that no importer needs C++ interoperability.
         .target(name: "CSimdJSON", dependencies: ["CSimdJSONLibrary"]),
         .target(name: "TetherContracts"),
         .target(
             name: "TetherKit",
             dependencies: [
-                "TetherContracts", "CCurl", "CLibXML2", "CLibXML2Loader", "CMicroHTTPD", "CSimdJSON", "CYAML",
+                "TetherContracts", "CCurl", "CLibXML2", "CLibraryLoader", "CMicroHTTPD", "CSimdJSON", "CYAML",
             ]),
         .executableTarget(name: "TetherCLI", dependencies: ["TetherKit"]),
         .target(name: "TetherTesting", dependencies: ["TetherKit"]),
