@@ -3,6 +3,7 @@
 #include "loader.h"
 
 #if defined(__linux__)
+#define LIBRARY tether_libmicrohttpd
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/select.h>
@@ -14,7 +15,7 @@
 FORWARD struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback accept,
                                             void *acceptContext, MHD_AccessHandlerCallback handler,
                                             void *handlerContext, ...) {
-    REAL(tether_libmicrohttpd, MHD_start_daemon_va)
+    REAL(LIBRARY, MHD_start_daemon_va)
     va_list options;
     va_start(options, handlerContext);
     struct MHD_Daemon *daemon =
@@ -23,64 +24,30 @@ FORWARD struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, M
     return daemon;
 }
 
-FORWARD void MHD_stop_daemon(struct MHD_Daemon *daemon) {
-    REAL(tether_libmicrohttpd, MHD_stop_daemon)
-    MHD_stop_daemon_found(daemon);
-}
+FORWARD_VOID(MHD_stop_daemon, (struct MHD_Daemon *daemon), (daemon))
 
 // Variadic in the header, but the kinds Tether asks for (MHD_DAEMON_INFO_BIND_PORT) take no further argument, and
 // the library reads none for them.
-FORWARD const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType kind,
-                                                        ...) {
-    REAL(tether_libmicrohttpd, MHD_get_daemon_info)
-    return MHD_get_daemon_info_found(daemon, kind);
-}
+FORWARD_FUNCTION(const union MHD_DaemonInfo *, MHD_get_daemon_info,
+    (struct MHD_Daemon *daemon, enum MHD_DaemonInfoType kind, ...), (daemon, kind))
 
 // As MHD_get_daemon_info: MHD_CONNECTION_INFO_CONNECTION_FD takes no further argument.
-FORWARD const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
-                                                                enum MHD_ConnectionInfoType kind, ...) {
-    REAL(tether_libmicrohttpd, MHD_get_connection_info)
-    return MHD_get_connection_info_found(connection, kind);
-}
-
-FORWARD int MHD_get_connection_values(struct MHD_Connection *connection, enum MHD_ValueKind kind,
-                                      MHD_KeyValueIterator iterator, void *iteratorContext) {
-    REAL(tether_libmicrohttpd, MHD_get_connection_values)
-    return MHD_get_connection_values_found(connection, kind, iterator, iteratorContext);
-}
-
-FORWARD void MHD_suspend_connection(struct MHD_Connection *connection) {
-    REAL(tether_libmicrohttpd, MHD_suspend_connection)
-    MHD_suspend_connection_found(connection);
-}
-
-FORWARD void MHD_resume_connection(struct MHD_Connection *connection) {
-    REAL(tether_libmicrohttpd, MHD_resume_connection)
-    MHD_resume_connection_found(connection);
-}
-
-FORWARD struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer,
-                                                             enum MHD_ResponseMemoryMode mode) {
-    REAL(tether_libmicrohttpd, MHD_create_response_from_buffer)
-    return MHD_create_response_from_buffer_found(size, buffer, mode);
-}
+FORWARD_FUNCTION(const union MHD_ConnectionInfo *, MHD_get_connection_info,
+    (struct MHD_Connection *connection, enum MHD_ConnectionInfoType kind, ...), (connection, kind))
+FORWARD_FUNCTION(int, MHD_get_connection_values,
+    (struct MHD_Connection *connection, enum MHD_ValueKind kind, MHD_KeyValueIterator iterator, void *iteratorContext),
+    (connection, kind, iterator, iteratorContext))
+FORWARD_VOID(MHD_suspend_connection, (struct MHD_Connection *connection), (connection))
+FORWARD_VOID(MHD_resume_connection, (struct MHD_Connection *connection), (connection))
+FORWARD_FUNCTION(struct MHD_Response *, MHD_create_response_from_buffer,
+    (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode), (size, buffer, mode))
 
 // `enum MHD_Result` from 0.9.71, `int` before: the header's own return type.
-FORWARD __typeof__(MHD_add_response_header(NULL, NULL, NULL))
-    MHD_add_response_header(struct MHD_Response *response, const char *header, const char *content) {
-    REAL(tether_libmicrohttpd, MHD_add_response_header)
-    return MHD_add_response_header_found(response, header, content);
-}
-
-FORWARD __typeof__(MHD_queue_response(NULL, 0, NULL))
-    MHD_queue_response(struct MHD_Connection *connection, unsigned int status, struct MHD_Response *response) {
-    REAL(tether_libmicrohttpd, MHD_queue_response)
-    return MHD_queue_response_found(connection, status, response);
-}
-
-FORWARD void MHD_destroy_response(struct MHD_Response *response) {
-    REAL(tether_libmicrohttpd, MHD_destroy_response)
-    MHD_destroy_response_found(response);
-}
+FORWARD_FUNCTION(__typeof__(MHD_add_response_header(NULL, NULL, NULL)), MHD_add_response_header,
+    (struct MHD_Response *response, const char *header, const char *content), (response, header, content))
+FORWARD_FUNCTION(__typeof__(MHD_queue_response(NULL, 0, NULL)), MHD_queue_response,
+    (struct MHD_Connection *connection, unsigned int status, struct MHD_Response *response),
+    (connection, status, response))
+FORWARD_VOID(MHD_destroy_response, (struct MHD_Response *response), (response))
 
 #endif

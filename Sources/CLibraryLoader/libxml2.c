@@ -2,6 +2,7 @@
 #include "loader.h"
 
 #if defined(__linux__)
+#define LIBRARY tether_libxml2
 #include <libxml/xmlversion.h>
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
@@ -11,127 +12,38 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlschemastypes.h>
 
-FORWARD void xmlInitParser(void) {
-    REAL(tether_libxml2, xmlInitParser)
-    xmlInitParser_found();
-}
-
-FORWARD void xmlSetExternalEntityLoader(xmlExternalEntityLoader loader) {
-    REAL(tether_libxml2, xmlSetExternalEntityLoader)
-    xmlSetExternalEntityLoader_found(loader);
-}
-
-FORWARD void xmlSetStructuredErrorFunc(void *context, xmlStructuredErrorFunc handler) {
-    REAL(tether_libxml2, xmlSetStructuredErrorFunc)
-    xmlSetStructuredErrorFunc_found(context, handler);
-}
-
-FORWARD void xmlResetLastError(void) {
-    REAL(tether_libxml2, xmlResetLastError)
-    xmlResetLastError_found();
-}
-
-FORWARD xmlDocPtr xmlReadMemory(const char *buffer, int size, const char *url, const char *encoding, int options) {
-    REAL(tether_libxml2, xmlReadMemory)
-    return xmlReadMemory_found(buffer, size, url, encoding, options);
-}
-
-FORWARD xmlParserCtxtPtr xmlCreateMemoryParserCtxt(const char *buffer, int size) {
-    REAL(tether_libxml2, xmlCreateMemoryParserCtxt)
-    return xmlCreateMemoryParserCtxt_found(buffer, size);
-}
-
-FORWARD int xmlCtxtUseOptions(xmlParserCtxtPtr context, int options) {
-    REAL(tether_libxml2, xmlCtxtUseOptions)
-    return xmlCtxtUseOptions_found(context, options);
-}
-
-FORWARD int xmlParseDocument(xmlParserCtxtPtr context) {
-    REAL(tether_libxml2, xmlParseDocument)
-    return xmlParseDocument_found(context);
-}
-
-FORWARD void xmlFreeParserCtxt(xmlParserCtxtPtr context) {
-    REAL(tether_libxml2, xmlFreeParserCtxt)
-    xmlFreeParserCtxt_found(context);
-}
-
-FORWARD xmlDocPtr xmlCopyDoc(xmlDocPtr document, int recursive) {
-    REAL(tether_libxml2, xmlCopyDoc)
-    return xmlCopyDoc_found(document, recursive);
-}
-
-FORWARD void xmlFreeDoc(xmlDocPtr document) {
-    REAL(tether_libxml2, xmlFreeDoc)
-    xmlFreeDoc_found(document);
-}
-
-FORWARD xmlNodePtr xmlDocGetRootElement(const xmlDoc *document) {
-    REAL(tether_libxml2, xmlDocGetRootElement)
-    return xmlDocGetRootElement_found(document);
-}
-
-FORWARD long xmlGetLineNo(const xmlNode *node) {
-    REAL(tether_libxml2, xmlGetLineNo)
-    return xmlGetLineNo_found(node);
-}
-
-FORWARD xmlChar *xmlNodeListGetString(xmlDocPtr document, const xmlNode *list, int inLine) {
-    REAL(tether_libxml2, xmlNodeListGetString)
-    return xmlNodeListGetString_found(document, list, inLine);
-}
+FORWARD_VOID(xmlInitParser, (void), ())
+FORWARD_VOID(xmlSetExternalEntityLoader, (xmlExternalEntityLoader loader), (loader))
+FORWARD_VOID(xmlSetStructuredErrorFunc, (void *context, xmlStructuredErrorFunc handler), (context, handler))
+FORWARD_VOID(xmlResetLastError, (void), ())
+FORWARD_FUNCTION(xmlDocPtr, xmlReadMemory,
+    (const char *buffer, int size, const char *url, const char *encoding, int options),
+    (buffer, size, url, encoding, options))
+FORWARD_FUNCTION(xmlParserCtxtPtr, xmlCreateMemoryParserCtxt, (const char *buffer, int size), (buffer, size))
+FORWARD_FUNCTION(int, xmlCtxtUseOptions, (xmlParserCtxtPtr context, int options), (context, options))
+FORWARD_FUNCTION(int, xmlParseDocument, (xmlParserCtxtPtr context), (context))
+FORWARD_VOID(xmlFreeParserCtxt, (xmlParserCtxtPtr context), (context))
+FORWARD_FUNCTION(xmlDocPtr, xmlCopyDoc, (xmlDocPtr document, int recursive), (document, recursive))
+FORWARD_VOID(xmlFreeDoc, (xmlDocPtr document), (document))
+FORWARD_FUNCTION(xmlNodePtr, xmlDocGetRootElement, (const xmlDoc *document), (document))
+FORWARD_FUNCTION(long, xmlGetLineNo, (const xmlNode *node), (node))
+FORWARD_FUNCTION(xmlChar *, xmlNodeListGetString, (xmlDocPtr document, const xmlNode *list, int inLine),
+    (document, list, inLine))
 
 // void in libxml2 2.9, int from 2.11: the header's own return type.
-FORWARD __typeof__(xmlSchemaInitTypes()) xmlSchemaInitTypes(void) {
-    REAL(tether_libxml2, xmlSchemaInitTypes)
-    return xmlSchemaInitTypes_found();
-}
-
-FORWARD xmlSchemaParserCtxtPtr xmlSchemaNewDocParserCtxt(xmlDocPtr document) {
-    REAL(tether_libxml2, xmlSchemaNewDocParserCtxt)
-    return xmlSchemaNewDocParserCtxt_found(document);
-}
-
-FORWARD void xmlSchemaSetParserStructuredErrors(xmlSchemaParserCtxtPtr context, xmlStructuredErrorFunc handler,
-                                                void *handlerContext) {
-    REAL(tether_libxml2, xmlSchemaSetParserStructuredErrors)
-    xmlSchemaSetParserStructuredErrors_found(context, handler, handlerContext);
-}
-
-FORWARD xmlSchemaPtr xmlSchemaParse(xmlSchemaParserCtxtPtr context) {
-    REAL(tether_libxml2, xmlSchemaParse)
-    return xmlSchemaParse_found(context);
-}
-
-FORWARD void xmlSchemaFreeParserCtxt(xmlSchemaParserCtxtPtr context) {
-    REAL(tether_libxml2, xmlSchemaFreeParserCtxt)
-    xmlSchemaFreeParserCtxt_found(context);
-}
-
-FORWARD void xmlSchemaFree(xmlSchemaPtr schema) {
-    REAL(tether_libxml2, xmlSchemaFree)
-    xmlSchemaFree_found(schema);
-}
-
-FORWARD xmlSchemaValidCtxtPtr xmlSchemaNewValidCtxt(xmlSchemaPtr schema) {
-    REAL(tether_libxml2, xmlSchemaNewValidCtxt)
-    return xmlSchemaNewValidCtxt_found(schema);
-}
-
-FORWARD void xmlSchemaSetValidStructuredErrors(xmlSchemaValidCtxtPtr context, xmlStructuredErrorFunc handler,
-                                               void *handlerContext) {
-    REAL(tether_libxml2, xmlSchemaSetValidStructuredErrors)
-    xmlSchemaSetValidStructuredErrors_found(context, handler, handlerContext);
-}
-
-FORWARD int xmlSchemaValidateDoc(xmlSchemaValidCtxtPtr context, xmlDocPtr document) {
-    REAL(tether_libxml2, xmlSchemaValidateDoc)
-    return xmlSchemaValidateDoc_found(context, document);
-}
-
-FORWARD void xmlSchemaFreeValidCtxt(xmlSchemaValidCtxtPtr context) {
-    REAL(tether_libxml2, xmlSchemaFreeValidCtxt)
-    xmlSchemaFreeValidCtxt_found(context);
-}
+FORWARD_FUNCTION(__typeof__(xmlSchemaInitTypes()), xmlSchemaInitTypes, (void), ())
+FORWARD_FUNCTION(xmlSchemaParserCtxtPtr, xmlSchemaNewDocParserCtxt, (xmlDocPtr document), (document))
+FORWARD_VOID(xmlSchemaSetParserStructuredErrors,
+    (xmlSchemaParserCtxtPtr context, xmlStructuredErrorFunc handler, void *handlerContext),
+    (context, handler, handlerContext))
+FORWARD_FUNCTION(xmlSchemaPtr, xmlSchemaParse, (xmlSchemaParserCtxtPtr context), (context))
+FORWARD_VOID(xmlSchemaFreeParserCtxt, (xmlSchemaParserCtxtPtr context), (context))
+FORWARD_VOID(xmlSchemaFree, (xmlSchemaPtr schema), (schema))
+FORWARD_FUNCTION(xmlSchemaValidCtxtPtr, xmlSchemaNewValidCtxt, (xmlSchemaPtr schema), (schema))
+FORWARD_VOID(xmlSchemaSetValidStructuredErrors,
+    (xmlSchemaValidCtxtPtr context, xmlStructuredErrorFunc handler, void *handlerContext),
+    (context, handler, handlerContext))
+FORWARD_FUNCTION(int, xmlSchemaValidateDoc, (xmlSchemaValidCtxtPtr context, xmlDocPtr document), (context, document))
+FORWARD_VOID(xmlSchemaFreeValidCtxt, (xmlSchemaValidCtxtPtr context), (context))
 
 #endif

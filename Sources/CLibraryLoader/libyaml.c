@@ -3,31 +3,14 @@
 #include "loader.h"
 
 #if defined(__linux__)
+#define LIBRARY tether_libyaml
 #include <yaml.h>
 
-FORWARD int yaml_parser_initialize(yaml_parser_t *parser) {
-    REAL(tether_libyaml, yaml_parser_initialize)
-    return yaml_parser_initialize_found(parser);
-}
-
-FORWARD void yaml_parser_set_input_string(yaml_parser_t *parser, const unsigned char *input, size_t size) {
-    REAL(tether_libyaml, yaml_parser_set_input_string)
-    yaml_parser_set_input_string_found(parser, input, size);
-}
-
-FORWARD int yaml_parser_parse(yaml_parser_t *parser, yaml_event_t *event) {
-    REAL(tether_libyaml, yaml_parser_parse)
-    return yaml_parser_parse_found(parser, event);
-}
-
-FORWARD void yaml_event_delete(yaml_event_t *event) {
-    REAL(tether_libyaml, yaml_event_delete)
-    yaml_event_delete_found(event);
-}
-
-FORWARD void yaml_parser_delete(yaml_parser_t *parser) {
-    REAL(tether_libyaml, yaml_parser_delete)
-    yaml_parser_delete_found(parser);
-}
+FORWARD_FUNCTION(int, yaml_parser_initialize, (yaml_parser_t *parser), (parser))
+FORWARD_VOID(yaml_parser_set_input_string, (yaml_parser_t *parser, const unsigned char *input, size_t size),
+    (parser, input, size))
+FORWARD_FUNCTION(int, yaml_parser_parse, (yaml_parser_t *parser, yaml_event_t *event), (parser, event))
+FORWARD_VOID(yaml_event_delete, (yaml_event_t *event), (event))
+FORWARD_VOID(yaml_parser_delete, (yaml_parser_t *parser), (parser))
 
 #endif

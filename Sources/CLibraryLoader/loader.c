@@ -24,24 +24,22 @@
 #include <unistd.h>
 #include <libxml/xmlversion.h>
 
-static const char *const sonames[] = {
+// Each library: its soname, what needs it, and the Debian package that installs it (in `tether_library`'s order).
+static const struct {
+    const char *soname, *need, *package;
+} libraries[] = {
 // libxml2 2.14 changed its ABI and its soname; the one the headers describe is the one to load.
 #if LIBXML_VERSION >= 21400
-    "libxml2.so.16",
+    {"libxml2.so.16", "reading XML", "libxml2"},
 #else
-    "libxml2.so.2",
+    {"libxml2.so.2", "reading XML", "libxml2"},
 #endif
-    "libmicrohttpd.so.12",
-    "libyaml-0.so.2",
+    {"libmicrohttpd.so.12", "serving a mock (--mock, tether mock, tether serve)", "libmicrohttpd12"},
+    {"libyaml-0.so.2", "reading YAML (an OpenAPI document in YAML)", "libyaml-0-2"},
 };
 
-static const char *const needs[] = {"reading XML", "serving a mock (--mock, tether mock, tether serve)",
-                                    "reading YAML (an OpenAPI document in YAML)"};
-
-static const char *const packages[] = {"libxml2", "libmicrohttpd12", "libyaml-0-2"};
-
 // Read and written atomically: two threads may both open a library; dlopen counts, both get the one handle.
-static void *handles[3];
+static void *handles[sizeof libraries / sizeof libraries[0]];
 
 int tether_library_is_loaded(tether_library library) {
     return __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE) != NULL;
@@ -54,14 +52,14 @@ __attribute__((noreturn, cold)) static void unavailable(tether_library library, 
     fprintf(stderr,
             "tether: cannot load %s, which %s needs: %s\n"
             "  install it (Debian, Ubuntu: apt-get install %s)\n",
-            sonames[library], needs[library], what, packages[library]);
+            libraries[library].soname, libraries[library].need, what, libraries[library].package);
     _exit(127);
 }
 
 void *tether_library_function(tether_library library, const char *name) {
     void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
     if (handle == NULL) {
-        handle = dlopen(sonames[library], RTLD_NOW | RTLD_LOCAL);
+        handle = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
         if (handle == NULL) {
             const char *error = dlerror();
             unavailable(library, error ? error : "dlopen failed");

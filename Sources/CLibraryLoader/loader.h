@@ -19,4 +19,17 @@ void *tether_library_function(tether_library library, const char *name);
 // Hidden: only this executable's own calls come here; a library's calls among its own functions stay inside it.
 #define FORWARD __attribute__((visibility("hidden")))
 
+// `name` of the file's LIBRARY, declared as its header declares it (`parameters`), handing `arguments` (the
+// parameters' names) to the library's own and returning what it returns, or nothing (FORWARD_VOID).
+#define FORWARD_FUNCTION(type, name, parameters, arguments)                                                           \
+    FORWARD type name parameters {                                                                                    \
+        REAL(LIBRARY, name)                                                                                           \
+        return name##_found arguments;                                                                                \
+    }
+#define FORWARD_VOID(name, parameters, arguments)                                                                     \
+    FORWARD void name parameters {                                                                                    \
+        REAL(LIBRARY, name)                                                                                           \
+        name##_found arguments;                                                                                       \
+    }
+
 #endif
