@@ -56,7 +56,8 @@ __attribute__((noreturn, cold)) static void unavailable(tether_library library, 
     _exit(127);
 }
 
-void *tether_library_function(tether_library library, const char *name) {
+// The library's handle, opened at the first call.
+static void *opened(tether_library library) {
     void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
     if (handle == NULL) {
         handle = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
@@ -66,7 +67,13 @@ void *tether_library_function(tether_library library, const char *name) {
         }
         __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
     }
-    void *function = dlsym(handle, name);
+    return handle;
+}
+
+void tether_library_open(tether_library library) { (void)opened(library); }
+
+void *tether_library_function(tether_library library, const char *name) {
+    void *function = dlsym(opened(library), name);
     if (function == NULL) unavailable(library, name);
     return function;
 }
@@ -77,5 +84,7 @@ int tether_library_is_loaded(tether_library library) {
     (void)library;
     return 1;
 }
+
+void tether_library_open(tether_library library) { (void)library; }
 
 #endif

@@ -29,6 +29,34 @@ import Testing
         #expect(tether_library_is_loaded(tether_libmicrohttpd) == 1)
     }
 
+    /// A stub that may be read as XML when its answer arrives (markup, not declared XML) has libxml2 opened by the
+    /// run's start-up, before any request: a machine without it finds out before anything is sent. In a child
+    /// process (this test executable again), where nothing has opened libxml2 yet.
+    @Test func aRunThatMayReadXMLOpensLibxml2BeforeItSendsAnything() async throws {
+        #if os(Linux)
+            try await ChildProcess.runTest(
+                "libxml2IsOpenedByTheStartUp", environment: ["TETHER_LIBRARY_LOADER_CHILD": "1"])
+        #endif
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["TETHER_LIBRARY_LOADER_CHILD"] == "1",
+            "runs in the child of aRunThatMayReadXMLOpensLibxml2BeforeItSendsAnything"))
+    func libxml2IsOpenedByTheStartUp() throws {
+        let folder = try ContractFolder([
+            "json.json":
+                #"{"service": "J", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "a", "path": "/a", "sampleData": {"json": {"id": 1}}}, {"name": "b", "path": "/b", "sampleData": {"text": "plain"}}]}"#,
+            "markup/api.json":
+                #"{"service": "M", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "feed", "path": "/feed", "sampleData": {"text": "  <feed><entry/></feed>"}}]}"#,
+        ])
+        #expect(tether_library_is_loaded(tether_libxml2) == 0)
+        _ = try RunInputs(paths: [folder.file("json.json")]).selectedContracts(write: { _ in })
+        #expect(tether_library_is_loaded(tether_libxml2) == 0, "no stub of these can be read as XML")
+        _ = try RunInputs(paths: [folder.file("markup")]).selectedContracts(write: { _ in })
+        #expect(tether_library_is_loaded(tether_libxml2) == 1)
+    }
+
     @Test func readingYAMLOpensLibyamlThroughTheLoader() throws {
         let source = try YAMLReader().read(Data("openapi: 3.0.3\npaths: {}\n".utf8), file: "spec.yaml")
         #expect(source.file == "spec.yaml")

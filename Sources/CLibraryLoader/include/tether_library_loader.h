@@ -13,4 +13,9 @@ typedef enum tether_library {
 /// until the first call (for tests: a run that reads no XML never opens libxml2).
 int tether_library_is_loaded(tether_library library);
 
+/// Opens `library` now, as its first call would (Linux): a run that will need it later finds a missing one before it
+/// sends anything. A library that cannot be opened ends the process with a message naming the package to install
+/// (exit status 127). Nothing to do where it is linked as usual (macOS).
+void tether_library_open(tether_library library);
+
 #endif

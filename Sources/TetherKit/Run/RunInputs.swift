@@ -86,6 +86,9 @@ public struct RunInputs: Sendable {
         let xmlErrors = contracts.compactMap(ContractCheck.xmlStubError(in:))
         if !xmlErrors.isEmpty { throw .contracts(ContractErrors(xmlErrors)) }
         let selected = contracts.filter(filter.matches)
+        // Other stubs that may be read as XML are read when their answers arrive: libxml2 is opened now, so that a
+        // machine without it stops the run here, before any request, rather than at the first such answer.
+        if selected.contains(where: ContractCheck.mayReadAsXML) { XMLElementNode.openLibrary() }
         guard !selected.isEmpty else {
             if contracts.isEmpty {
                 throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")

@@ -77,18 +77,35 @@ public enum ContractCheck {
             case .network(_, let headers) = contract.sampleResponse
         else { return nil }
         let liveType = response.headers.first { $0.isNamed("Content-Type") }.map(\.value)
-        let file = contract.stubSource.map { $0.location.isEmpty ? $0.file : "" }
+        let file = wholeStubFile(of: contract)
         let isDeclared = isDeclaredXML(headers: headers, file: file)
         let isSampleFile = file.map { !$0.isEmpty } ?? true
         guard isDeclared || isSampleFile || liveType.map(isXMLMediaType) == true else { return nil }
-        // Sniffing: only bytes that start with markup are offered to the parser.
-        guard isDeclared || data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == 0x3C
-        else { return nil }
+        guard isDeclared || startsWithMarkup(data) else { return nil }
         do {
             return .success(try XMLElementNode.read(data, name: contract.stubSource?.file ?? "stub"))
         } catch {
             return isDeclared ? .failure(error) : nil
         }
+    }
+
+    /// Sniffing: only bytes that start with markup (after whitespace and a byte order mark) are offered to the
+    /// parser when no side declares XML.
+    static func startsWithMarkup(_ data: Data) -> Bool {
+        data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == 0x3C
+    }
+
+    /// Whether `xmlStub` may read the stub as XML when its answer arrives (whatever the answer): a text stub sent to
+    /// the service that declares XML or starts with markup.
+    static func mayReadAsXML(_ contract: Contract) -> Bool {
+        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
+        else { return false }
+        return startsWithMarkup(data) || isDeclaredXML(headers: headers, file: wholeStubFile(of: contract))
+    }
+
+    /// The sample file that is the whole stub, `""` for a stub inside a file (a manifest's), `nil` without a file.
+    private static func wholeStubFile(of contract: Contract) -> String? {
+        contract.stubSource.map { $0.location.isEmpty ? $0.file : "" }
     }
 
     /// Whether the stub itself says XML: an XML `Content-Type` among its headers, or a sample file ending in `.xml`.

@@ -1,6 +1,7 @@
 // The one Swift file that imports CLibXML2: libxml2's reader (`XMLElementNode.read`), its text writer
 // (`XMLTextWriter`) and its XML Schema validation (`XMLSchema`).
 internal import CLibXML2
+internal import CLibraryLoader
 import Foundation
 
 /// An XML element as libxml2 read it: name (with its namespace URI), attributes in order, children (elements and
@@ -59,6 +60,12 @@ struct XMLElementNode: Sendable {
         case declaresEntities
         /// Parsed, but there is no root element.
         case noRoot
+    }
+
+    /// Opens libxml2 now where it is opened at its first use (Linux's release build, `Sources/CLibraryLoader`): a
+    /// missing one ends the run here, with what to install (exit status 127).
+    static func openLibrary() {
+        tether_library_open(tether_libxml2)
     }
 
     /// libxml2's set-up, plus an external-entity loader that refuses every resource: nothing Tether reads may

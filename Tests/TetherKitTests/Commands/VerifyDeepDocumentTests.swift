@@ -129,25 +129,8 @@ import Testing
         #else
             var environment = try DarwinThreadStacks.environment.get()
             environment["TETHER_DARWIN_STACKS_CHILD"] = "1"
-            let childEnvironment = environment.merging(Self.plainEnvironment) { own, _ in own }
-            let run = try await offPool {  // (minutes, maybe: off the cooperative pool)
-                try ChildProcess.run(
-                    CommandLine.arguments[0],
-                    ["--testing-library", "swift-testing", "--filter", "swiftAPIOnDarwinsStacks"],
-                    environment: childEnvironment, deadline: 300)
-            }
-            let output = run.stdoutText + run.stderrText
-            #expect(run.status == 0, "\(output.suffix(6000))")
-            #expect(
-                output.contains("swiftAPIOnDarwinsStacks() passed"),
-                "the child ran no such test: \(output.suffix(3000))")
+            try await ChildProcess.runTest("swiftAPIOnDarwinsStacks", environment: environment)
         #endif
-    }
-
-    /// PATH, HOME and TMPDIR: not the variables `swift test` gives its own test process (its event stream and the
-    /// like), which the child would take as meant for it.
-    static var plainEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { ["PATH", "HOME", "TMPDIR"].contains($0.key) }
     }
 
     static var isChild: Bool {
