@@ -53,6 +53,8 @@ import Testing
         #expect(tether_library_is_loaded(tether_libxml2) == 0)
         _ = try RunInputs(paths: [folder.file("json.json")]).selectedContracts(write: { _ in })
         #expect(tether_library_is_loaded(tether_libxml2) == 0, "no stub of these can be read as XML")
+        _ = try RunInputs(paths: [folder.file("markup")]).selectedContracts(write: { _ in }, sends: false)
+        #expect(tether_library_is_loaded(tether_libxml2) == 0, "--list sends nothing, so reads no answer")
         _ = try RunInputs(paths: [folder.file("markup")]).selectedContracts(write: { _ in })
         #expect(tether_library_is_loaded(tether_libxml2) == 1)
     }

@@ -34,12 +34,15 @@ public struct RunInputs: Sendable {
     }
 
     /// The start-up: start the mock (which sends every request to itself), read the manifests, select the targets.
-    /// - Parameter write: Where the mock's notes go.
+    /// - Parameters:
+    ///   - write: Where the mock's notes go.
+    ///   - sends: Whether requests follow (`--list` sends none): then the libraries their answers may need are opened
+    ///     here.
     /// - Returns: The selected contracts (before `--shard`), the mock server replaying `mock`, and the versions'
     ///   scratch copy with `--ref` (keep both alive while the requests run).
     /// - Throws: `RunError` for broken contracts, a mock that cannot start, a ref that cannot be read, or no target
     ///   selected.
-    func selectedContracts(write: (String) -> Void) throws(RunError) -> (
+    func selectedContracts(write: (String) -> Void, sends: Bool = true) throws(RunError) -> (
         contracts: [Contract], server: MockServer?, versions: VersionedContracts?
     ) {
         var overrides = baseURLs
@@ -88,7 +91,7 @@ public struct RunInputs: Sendable {
         let selected = contracts.filter(filter.matches)
         // Other stubs that may be read as XML are read when their answers arrive: libxml2 is opened now, so that a
         // machine without it stops the run here, before any request, rather than at the first such answer.
-        if selected.contains(where: ContractCheck.mayReadAsXML) { XMLElementNode.openLibrary() }
+        if sends, selected.contains(where: ContractCheck.mayReadAsXML) { XMLElementNode.openLibrary() }
         guard !selected.isEmpty else {
             if contracts.isEmpty {
                 throw .selection("no targets in \(paths.joined(separator: ", ")): nothing to verify")

@@ -201,7 +201,7 @@ public struct RunPipeline {
     public func list(write: @escaping (String) -> Void) throws(RunError) -> Int {
         var inputs = plan.inputs
         inputs.mock = MockReplay()
-        var (selected, _, versions) = try inputs.selectedContracts(write: write)
+        var (selected, _, versions) = try inputs.selectedContracts(write: write, sends: false)
         defer { withExtendedLifetime(versions) {} }
         selected = try inputs.shardPart(of: selected, write: write)
         let redactor = Redactor(contracts: selected)
