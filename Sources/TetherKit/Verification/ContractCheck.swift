@@ -73,9 +73,7 @@ public enum ContractCheck {
     /// - Returns: The parsed stub (or why it does not parse, when declared XML), or `nil` for a non-XML stub.
     static func xmlStub(contract: Contract, response: HTTPResponse) -> Result<XMLElementNode, XMLElementNode.ReadError>?
     {
-        guard case .text(let data) = contract.sampleData,
-            case .network(_, let headers) = contract.sampleResponse
-        else { return nil }
+        guard let (data, headers) = textStub(of: contract) else { return nil }
         let liveType = response.headers.first { $0.isNamed("Content-Type") }.map(\.value)
         let file = wholeStubFile(of: contract)
         let isDeclared = isDeclaredXML(headers: headers, file: file)
@@ -98,9 +96,15 @@ public enum ContractCheck {
     /// Whether `xmlStub` may read the stub as XML when its answer arrives (whatever the answer): a text stub sent to
     /// the service that declares XML or starts with markup.
     static func mayReadAsXML(_ contract: Contract) -> Bool {
-        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
-        else { return false }
+        guard let (data, headers) = textStub(of: contract) else { return false }
         return startsWithMarkup(data) || isDeclaredXML(headers: headers, file: wholeStubFile(of: contract))
+    }
+
+    /// The bytes and headers of a text stub sent to the service: the only stubs that may be XML.
+    private static func textStub(of contract: Contract) -> (data: Data, headers: [HTTPHeader])? {
+        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
+        else { return nil }
+        return (data, headers)
     }
 
     /// The sample file that is the whole stub, `""` for a stub inside a file (a manifest's), `nil` without a file.
@@ -120,11 +124,11 @@ public enum ContractCheck {
     /// - Parameter contract: A loaded contract.
     /// - Returns: The error, or `nil`.
     public static func xmlStubError(in contract: Contract) -> ContractError? {
-        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
+        guard let (data, headers) = textStub(of: contract),
+            isDeclaredXML(headers: headers, file: wholeStubFile(of: contract))
         else { return nil }
         let source = contract.stubSource
         let isWholeFile = source?.location.isEmpty == true
-        guard isDeclaredXML(headers: headers, file: isWholeFile ? source?.file : nil) else { return nil }
         let message: String
         var line: Int?
         var column: Int?
