@@ -6,10 +6,12 @@ let package = Package(
     name: "Tether",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
-        // Foundation only, no C anywhere below it: the Moya-shaped types, the contract model, manifests and export.
-        // An iOS test target can link it (and write contract files for the CLI to verify).
+        // Foundation only, no C anywhere below it: the Moya-shaped types, and the contract model, manifests and
+        // export (TetherCore, re-exported). An iOS test target can link it (and write contract files for the CLI to
+        // verify).
         .library(name: "TetherContracts", targets: ["TetherContracts"]),
-        // The engine on macOS and Linux: TetherContracts re-exported, plus transport, checks, mock server and reports.
+        // The engine on macOS and Linux (TetherEngine: transport, checks, mock server and reports) with TetherContracts
+        // and the Swift API, all re-exported.
         // Named TetherKit, not Tether: a Mac's disk folds case, and the command is `tether` (no two targets, products
         // or paths may differ only in case: `Tether.build` and `tether.build` would be one folder).
         .library(name: "TetherKit", targets: ["TetherKit"]),
@@ -40,13 +42,18 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // simdjson is C++; this shim gives it a plain C API so that no importer needs C++ interoperability.
         .target(name: "CSimdJSON", dependencies: ["CSimdJSONLibrary"]),
-        .target(name: "TetherContracts"),
+        // The contract model, manifests and export (Foundation only), and the Moya-shaped types above it. The command
+        // line links the model without the Moya types, whose `HTTPURLResponse` would bring FoundationNetworking into
+        // its start-up.
+        .target(name: "TetherCore"),
+        .target(name: "TetherContracts", dependencies: ["TetherCore"]),
+        // The engine: transport, checks, mock server, reports and the commands; TetherKit adds the Swift API for apps
+        // (ContractVerifier, which takes Moya-shaped targets).
         .target(
-            name: "TetherKit",
-            dependencies: [
-                "TetherContracts", "CCurl", "CLibXML2", "CLibraryLoader", "CMicroHTTPD", "CSimdJSON", "CYAML",
-            ]),
-        .executableTarget(name: "TetherCLI", dependencies: ["TetherKit"]),
+            name: "TetherEngine",
+            dependencies: ["TetherCore", "CCurl", "CLibXML2", "CLibraryLoader", "CMicroHTTPD", "CSimdJSON", "CYAML"]),
+        .target(name: "TetherKit", dependencies: ["TetherContracts", "TetherEngine"]),
+        .executableTarget(name: "TetherCLI", dependencies: ["TetherEngine"]),
         .target(name: "TetherTesting", dependencies: ["TetherKit"]),
         .plugin(
             name: "TetherCommand",
@@ -59,10 +66,11 @@ let package = Package(
                         reason: "tether writes its reports (reports/) and, with update, learn, record or import, files"),
                 ]),
             dependencies: ["TetherCLI"]),
-        .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts"]),
+        .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts", "TetherCore"]),
         .testTarget(
-            name: "TetherKitTests", dependencies: ["TetherKit", "TetherContracts"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "TetherKit"]),
+            name: "TetherKitTests", dependencies: ["TetherKit", "TetherContracts", "TetherCore", "TetherEngine"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "TetherKit", "TetherEngine"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,5 +1,5 @@
 import Foundation
-import TetherKit
+import TetherEngine
 
 // The thin executable: parse the arguments, run the command, exit with its code. Each command is one file in
 // TetherKit's Commands/; a new one is a line here.

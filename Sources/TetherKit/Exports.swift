@@ -1,3 +1,4 @@
-// `import Tether` brings the ground floor with it: the Moya-shaped types, the contract model, manifests and export
-// live in TetherContracts (Foundation only), and code written against `import Tether` keeps compiling.
+// `import TetherKit` brings everything an app's tests use: the engine (TetherEngine: transport, checks, mock server,
+// reports, the commands), the contract model and the Moya-shaped types (TetherContracts), and the Swift API here.
 @_exported import TetherContracts
+@_exported import TetherEngine

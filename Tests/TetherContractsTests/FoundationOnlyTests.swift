@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `TetherContracts` is what an iOS test target links: nothing but Swift sources and Foundation may be in its
-/// dependency closure. Read from the package as SwiftPM itself describes it (`swift package dump-package`).
+/// `TetherContracts` (with `TetherCore` below it) is what an iOS test target links: nothing but Swift sources and
+/// Foundation may be in its dependency closure. Read from the package as SwiftPM itself describes it (`swift package dump-package`).
 @Suite struct FoundationOnlyTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -42,11 +42,10 @@ import Testing
         return try JSONDecoder().decode(Manifest.self, from: run.stdout)
     }
 
-    @Test func theClosureHoldsNoCAndNoCxxTarget() throws {
-        let manifest = try dumpPackage()
-        let byName = Dictionary(manifest.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The targets `name` depends on, itself first, as the manifest names them.
+    private func closure(of name: String, in byName: [String: Manifest.Target]) throws -> [String] {
         var closure: [String] = []
-        var queue = ["TetherContracts"]
+        var queue = [name]
         while let name = queue.popLast() {
             guard !closure.contains(name) else { continue }
             closure.append(name)
@@ -55,21 +54,41 @@ import Testing
                 for (_, values) in dependency { if let first = values.first?.text { queue.append(first) } }
             }
         }
-        #expect(closure == ["TetherContracts"], "TetherContracts depends on \(closure.dropFirst())")
-        #expect(byName["TetherContracts"]?.type == "regular")
-        // And the target itself holds Swift sources only: no C, C++ or headers a build would compile.
-        let folder = Self.root.appendingPathComponent("Sources/TetherContracts")
-        let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
-        let other = files.filter { file in
-            var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path, isDirectory: &isFolder)
-            return !isFolder.boolValue && !file.hasSuffix(".swift")
+        return closure
+    }
+
+    @Test func theClosureHoldsNoCAndNoCxxTarget() throws {
+        let manifest = try dumpPackage()
+        let byName = Dictionary(manifest.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // The Moya-shaped types above the model (TetherCore), and nothing else.
+        let closure = try closure(of: "TetherContracts", in: byName)
+        #expect(closure == ["TetherContracts", "TetherCore"], "TetherContracts depends on \(closure.dropFirst())")
+        for name in closure {
+            #expect(byName[name]?.type == "regular")
+            // And each target holds Swift sources only: no C, C++ or headers a build would compile.
+            let folder = Self.root.appendingPathComponent("Sources/" + name)
+            let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+            let other = files.filter { file in
+                var isFolder: ObjCBool = false
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path, isDirectory: &isFolder)
+                return !isFolder.boolValue && !file.hasSuffix(".swift")
+            }
+            #expect(other.isEmpty, "\(name): \(other)")
+            #expect(files.contains { $0.hasSuffix(".swift") })
         }
-        #expect(other.isEmpty, "\(other)")
-        #expect(files.contains { $0.hasSuffix(".swift") })
-        // The engine depends on it: one model for both.
+        // The engine depends on the model: one model for both.
         #expect(
-            byName["TetherKit"]?.dependencies.contains { $0.values.contains { $0.first?.text == "TetherContracts" } }
+            byName["TetherEngine"]?.dependencies.contains { $0.values.contains { $0.first?.text == "TetherCore" } }
                 == true)
+    }
+
+    /// The command line links the model and the engine, not the Moya-shaped types or the Swift API: their
+    /// `HTTPURLResponse` would bring FoundationNetworking into every run's start-up.
+    @Test func theCommandLineLinksNeitherTheMoyaTypesNorTheSwiftAPI() throws {
+        let manifest = try dumpPackage()
+        let byName = Dictionary(manifest.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let closure = try closure(of: "TetherCLI", in: byName)
+        #expect(closure.contains("TetherEngine") && closure.contains("TetherCore"), "\(closure)")
+        #expect(!closure.contains("TetherContracts") && !closure.contains("TetherKit"), "\(closure)")
     }
 }

@@ -2,6 +2,7 @@ import CLibraryLoader
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// libxml2, libmicrohttpd and libyaml are opened at their first use (Sources/CLibraryLoader): Tether's calls into

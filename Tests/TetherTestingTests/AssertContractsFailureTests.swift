@@ -2,6 +2,7 @@ import Foundation
 import TetherTesting
 import XCTest
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The XCTest helper on targets that drift: it fails once per drifted target, at the call site, with the findings.

@@ -2,6 +2,7 @@ import Foundation
 import TetherTesting
 import XCTest
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The XCTest helper on targets that hold: it must not fail the test, and it returns the report.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherTesting
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// A transport test double: every request gets the status `statuses` gives its path, 200 otherwise.

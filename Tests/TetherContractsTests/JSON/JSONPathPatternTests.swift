@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 @Suite struct JSONPathPatternTests {
     @Test func parsesEveryStepOfTheSyntax() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 @Suite struct JSONReaderTests {
     private func readError(_ text: String) -> JSONParseError? {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 @Suite struct JSONTextEditTests {
     /// `text` with the value at `location` turned into `value` (JSON text).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `Data(wrappedBase64:)` is the one base64 rule, for manifests' `base64` bodies and HAR files' base64 content alike:
 /// white space is skipped, anything else that is not standard base64 is an error, never an empty body.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `ContractErrors` is the one home where a run's contract errors are collected: an identical diagnostic (one place,
 /// one message, found again for another target that shares it) is kept once, and every count counts what is printed.

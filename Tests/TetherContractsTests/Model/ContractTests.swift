@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `Contract` keeps its fields behind one reference and changes them in place only when no other contract shares
 /// them (copy on write): whatever the order of copies and setters, every contract reads as a plain struct would.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `HTTPHeader.isValidName` and `isSafeValue` are the one rule for what may go on the wire as a header: the manifest
 /// loader rejects what they refuse, the mock server leaves it out.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 private func object(_ members: (String, JSONValue)...) -> JSONValue { .object(members.map { JSONMember($0.0, $0.1) }) }
 private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as: UTF8.self) } }

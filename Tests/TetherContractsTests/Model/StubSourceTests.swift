@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `StubSource` keeps `location` as what follows `manifestLocation` when it can; every property still reads back
 /// exactly as it was given, byte for byte.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `ValidationType` is the one home of the cases, their manifest names and their status codes: the loader, the
 /// converter and the export agree because they all ask it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `CommandContext.keepUntilExit`: the executable leaves a run's values to its exit; a command run inside a longer

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The built binary's argument parsing: each command's options come from one table, so the messages, `--opt=value`,

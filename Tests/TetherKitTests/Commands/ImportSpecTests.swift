@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `tether import --spec`: targets from an OpenAPI document's examples, through the built binary, then `tether verify

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// A service on 127.0.0.1 whose answers vary between calls, as real ones do: call `n` (from 0, counted per path)

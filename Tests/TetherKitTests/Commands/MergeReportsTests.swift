@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `verify --shard K/N` and `tether merge-reports` through the built binary, against one `tether mock` of the

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `tether update` through the built binary, against HAR files replayed by `--mock` on 127.0.0.1: drifted stubs are

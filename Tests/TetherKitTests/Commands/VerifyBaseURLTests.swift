@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The built binary against a server on 127.0.0.1: a base URL with a query and a fragment sends the target's path,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `tether verify --ctrf FILE` against a server on 127.0.0.1, every outcome once, validated against CTRF's published

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Stubs and live bodies as deep as Tether accepts (1,024 nested arrays and objects; 1,020 inside a manifest, whose

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// What the built binary says when a HAR cannot answer: a request it does not hold is an error (exit 3), not a drift;

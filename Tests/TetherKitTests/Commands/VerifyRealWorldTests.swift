@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Replays real api.github.com traffic (recorded by public projects, Fixtures/realworld/SOURCES.md) and verifies stubs

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `--ref`: every released version's contracts in one run, read from git. A repository with three tagged versions of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// A service that signs in with OAuth2 client credentials (a manifest's `"auth"`), against a token server and an API

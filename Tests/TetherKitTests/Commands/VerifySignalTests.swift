@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Ctrl-C (SIGINT) and SIGTERM stop a run cleanly: the report of what finished, the rest `interrupted`, 128 + signal.

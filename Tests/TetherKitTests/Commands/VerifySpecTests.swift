@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `tether verify --spec FILE --offline`: the built binary checks targets against an OpenAPI document with nothing

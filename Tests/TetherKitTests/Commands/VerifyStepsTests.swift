@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Set-up and clean-up steps (a manifest's `"steps"`) against a record store on 127.0.0.1: a step creates a record,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Two manifests: `fast.json` (service Fast, a target that answers at once) first, `slow.json` (service Slow, a

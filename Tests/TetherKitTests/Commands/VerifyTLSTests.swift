@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// An HTTPS server on 127.0.0.1 (Python's ssl module, a certificate made by openssl for this test), so TLS

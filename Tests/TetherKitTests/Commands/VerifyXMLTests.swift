@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The built binary against a real server on 127.0.0.1 answering XML: a sample `.xml` file, a drift with its

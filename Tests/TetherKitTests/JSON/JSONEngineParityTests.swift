@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@_spi(Testing) @testable import TetherEngine
 @_spi(Testing) @testable import TetherKit
 
 /// `JSONReader` (files) and simdjson's `JSONParser` (live bodies) behave as one: same documents accepted, same values,

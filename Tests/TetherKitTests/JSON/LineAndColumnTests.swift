@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
 
 /// `JSONInputScan.count` reads eight bytes at a time; its places must be those of a walk one byte at a time, and at
 /// each character's first byte those of a walk over characters.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 @Suite struct SimdJSONTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// A manifest's `"steps"`: read as targets are, captured `${NAME}`s in scope only after the step that captures them,

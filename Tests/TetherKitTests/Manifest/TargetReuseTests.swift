@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `--ref`: a target that several versions of a manifest hold alike is built once (`TargetReuse`). What each version

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 @Suite struct ContractFilterTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `--ref` writes each version's files out of git with one `git cat-file --batch` (`GitObjects`): what it writes must

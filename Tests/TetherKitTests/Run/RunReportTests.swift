@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The exit-code policy, in its one home: 1 a drift > 4 nothing was checked > 3 some could not be checked > 0.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `pattern` is ECMA-262, run on ICU (`NSRegularExpression`) after a translation. Each known difference between the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The JSON-Schema-Test-Suite (json-schema-org, vendored in `Fixtures/json-schema-test-suite`): draft 4 read as

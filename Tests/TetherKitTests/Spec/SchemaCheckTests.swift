@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The schema check on a realistic OpenAPI 3.0 document (`Fixtures/schema-check/openapi.json`, with `$ref`s into

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The schema check in standard mode against an independent validator: Python's openapi-schema-validator

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Documents held in memory: versions, `$ref` to the same file and to relative files, the errors (all collected),

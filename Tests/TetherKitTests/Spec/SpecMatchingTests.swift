@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Requests matched to operations: servers and base paths stripped, literal segments before templates, path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Real documents: the OpenAPI Initiative's examples (2.0, 3.0 and 3.1, YAML and JSON), Twilio's REST description,

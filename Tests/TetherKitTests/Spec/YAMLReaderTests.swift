@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// libyaml's events read into values and places: every scalar form of the YAML 1.2 core schema, block and flow

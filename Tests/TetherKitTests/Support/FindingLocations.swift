@@ -1,3 +1,4 @@
+@testable import TetherEngine
 @testable import TetherKit
 
 extension Finding.Location {

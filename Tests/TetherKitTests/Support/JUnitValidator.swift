@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// What the JUnit check found in one report: each strict schema's verdict and every count that disagrees.

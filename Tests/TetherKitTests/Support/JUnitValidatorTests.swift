@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The check every JUnit report of the tests goes through must reject what either strict schema rejects and every

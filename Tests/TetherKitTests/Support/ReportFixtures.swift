@@ -1,6 +1,8 @@
 import Foundation
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Fixed runs for the report tests: fixed clock, fixed host, every outcome.

@@ -1,3 +1,4 @@
+@testable import TetherEngine
 @testable import TetherKit
 
 /// XPath's abbreviated location paths, enough of them for tests to point into a document read by the product's own

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// The GitHub targets of Moya's demo served by a `MockServer` on 127.0.0.1: the whole pipeline, libcurl included.

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `TransportOptions.cancellation` raised from another thread while slow requests are in flight.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// Durations and timeout messages tell the truth: the wait the request really had, libcurl's own text, the URL, and

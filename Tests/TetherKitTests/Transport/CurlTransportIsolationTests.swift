@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// One slow request among fast ones to the same host, over each protocol nginx speaks, at several `--jobs`.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// 0.2 baselines still load: for the drifts real checks make, the 0.3 key (read from the finding's typed fields) is

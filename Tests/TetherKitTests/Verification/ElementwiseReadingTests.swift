@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@_spi(Testing) @testable import TetherEngine
 @_spi(Testing) @testable import TetherKit
 
 /// A large body that is one array is read element by element (`JSONParser.withElements`): whatever it holds, the

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
+@testable import TetherCore
+@testable import TetherEngine
 @testable import TetherKit
 
 /// A stub kept as text has its shape compiled from simdjson's tape (`JSONShape(stubTape:rules:)`); it must be exactly

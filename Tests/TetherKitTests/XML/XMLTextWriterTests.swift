@@ -2,6 +2,7 @@ internal import CLibXML2
 import Foundation
 import Testing
 
+@testable import TetherEngine
 @testable import TetherKit
 
 /// `XMLTextWriter` writes what libxml2's text writer writes, byte for byte, for every call Tether makes: random

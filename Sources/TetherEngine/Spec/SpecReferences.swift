@@ -199,6 +199,6 @@ enum SpecText {
 
     /// Levenshtein distance, in characters: the manifest's "did you mean" measure (`TetherContracts`' one).
     static func editDistance(_ first: String, _ second: String) -> Int {
-        TetherContracts.editDistance(first, second)
+        TetherCore.editDistance(first, second)
     }
 }

@@ -103,12 +103,12 @@ public enum RequestBuilder {
     ///   - baseURL: The base URL, possibly with a query and a fragment.
     ///   - path: The path as written (not yet percent-encoded).
     /// - Returns: The URL to send.
-    static func joined(baseURL: String, path: String) -> String {
+    package static func joined(baseURL: String, path: String) -> String {
         joined(baseURL: baseURL, encodedPath: percentEncoded(path, keeping: pathAllowed))
     }
 
     /// `joined(baseURL:path:)` for a path that is percent-encoded already.
-    static func joined(baseURL: String, encodedPath: some StringProtocol) -> String {
+    package static func joined(baseURL: String, encodedPath: some StringProtocol) -> String {
         let (head, query) = split(baseURL)
         if encodedPath.isEmpty && query == nil { return head }  // nothing to add: no copy
         var url = head
@@ -158,7 +158,7 @@ public enum RequestBuilder {
 
     /// Alamofire's `URLEncoding` in the URL: an existing query (even an empty one) gets `&` and the new parts, a URL
     /// without one gets `?`; nothing to add leaves the URL as it is.
-    static func appendingQuery(_ encodedQuery: some StringProtocol, to url: String) -> String {
+    package static func appendingQuery(_ encodedQuery: some StringProtocol, to url: String) -> String {
         guard !encodedQuery.isEmpty else { return url }
         return url + (split(url).query == nil ? "?" : "&") + encodedQuery
     }

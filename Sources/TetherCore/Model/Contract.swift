@@ -572,7 +572,7 @@ extension StubBody {
     /// The one rule for sample bytes, from files and from Swift targets alike: empty or only white space is no body,
     /// JSON when it parses (kept as its checked text), text otherwise (with the parse error, for callers where text
     /// is not acceptable).
-    static func classify(_ data: Data) -> (body: StubBody, parseError: JSONParseError?) {
+    package static func classify(_ data: Data) -> (body: StubBody, parseError: JSONParseError?) {
         let isBlank = data.withUnsafeBytes { bytes in
             bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         }

@@ -50,7 +50,7 @@ public struct SpecOptions: Sendable, Equatable {
     /// - Returns: The checks by service.
     /// - Throws: `RunError.spec` with every problem of a broken document (`file:line:column`), or `.usage` for
     ///   options that do not fit.
-    func load(for contracts: [Contract]) throws(RunError) -> SpecSet {
+    package func load(for contracts: [Contract]) throws(RunError) -> SpecSet {
         let declared = Set(contracts.compactMap(\.specPath))
         if isOffline && documents.isEmpty && declared.isEmpty {
             throw .usage(
