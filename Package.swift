@@ -51,7 +51,9 @@ let package = Package(
         // (ContractVerifier, which takes Moya-shaped targets).
         .target(
             name: "TetherEngine",
-            dependencies: ["TetherCore", "CCurl", "CLibXML2", "CLibraryLoader", "CMicroHTTPD", "CSimdJSON", "CYAML"]),
+            dependencies: ["TetherCore", "CCurl", "CLibXML2", "CLibraryLoader", "CMicroHTTPD", "CSimdJSON", "CYAML"],
+            // ICU's regular expressions (Spec/ECMARegex.swift), as the toolchain builds ICU for Foundation.
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         .target(name: "TetherKit", dependencies: ["TetherContracts", "TetherEngine"]),
         .executableTarget(name: "TetherCLI", dependencies: ["TetherEngine"]),
         .target(name: "TetherTesting", dependencies: ["TetherKit"]),

@@ -1,5 +1,17 @@
-import Foundation
 import TetherEngine
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // The thin executable: parse the arguments, run the command, exit with its code. Each command is one file in
 // TetherKit's Commands/; a new one is a line here.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The baseline (`--baseline FILE`): the drifts a team has accepted for now, and which targets have passed once.
 ///
@@ -61,11 +65,11 @@ public struct BaselineFile: Sendable, Equatable {
             let stringFormat = ContractRules.Format.allCases.first { format in
                 !format.isInteger && rule.hasSuffix(" is not " + ContractRules.article(format))
             }
-            if let range = rule.range(of: " is not one of ") {
+            if let range = rule.rangeOfText(" is not one of ") {
                 drift.rule = "not one of " + rule[range.upperBound...]
             } else if let stringFormat {
                 drift.rule = "not " + ContractRules.article(stringFormat)
-            } else if let range = rule.range(of: " does not fit "), Int(rule[..<range.lowerBound]) != nil {
+            } else if let range = rule.rangeOfText(" does not fit "), Int(rule[..<range.lowerBound]) != nil {
                 drift.rule = "does not fit " + rule[range.upperBound...]
             } else if rule.hasPrefix("nested deeper than ") {
                 drift.rule = Self.tooDeep

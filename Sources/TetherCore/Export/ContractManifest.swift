@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// File contracts exported from Swift targets: a manifest plus one sample file per target, in the documented file
 /// format, so the CLI gate (`tether verify`) runs the same contracts in any CI.
@@ -95,9 +99,9 @@ public struct ContractManifest: Sendable, Equatable {
     @discardableResult
     public func write(to folder: String) throws(ReportError) -> String {
         for (path, data) in samples {
-            try ReportFile.write(data, to: (folder as NSString).appendingPathComponent(path))
+            try ReportFile.write(data, to: folder.pathAppending(path))
         }
-        let manifestPath = (folder as NSString).appendingPathComponent(manifestFileName)
+        let manifestPath = folder.pathAppending(manifestFileName)
         try ReportFile.write(manifest.serialized(pretty: true), to: manifestPath)
         return manifestPath
     }
@@ -126,7 +130,7 @@ public struct ContractManifest: Sendable, Equatable {
         let relative = String(request.url.dropFirst(baseURL.count))
         let parts = relative.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let encodedPath = parts.first.map(String.init) ?? ""
-        let path = encodedPath.removingPercentEncoding ?? encodedPath
+        let path = encodedPath.percentDecoded ?? encodedPath
         var query: [(String, String)] = []
         if parts.count == 2 {
             for item in parts[1].split(separator: "&") {
@@ -179,7 +183,7 @@ public struct ContractManifest: Sendable, Equatable {
     }
 
     private static func decoded(_ text: Substring) -> String {
-        String(text).removingPercentEncoding ?? String(text)
+        String(text).percentDecoded ?? String(text)
     }
 
     /// `samples/<service>/<name>.json` (pretty JSON) or `.txt`, or the recorded bytes as they are; no file for an
@@ -209,11 +213,12 @@ public struct ContractManifest: Sendable, Equatable {
     /// Letters, digits, `-`, `_` and `.` kept; anything else (quotes, parentheses, slashes) as `_`.
     private static func fileName(_ name: String) -> String {
         let kept = name.unicodeScalars.map { scalar -> String in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "-_.".unicodeScalars.contains(scalar))
                 ? String(scalar) : "_"
         }.joined()
         let collapsed = kept.split(separator: "_", omittingEmptySubsequences: true).joined(separator: "_")
-        let trimmed = collapsed.trimmingCharacters(in: CharacterSet(charactersIn: "._"))
+        let trimmed = collapsed.trimming(scalarsIn: "._")
         return trimmed.isEmpty ? "target" : trimmed
     }
 
@@ -265,9 +270,9 @@ private struct TextWriter {
     }
 
     func text(_ raw: String) -> String {
-        var text = raw.replacingOccurrences(of: "${", with: "$${")
+        var text = raw.replacingText("${", with: "$${")
         for variable in variables {
-            text = text.replacingOccurrences(of: variable.value, with: "${\(variable.name)}")
+            text = text.replacingText(variable.value, with: "${\(variable.name)}")
         }
         return text
     }

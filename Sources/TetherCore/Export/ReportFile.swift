@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -48,11 +52,11 @@ package enum ReportFile {
         to path: String, permissions: mode_t? = nil, durability: Durability = .flushed,
         contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
     ) throws(ReportError) {
-        let fileName = (path as NSString).lastPathComponent
+        let fileName = path.pathLastComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.pathDeletingLastComponent
         try createFolders(folder, for: path)
 
         let temporary =
@@ -100,15 +104,14 @@ package enum ReportFile {
     /// probe file is created and removed, so it holds for root, read-only file systems and `/proc` alike).
     /// - Throws: `ReportError.write` naming `path` and the reason, as `write(_:to:)` would.
     package static func checkWritable(_ path: String) throws(ReportError) {
-        let fileName = (path as NSString).lastPathComponent
+        let fileName = path.pathLastComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
         }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        if FileManager.default.kind(atPath: path).isFolder {
             throw .write(path: path, reason: "it is a folder; give a file path such as \(path)/junit.xml")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.pathDeletingLastComponent
         try createFolders(folder, for: path)
         let probe =
             (folder.isEmpty ? "" : folder + "/") + ".\(fileName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).probe"

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Second looks at input that failed to parse, to say where and why: simdjson gives neither a byte offset nor the
 /// difference between a malformed number and one out of range. Used on the error path only.

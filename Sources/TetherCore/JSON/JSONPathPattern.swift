@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A path pattern into a JSON document, in the one syntax Tether's options and rules use:
 /// `$` (the root), `.key`, `["odd key"]` (a JSON string, escapes allowed), `[*]` (every element or member) and `[n]`

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The JSON reader for everything a person writes: manifests, sample files and HAR files. Pure Swift (no C, so it can
 /// live where an iOS test target links), strict RFC 8259 (no trailing commas, no comments, no `NaN`), integers kept
@@ -203,7 +214,7 @@ public final class JSONDocument: Sendable {
 /// The line and column at every 256th byte of a document (`JSONDocument`'s places), counted once, by the first thread
 /// that needs them, or ahead (`count(_:)`) by a thread that has nothing else to do.
 package final class JSONLineCheckpoints: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var counted: [JSONDocument.Checkpoint]?  // guarded by `lock`
 
     package init() {}

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Rewrites values inside a JSON text with the smallest byte edits, so that a person reviewing the change sees only
 /// what changed (`tether update`): a changed value's bytes are replaced, a removed member goes with its comma (and its

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -175,11 +179,11 @@ public struct ManifestLoader: Sendable {
     /// The files a path given to `load` names: itself, or a folder's `*.json` files (`jsonFiles(in:)`), and whether
     /// it is a folder; or why it names none.
     private static func files(at path: String) -> Result<(files: [String], isFolder: Bool), ContractError> {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        let (exists, isFolder) = FileManager.default.kind(atPath: path)
+        guard exists else {
             return .failure(ContractError(file: path, "no such file or folder"))
         }
-        guard isFolder.boolValue else { return .success(([path], false)) }
+        guard isFolder else { return .success(([path], false)) }
         do {
             return .success((try jsonFiles(in: path), true))
         } catch {
@@ -241,7 +245,7 @@ public struct ManifestLoader: Sendable {
             guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
             var relatives: [String] = []
             collectJSONFiles(in: root, relative: "", into: &relatives)
-            return relatives.map { (folder as NSString).appendingPathComponent($0) }.sorted()
+            return relatives.map { folder.pathAppending($0) }.sorted()
         #else
             // The enumerator does not follow a link at the top: it walks where the link leads.
             let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
@@ -250,7 +254,7 @@ public struct ManifestLoader: Sendable {
             }
             var files: [String] = []
             while let relative = enumerator.nextObject() as? String {
-                if relative.hasSuffix(".json") { files.append((folder as NSString).appendingPathComponent(relative)) }
+                if relative.hasSuffix(".json") { files.append(folder.pathAppending(relative)) }
             }
             return files.sorted()
         #endif
@@ -470,7 +474,7 @@ public struct ManifestLoader: Sendable {
         }
 
         let serviceHeadersWithAuth = serviceHeaders
-        let folder = (node.file as NSString).deletingLastPathComponent
+        let folder = node.file.pathDeletingLastComponent
         let specPath = attempt(&errors) { () throws(ContractError) -> String? in
             guard let specNode = keys["spec"] else { return nil }
             let written = try specNode.string()
@@ -878,7 +882,7 @@ public struct ManifestLoader: Sendable {
             let written = try sourceNode.string()
             let source: Step.Source
             if written.lowercased().hasPrefix("header:") {
-                let header = String(written.dropFirst("header:".count)).trimmingCharacters(in: .whitespaces)
+                let header = String(written.dropFirst("header:".count)).trimmingWhitespace()
                 guard HTTPHeader.isValidName(header) else {
                     throw sourceNode.error("'\(header)' is not a header name: write \"header:ETag\"")
                 }
@@ -1040,7 +1044,7 @@ public struct ManifestLoader: Sendable {
         else { return nil }
         let (line, column) = node.document.lineAndColumn(ofValue: node.index)
         if kind == "file", case .string(let relative) = value {
-            let file = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            let file = relative.hasPrefix("/") ? relative : folder.pathAppending(relative)
             return StubSource(
                 file: file, manifest: node.file, manifestLocation: node.location, suffix: nil, line: line,
                 column: column)
@@ -1174,7 +1178,7 @@ public struct ManifestLoader: Sendable {
             return data.isEmpty ? .none : .text(data)
         default:  // file
             let relative = try value.string()
-            let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            let path = relative.hasPrefix("/") ? relative : folder.pathAppending(relative)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw value.error("cannot read sample file '\(relative)' (looked for \(path))")
             }
@@ -1243,7 +1247,7 @@ public struct ManifestLoader: Sendable {
         guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return text }
         var result = ""
         var rest = Substring(text)
-        while let start = rest.range(of: "${") {
+        while let start = rest.rangeOfText("${") {
             if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
                 result += rest[..<rest.index(before: start.lowerBound)] + "${"
                 rest = rest[start.upperBound...]

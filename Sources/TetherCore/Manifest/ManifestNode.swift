@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A value inside a manifest together with where it is, so every error can name the file, the JSON location, and
 /// the line and column in the file's bytes.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -80,7 +84,7 @@ package enum MappedFiles {
 
     /// The mapped regions, so that their pages can be released from anywhere (the loader, the run).
     private final class Regions: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var mapped: [(address: UnsafeMutableRawPointer, count: Int)] = []  // guarded by `lock`
 
         var count: Int {

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The targets that the versions of a manifest hold alike, built once (`tether verify --ref 'v*'`: every released
 /// version of the contracts in one run). A version's target is the contract of one built before when both are in the
@@ -48,7 +59,7 @@ package final class TargetReuse: @unchecked Sendable {
 
     /// A version's manifests read as text, each taken once by the read of the version.
     final class ReadAhead: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         // guarded by `lock`
         private var documents: [String: JSONDocument] = [:]
 
@@ -84,7 +95,7 @@ package final class TargetReuse: @unchecked Sendable {
             var element: Int
         }
 
-        fileprivate let lock = NSLock()
+        fileprivate let lock = Lock()
         // guarded by `lock`
         private var byText: [TargetText: Built] = [:]
         private var byElement: [Int: Built] = [:]
@@ -150,7 +161,7 @@ package final class TargetReuse: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     // guarded by `lock`
     private var manifests: [ManifestKey: Manifest] = [:]
     private var paths: Set<String> = []

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Data {
     /// Decodes standard base64 as manifests and HAR files hold it: white space (line wrapping, indentation) is not

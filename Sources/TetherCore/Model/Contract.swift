@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One HTTP header as written, name case preserved.
 public struct HTTPHeader: Sendable, Equatable {
@@ -519,7 +523,7 @@ public struct Contract: Sendable, Equatable {
 extension HTTPHeader {
     /// `application/json; charset=utf-8` → `application/json`: what a `Content-Type` says, without its parameters.
     package static func mediaType(of value: String) -> String {
-        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
+        (value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value).trimmingWhitespace()
             .lowercased()
     }
 
@@ -535,12 +539,12 @@ extension HTTPHeader {
             switch (ours.next(), theirs.next()) {
             case (nil, nil): return true
             case (let a?, let b?):
-                guard a < 0x80, b < 0x80 else { return self.name.caseInsensitiveCompare(name) == .orderedSame }
+                guard a < 0x80, b < 0x80 else { return self.name.equalsIgnoringCase(name) }
                 if a != b && a | 0x20 != b | 0x20 { return false }
                 if a != b && !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20) { return false }
             default:
                 return self.name.utf8.contains { $0 >= 0x80 } || name.utf8.contains { $0 >= 0x80 }
-                    ? self.name.caseInsensitiveCompare(name) == .orderedSame : false
+                    ? self.name.equalsIgnoringCase(name) : false
             }
         }
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What may vary in a live body and what must not, beyond the default structure rules (Postel's law, as Pact's):
 /// a value the structure check takes, so that each path-scoped rule applies at its position in the walk, with its
@@ -414,7 +418,7 @@ public struct ContractRules: Sendable, Equatable {
     public static func describe(_ values: [JSONValue]) -> String {
         values.map { value in
             if case .string(let text) = value, !text.isEmpty, !text.contains(","),
-                text.trimmingCharacters(in: .whitespaces) == text
+                text.trimmingWhitespace() == text
             {
                 return text
             }

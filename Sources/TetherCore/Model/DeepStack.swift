@@ -1,4 +1,17 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Threads whose stack holds the deepest document Tether accepts (1,024 nested arrays and objects), for the work that
 /// parses or walks bodies and stubs.
@@ -14,12 +27,52 @@ package enum DeepStack {
     /// below 4 MB); a release build less. Only the pages a thread touches are ever backed by memory.
     package static let size = 16 << 20
 
-    /// Starts `body` on a new thread called `name`, with `size` bytes of stack.
+    /// Starts `body` on a new thread called `name` (its first 15 bytes, as the system keeps them), with `size` bytes
+    /// of stack. A POSIX thread, not Foundation's `Thread`: on Linux that is swift-corelibs-foundation's (see `Lock`).
     package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.stackSize = size
-        thread.start()
+        let context = Unmanaged.passRetained(Start(name: String(decoding: name.utf8.prefix(15), as: UTF8.self), body))
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, size)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        let started = pthread_create(
+            &thread, &attributes,
+            { context in
+                let raw: UnsafeMutableRawPointer? = context  // optional on Linux, not on Darwin
+                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+                #if canImport(Darwin)
+                    pthread_setname_np(start.name)
+                #else
+                    // What pthread_setname_np does, which Glibc's module leaves out (a GNU extension).
+                    let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                    if comm >= 0 {
+                        _ = start.name.withCString { write(comm, $0, strlen($0)) }
+                        close(comm)
+                    }
+                #endif
+                start.body()
+                return nil
+            }, context.toOpaque())
+        guard started == 0 else {
+            context.release()
+            fatalError("tether: cannot start a thread (\(name)): \(String(cString: strerror(started)))")
+        }
+    }
+
+    /// What a thread `start` makes runs, and its name.
+    private final class Start {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, _ body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
     }
 
     /// Calls `body` once with each of `0..<iterations`, in parallel on threads of `size` bytes of stack (at most one
@@ -57,7 +110,7 @@ package enum DeepStack {
 
     /// The values of a `concurrentMap`, set from its threads.
     private final class Values<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var values: [Value?]
 
         init(count: Int) { values = Array(repeating: nil, count: count) }
@@ -76,7 +129,7 @@ package enum DeepStack {
 
     /// The indexes `0..<count`, each handed out once.
     private final class NextIndex: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var next = 0
         private let count: Int
 

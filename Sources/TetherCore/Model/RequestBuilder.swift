@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a request carries parameters: Alamofire's `URLEncoding` destinations and `JSONEncoding`, as the file format
 /// names them. (Moya's own `ParameterEncoding` protocol, `URLEncoding` and `JSONEncoding` map onto it.)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a service signs in before its targets are sent (a manifest's service-level `"auth"`), as RFC 6749 §4.4's
 /// client credentials grant: a token fetched from `tokenURL` once per run, sent as `Authorization: Bearer TOKEN` by
@@ -107,7 +111,7 @@ public enum ServiceSignIn: Sendable, Equatable {
 
     /// The header's value for `token`.
     public func headerValue(_ token: String) -> String {
-        if case .login(let call) = self { return call.format.replacingOccurrences(of: "{token}", with: token) }
+        if case .login(let call) = self { return call.format.replacingText("{token}", with: token) }
         return "Bearer " + token
     }
 }

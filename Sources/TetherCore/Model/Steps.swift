@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A request sent before or after a target (a manifest's `"steps"`, Pact's provider states): it creates what the
 /// target reads and removes it afterwards. Its shape follows Arazzo 1.1's steps: `expect` is a `successCriteria` on
@@ -195,7 +199,7 @@ public enum StepCaptures {
 
     private static func forEachPlaceholder(in text: String, _ body: (String, Range<String.Index>) -> Void) {
         var searched = text.startIndex
-        while let start = text.range(of: prefix, range: searched..<text.endIndex) {
+        while let start = text.rangeOfText(prefix, from: searched) {
             var bytes: [UInt8] = []
             var index = start.upperBound
             var complete = false

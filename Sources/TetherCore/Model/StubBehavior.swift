@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Moya's `StubBehavior`. Tether always sends requests, so a provider's stub behaviour does not change what is
 /// verified; `tether serve` honours it (`Contract.stubBehavior`, from `TargetConverter.stubClosure` or a manifest's

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One Swift target as a contract: the same `Contract` value a manifest gives, so rules, transport and reports are
 /// shared. An upload or download target is carried with the reason it is skipped.

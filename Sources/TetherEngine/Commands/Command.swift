@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One of `tether`'s commands: a value holding its options (its own and the groups it shares with other commands),
 /// read from the command line by its `options` table, checked by `validate()`, then `run(_:)`, which returns the
@@ -167,7 +178,7 @@ extension CommandContext {
 
 /// The signal that stopped a run, set from the signal thread and read when the run returns.
 final class ReceivedSignal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var signal: Int32?
 
     /// Records `signal` (the first one wins).

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `tether learn`: gather several live answers of each target (by calling it `samples` times, and from every
 /// matching entry of HAR files), propose the rules under which its stub holds against all of them (`RuleLearner`:
@@ -171,7 +182,7 @@ public struct LearnCommand: Command {
     private static func sleep(_ seconds: Double, isStopped: () -> Bool) {
         let end = Date().addingTimeInterval(seconds)
         while !isStopped(), Date() < end {
-            Thread.sleep(forTimeInterval: min(0.05, max(0, end.timeIntervalSinceNow)))
+            usleep(UInt32(min(0.05, max(0, end.timeIntervalSinceNow)) * 1_000_000))
         }
     }
 

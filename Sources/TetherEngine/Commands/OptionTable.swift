@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A command line that cannot be run: printed with a hint, exit code 2.
 public struct UsageError: Error, CustomStringConvertible, Equatable {

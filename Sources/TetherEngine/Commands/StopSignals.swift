@@ -1,4 +1,10 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +34,7 @@ public enum StopSignals {
     /// - Parameter onFirst: What to do on the first signal (raise a `Cancellation`, stop a server); it gets the
     ///   signal's number.
     public static func handle(_ onFirst: @escaping @Sendable (Int32) -> Void) {
-        let thread = Thread {
+        DeepStack.start(name: "tether signals") {
             var set = signalSet()
             var count = 0
             while true {
@@ -44,8 +50,6 @@ public enum StopSignals {
                 }
             }
         }
-        thread.name = "tether signals"
-        thread.start()
     }
 
     /// `SIGINT` or `SIGTERM`, for messages.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tether update`: run the contracts as `verify` does (the same start-up: manifests, `--filter`, `--base-url`,
 /// `--mock`), then rewrite the stub of every target whose body drifted, so that it holds against what the service

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tether verify`: check every selected contract against the live services (or a mock), write the reports, and
 /// exit with the gate's verdict.

@@ -1,5 +1,10 @@
 internal import CSimdJSON
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // The only Swift file that imports CSimdJSON: a parser that owns simdjson's handle, and a read-only view of the
 // tape it fills (see tether_simdjson.h for the tape's layout).
@@ -164,7 +169,7 @@ final class PaddedBytes {
 
     /// The live buffers handed over as `Data`, by address: `Data` cannot say where its bytes came from.
     private final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var lengths: [UInt: Int] = [:]  // guarded by `lock`
 
         func insert(_ start: UnsafeMutablePointer<UInt8>, capacity: Int) {

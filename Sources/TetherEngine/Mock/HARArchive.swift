@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One recorded exchange of a HAR file: the request that was sent and the response that came back.
 public struct HAREntry: Sendable, Equatable {
@@ -50,7 +54,7 @@ public struct HAREntry: Sendable, Equatable {
         var path = Substring(head)
         // Only a scheme (a letter, then letters, digits, `+`, `-`, `.`) before `://` makes the URL absolute: in
         // `/go?to=https://h.test/x` the `://` is part of the query.
-        if let scheme = path.range(of: "://"), isScheme(path[..<scheme.lowerBound]) {
+        if let scheme = path.rangeOfText("://"), isScheme(path[..<scheme.lowerBound]) {
             let authority = path[scheme.upperBound...]
             path = authority[(authority.firstIndex(of: "/") ?? authority.endIndex)...]
         }
@@ -97,16 +101,16 @@ public struct HARArchive: Sendable, Equatable {
     ///   HAR (no `log.entries`, a field of the wrong type), has an entry without `request.url`, holds invalid base64,
     ///   or has nothing to replay.
     public static func load(contentsOf path: String) throws(HARError) -> HARArchive {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        let (exists, isFolder) = FileManager.default.kind(atPath: path)
+        guard exists else {
             throw .unreadable(path: path, reason: "no such file")
         }
-        guard !isFolder.boolValue else { throw .isFolder(path: path) }
+        guard !isFolder else { throw .isFolder(path: path) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadable(path: path, reason: HARError.sentence(error.localizedDescription))
+            throw .unreadable(path: path, reason: fileErrorReason(error))
         }
         return try parse(data, path: path)
     }
@@ -241,7 +245,7 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A library's sentence inside our message: its first word lower-cased when it is a plain capitalised word
     /// (`Unexpected` → `unexpected`, `JSON` stays), everything it quotes untouched, the closing full stop dropped.
     static func sentence(_ text: String) -> String {
-        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = text.trimmingWhitespaceAndNewlines()
         while trimmed.hasSuffix(".") { trimmed.removeLast() }
         let word = trimmed.prefix { $0.isLetter }
         guard let first = word.first, first.isUppercase, word.count > 1 || word == "A",

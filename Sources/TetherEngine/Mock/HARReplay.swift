@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Answers requests with the responses a HAR archive recorded.
 ///
@@ -79,7 +83,7 @@ extension HARReplay {
         let target = request.query.isEmpty ? request.path : "\(request.path)?…"
         let text =
             "\(request.method) \(target)  \(isMiss ? "not recorded" : "recorded")  \(exchange.response.status)  "
-            + String(format: "%.3fs", exchange.seconds)
+            + formatted("%.3fs", exchange.seconds)
         return ReportText.escapingControls(text)
     }
 }
@@ -173,8 +177,8 @@ struct RequestKey: Hashable {
 
     /// Percent-decoded text; text with a broken escape (`%zz`) is kept as is.
     static func decoded(_ text: Substring, plusIsSpace: Bool) -> String {
-        let plain = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : String(text)
-        return plain.removingPercentEncoding ?? plain
+        let plain = plusIsSpace ? text.replacingText("+", with: " ") : String(text)
+        return plain.percentDecoded ?? plain
     }
 }
 

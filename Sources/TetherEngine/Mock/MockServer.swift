@@ -1,5 +1,11 @@
 internal import CMicroHTTPD
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -230,7 +236,7 @@ public final class MockServer {
             context.release()
             log.deallocate()
             throw .cannotStart(
-                host: host, port: port, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
+                host: host, port: port, reason: reason.trimmingWhitespaceAndNewlines())
         }
         tether_mhd_log_freeze(log)
         let bound = Int(tether_mhd_bound_port(daemon))
@@ -274,7 +280,7 @@ private final class ServerContext: Sendable {
 /// The connections suspended for a delay or a hold, each resumed exactly once: by its timer, by its client leaving
 /// (a hold), or by `stop()`, whichever comes first. After `resumeAll()` nothing new is suspended.
 private final class WaitingConnections: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var connections: [Int: UInt] = [:]  // id → the MHD_Connection pointer's bits
     private var nextID = 0
     private var isStopped = false

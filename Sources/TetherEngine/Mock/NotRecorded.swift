@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How Tether's mock says "this request is not in the HAR file", and how a run reads that back.
 ///
@@ -50,7 +54,7 @@ public enum NotRecorded {
     /// - Parameter response: A live response.
     /// - Returns: `true` when it carries `X-Tether-Mock: not-recorded`.
     public static func isMarked(_ response: HTTPResponse) -> Bool {
-        response.header(headerName)?.trimmingCharacters(in: .whitespaces).lowercased() == headerValue
+        response.header(headerName)?.trimmingWhitespace().lowercased() == headerValue
     }
 
     /// The error a run reports for the mock's "not recorded" answer, or `nil` for any other response.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -146,7 +150,7 @@ public struct StubRoutes: Sendable {
             {
                 let byte = high << 4 | low
                 if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "%") {
-                    out += Array(String(format: "%%%02X", byte).utf8)
+                    out += Array(formatted("%%%02X", byte).utf8)
                 } else {
                     out.append(byte)
                 }
@@ -248,7 +252,7 @@ public struct StubRoutes: Sendable {
         case .clientLeft: outcome = "held until the client left (networkError -1001)"
         case .stopped: outcome = "not answered: the server stopped"
         }
-        let text = "\(request.method) \(target)  \(label)  \(outcome)  \(String(format: "%.3fs", exchange.seconds))"
+        let text = "\(request.method) \(target)  \(label)  \(outcome)  \(formatted("%.3fs", exchange.seconds))"
         return ReportText.escapingControls(redactor.redact(text))
     }
 }
@@ -266,9 +270,7 @@ extension StubRoutes {
     public static func load(paths: [String], environment: [String: String]) throws(ContractErrors) -> StubRoutes {
         let contracts = try ManifestLoader(environment: environment).load(paths: paths)
         let roots: [(named: String, real: String)] = paths.map { path in
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
+            let folder = FileManager.default.kind(atPath: path).isFolder ? path : path.pathDeletingLastComponent
             return (path, realPath(folder.isEmpty ? "." : folder))
         }
         var errors: [ContractError] = []

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Common Test Report Format (ctrf.io, `--ctrf FILE`): one JSON document per run, for the CTRF GitHub reporter
 /// and the dashboards that read it. Each target is a test named `Service.target` in the suite of its service; a drift

@@ -59,12 +59,12 @@ public struct GitHubAnnotations: ReportSink {
 
     /// GitHub's `escapeData`: `%`, CR and LF as `%25`, `%0D`, `%0A`.
     static func escapedData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingText("%", with: "%25").replacingText("\r", with: "%0D")
+            .replacingText("\n", with: "%0A")
     }
 
     /// GitHub's `escapeProperty`: `escapedData`, and `:` and `,` as `%3A`, `%2C`.
     static func escapedProperty(_ text: String) -> String {
-        escapedData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        escapedData(text).replacingText(":", with: "%3A").replacingText(",", with: "%2C")
     }
 }

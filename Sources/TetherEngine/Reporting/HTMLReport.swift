@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The HTML report (`--html FILE`): one self-contained file (inline style and script, no network, no external
 /// asset, works from `file://`). The totals on top, filters (all / drift / error / skipped / passed), then per

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tether merge-reports` for `--json` files: the JSON lines of a sharded run's shards joined into the lines of the
 /// whole run. Result lines are kept as they are, in file order, with `index` renumbered from 0; one summary line is
@@ -38,7 +42,7 @@ public enum JSONLinesMerge {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw JUnitReadError(path: path, line: nil, message: "cannot read it: \(error.localizedDescription)")
+                throw JUnitReadError(path: path, line: nil, message: "cannot read it: \(fileErrorReason(error))")
             }
             for (offset, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 .enumerated()

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// JSON lines for tools (`--json FILE`, or `--json -` for standard output): one object per result as it completes,
 /// then one summary object; each line is one JSON document ending in `\n`.
@@ -17,7 +28,7 @@ public struct JSONLinesReport: ReportSink {
     /// The file, or `-` for standard output.
     public var path: String
     private let standardOutput: (String) -> Void
-    private var file: FileHandle?
+    private var file: FileOutput?
     private var failure: ReportError?
     private var redactor: Redactor?
 
@@ -62,8 +73,7 @@ public struct JSONLinesReport: ReportSink {
             }
         }
         emit(Self.summaryLine(report))
-        try? file?.close()
-        file = nil
+        file = nil  // closes it
         if let failure { throw failure }
         return path == "-" ? nil : "JSON lines: \(path)"
     }
@@ -188,18 +198,14 @@ public struct JSONLinesReport: ReportSink {
         guard path != "-" else { return standardOutput(line) }
         guard failure == nil else { return }
         if file == nil {
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                let handle = FileHandle(forWritingAtPath: path)
-            else {
+            guard let output = FileOutput(creating: path) else {
                 failure = .write(path: path, reason: "cannot create the file: \(String(cString: strerror(errno)))")
                 return
             }
-            file = handle
+            file = output
         }
-        do {
-            try file?.write(contentsOf: Data(line.utf8))
-        } catch {
-            failure = .write(path: path, reason: "cannot write: \(error.localizedDescription)")
+        if file?.write(line) == false {
+            failure = .write(path: path, reason: "cannot write: \(String(cString: strerror(errno)).lowercased())")
         }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tether merge-reports`: the JUnit reports of a sharded run (`--shard K/N`) joined into the report of the whole run.
 ///
@@ -93,7 +97,7 @@ public enum JUnitMerge {
             where property.name == "property" {
                 let name = property.attribute("name") ?? ""
                 // Values Tether joined with ", " (several base URLs) are united value by value.
-                let values = (property.attribute("value") ?? "").components(separatedBy: ", ")
+                let values = (property.attribute("value") ?? "").componentsOfText(separatedBy: ", ")
                 if name == "tether.coverage", let index = properties.firstIndex(where: { $0.name == name }) {
                     // Each shard's targets with a body contract / its targets: the merged suite's is the sum.
                     properties[index].values = [Self.coverageSum(properties[index].values[0], values[0])]
@@ -216,7 +220,7 @@ struct JUnitDocument {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw JUnitReadError(path: path, line: nil, message: "cannot read it: \(error.localizedDescription)")
+            throw JUnitReadError(path: path, line: nil, message: "cannot read it: \(fileErrorReason(error))")
         }
         let root = try XMLElementNode.parse(data, path: path)
         let suiteElements: [XMLElementNode]

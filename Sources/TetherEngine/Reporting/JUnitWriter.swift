@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The JUnit XML report, written with `XMLTextWriter` (byte for byte what libxml2's `xmlTextWriter` writes).
 ///

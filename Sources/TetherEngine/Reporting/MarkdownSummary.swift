@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A Markdown summary for a pull-request comment or a GitHub job summary (`--summary FILE`; appended to
 /// `$GITHUB_STEP_SUMMARY` whenever that is set): the totals, then a table of the drifted and failed targets with

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Replaces secrets with `<redacted>` in the free text that reports print.
 ///
@@ -120,8 +131,8 @@ public struct Redactor: Sendable, Equatable {
             forms.end()
         }
         if hasSlash {
-            // By `Character`s, as Foundation replaces: a `/` followed by a combining mark is not a `/` on its own.
-            forms.bytes.append(contentsOf: secret.replacingOccurrences(of: "/", with: "\\/").utf8)
+            // Scalar by scalar, as a JSON encoder escapes: a `/` followed by a combining mark is escaped too.
+            forms.bytes.append(contentsOf: secret.replacingText("/", with: "\\/").utf8)
             forms.end()
         }
     }
@@ -211,14 +222,14 @@ public struct Redactor: Sendable, Equatable {
             case "authorization", "proxy-authorization":
                 values.append(value)
                 if let space = value.firstIndex(of: " ") {
-                    let credentials = value[space...].trimmingCharacters(in: .whitespaces)
+                    let credentials = value[space...].trimmingWhitespace()
                     if !credentials.isEmpty { values.append(credentials) }
                 }
             case "cookie", "set-cookie":
                 values.append(value)
                 for pair in value.split(separator: ";") {
                     guard let equals = pair.firstIndex(of: "=") else { continue }
-                    let cookie = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                    let cookie = pair[pair.index(after: equals)...].trimmingWhitespace()
                     if cookie.count >= minimumSecretLength { values.append(cookie) }
                 }
             default:
@@ -228,12 +239,12 @@ public struct Redactor: Sendable, Equatable {
         return values
     }
 
-    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation's round trip when there is nothing to trim:
-    /// the first and the last byte are ASCII and neither a space nor a tab (the only ASCII members of the set).
+    /// `text.trimmingWhitespace()`, without its walk over the scalars when there is nothing to trim: the first and the
+    /// last byte are ASCII and neither a space nor a tab (the only ASCII members of the set).
     static func trimmingWhitespace(_ text: String) -> String {
         func isKept(_ byte: UInt8?) -> Bool { byte.map { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 } ?? false }
         if isKept(text.utf8.first), isKept(text.utf8.last) { return text }
-        return text.trimmingCharacters(in: .whitespaces)
+        return text.trimmingWhitespace()
     }
 
     /// `text` with every secret replaced by `<redacted>`.

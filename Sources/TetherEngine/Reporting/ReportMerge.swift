@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tether merge-reports`: the shards' reports of one kind, JUnit XML (`JUnitMerge`) or `--json` lines
 /// (`JSONLinesMerge`), told apart by their first byte, merged into the report of the whole run.
@@ -19,10 +23,7 @@ public enum ReportMerge {
     public static func merge(_ paths: [String]) throws(JUnitReadError) -> Merged {
         var isJSON: Bool?
         for path in paths {
-            let head = FileHandle(forReadingAtPath: path).map { handle in
-                defer { try? handle.close() }
-                return (try? handle.read(upToCount: 4096)) ?? Data()
-            }
+            let head = FileOutput.head(ofFile: path, count: 4096)
             guard let head else { throw JUnitReadError(path: path, line: nil, message: "cannot read it") }
             let kind = JSONLinesMerge.isJSONLines(head)
             if let isJSON, isJSON != kind {

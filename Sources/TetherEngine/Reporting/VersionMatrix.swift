@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A run at several git refs (`--ref`) as a matrix: one row per target (`Service.target`), one column per version in
 /// the order of the refs, each cell the target's outcome at that version (none when that version has no such

@@ -1,4 +1,17 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs the pipeline: contracts → transport → checks → a `RunReport`. It writes nothing; reporting does.
 public struct ContractRunner: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `--shard K/N`: one of N deterministic parts of a run, for CI systems that run jobs in parallel (a GitHub Actions
 /// matrix, GitLab's `parallel:`), whose reports `tether merge-reports` joins again.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `--fail-fast`: the first drift stops the run. Requests not yet answered are cancelled, and their targets are
 /// reported as skipped, "not run", naming the drift that stopped the run, in every report, so nobody mistakes them
@@ -9,7 +13,7 @@ public final class FailFast: @unchecked Sendable {
     /// `--fail-on`: the culprits whose drifts fail the gate (`nil` for all); a drift of another culprit does not stop
     /// the run either.
     public let failingCulprits: Set<Finding.Culprit>?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var firstDrift: String?
 
     /// - Parameters:

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +43,7 @@ final class GitObjects {
             _ = setsockopt(ends[0], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
         socket = ends[0]
-        errorPath = NSTemporaryDirectory() + "tether-git-" + UUID().uuidString + ".err"
+        errorPath = String.temporaryFolder + "tether-git-" + UUID().uuidString + ".err"
         let started = spawn(
             ["git", "-C", repository, "cat-file", "--batch"],
             streams: [
@@ -109,7 +113,7 @@ final class GitObjects {
                 }
             }
         case "blob":
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = path.pathDeletingLastComponent
             if !folder.isEmpty {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
@@ -204,7 +208,7 @@ final class GitObjects {
     /// What git wrote to its standard error, after a colon; empty when nothing.
     private var gitMessage: String {
         let text = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingWhitespaceAndNewlines()
         return text.isEmpty ? "" : ": " + text
     }
 }

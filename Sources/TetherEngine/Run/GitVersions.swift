@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `--ref REF` (repeatable) and `--last N`: check the contracts as they were at git refs (tags, branches, commits),
 /// every released app version in one run. A ref with `*`, `?` or `[` is a glob over the tags.
@@ -85,14 +96,14 @@ final class VersionedContracts {
         }
         var seen = Set<String>()
         refs = refs.filter { seen.insert($0).inserted }
-        scratch = NSTemporaryDirectory() + "tether-refs-" + UUID().uuidString
+        scratch = String.temporaryFolder + "tether-refs-" + UUID().uuidString
         // Each ref's copy on a thread of its own (a DeepStack one, as every thread of the product), written out by
         // the one git process in turn. Then the first version is read, while the others are read as text only
         // (`readAhead`, which needs no version before): the first takes most of that time, the others fill the other
         // core. Then the others are read, each building only the targets no version before holds alike (see
         // `TargetReuse`).
         let objects = try GitObjects(repository: top)
-        let objectsLock = NSLock()
+        let objectsLock = Lock()
         let scratch = scratch
         let fromTop = inRepository
         let chosen = refs
@@ -105,7 +116,7 @@ final class VersionedContracts {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             } catch {
                 return .failure(
-                    .usage("--ref: cannot write the versions' contracts to \(scratch): \(error.localizedDescription)"))
+                    .usage("--ref: cannot write the versions' contracts to \(scratch): \(fileErrorReason(error))"))
             }
             do throws(RunError) {
                 objectsLock.lock()
@@ -223,11 +234,7 @@ final class VersionedContracts {
             }
         }
         var rest: [String] = []
-        var isFolder: ObjCBool = false
-        while !parts.isEmpty
-            && !(FileManager.default.fileExists(atPath: "/" + parts.joined(separator: "/"), isDirectory: &isFolder)
-                && isFolder.boolValue)
-        {
+        while !parts.isEmpty && !FileManager.default.kind(atPath: "/" + parts.joined(separator: "/")).isFolder {
             rest.insert(parts.removeLast(), at: 0)
         }
         let folder = "/" + parts.joined(separator: "/")
@@ -255,7 +262,7 @@ final class VersionedContracts {
     /// Runs `arguments` (the program found on `PATH`) to its end, its outputs in scratch files, and returns its
     /// standard output; throws `RunError.usage` with `what` and its standard error when it fails.
     private static func run(_ executable: String, _ arguments: [String], what: String) throws(RunError) -> String {
-        let base = NSTemporaryDirectory() + "tether-git-" + UUID().uuidString
+        let base = String.temporaryFolder + "tether-git-" + UUID().uuidString
         let (outPath, errPath) = (base + ".out", base + ".err")
         defer {
             unlink(outPath)
@@ -287,5 +294,5 @@ final class VersionedContracts {
 }
 
 extension String {
-    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    fileprivate var trimmed: String { trimmingWhitespaceAndNewlines() }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Which contracts a run checks and where their requests go: the manifests, the environment `${VAR}` expands from,
 /// `--base-url`, `--mock`, `--filter` and `--shard`. What `verify`, `record`, `update` and `learn` share, with the one

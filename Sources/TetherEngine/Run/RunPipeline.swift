@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A run, carried out from its plan: read the manifests and select the targets (`RunInputs`), read the baseline,
 /// check that every report can be written, then send and check (`ContractRunner`), handing each result to the console

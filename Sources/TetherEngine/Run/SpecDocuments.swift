@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `--spec`, `--offline`, `--list-uncovered`: the providers' OpenAPI documents a run checks its targets against.
 public struct SpecOptions: Sendable, Equatable {

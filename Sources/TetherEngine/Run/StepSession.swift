@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What one set-up or clean-up step did, for the reports: steps are not test cases (no JUnit counts), but the
 /// console's `--verbose`, the HTML and the JSON lines show each with its status and time.

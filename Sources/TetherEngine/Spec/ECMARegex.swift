@@ -1,8 +1,12 @@
-import Foundation
+#if canImport(_FoundationICU)
+    import _FoundationICU  // ICU as the Swift toolchain links it, without swift-corelibs-foundation (see ICUPattern)
+#else
+    import Foundation
+#endif
 
 /// A schema's `pattern` (or a `patternProperties` key): an ECMA-262 regular expression, as JSON Schema and OpenAPI
-/// say, run on ICU's engine (Foundation's `NSRegularExpression`, on macOS and Linux alike) after a translation that
-/// gives ICU ECMA-262's meaning where the two differ:
+/// say, run on ICU's engine (Foundation's `NSRegularExpression` on macOS, ICU's own C interface on Linux: the same
+/// engine) after a translation that gives ICU ECMA-262's meaning where the two differ:
 ///
 /// - `\d`, `\w`, `\b` are ASCII in ECMA-262 (`[0-9]`, `[A-Za-z0-9_]`), Unicode in ICU: spelled out as ASCII classes.
 /// - `\s` is ECMA-262's WhiteSpace and LineTerminator (with U+000B and U+FEFF, which ICU's `\s` lacks): spelled out.
@@ -22,10 +26,10 @@ import Foundation
 /// ECMA-262's group names may use any identifier character, ICU's only ASCII letters and digits; a quantifier
 /// after a quantifier (`a*+`, ICU's possessive form) and groups ECMA-262 lacks (`(?i)`, `(?>…)`, `(?#…)`) are
 /// refused, as an ECMA-262 engine refuses them.
-struct ECMARegex: @unchecked Sendable {  // NSRegularExpression is immutable and documented as safe to share
+struct ECMARegex: Sendable {
     /// The pattern as the schema writes it.
     let pattern: String
-    private let regex: NSRegularExpression
+    private let regex: ICUPattern
 
     /// Compiles `pattern`.
     /// - Parameter pattern: An ECMA-262 regular expression.
@@ -33,18 +37,14 @@ struct ECMARegex: @unchecked Sendable {  // NSRegularExpression is immutable and
     init(_ pattern: String) throws(ECMARegexError) {
         self.pattern = pattern
         let translated = try Self.translated(pattern)
-        do {
-            regex = try NSRegularExpression(pattern: translated)
-        } catch {
+        guard let regex = ICUPattern(translated) else {
             throw ECMARegexError(message: "ICU's engine refuses it as \(translated)")
         }
+        self.regex = regex
     }
 
     /// Whether the pattern matches somewhere in `text` (JSON Schema's `pattern` is not anchored).
-    func isMatch(in text: String) -> Bool {
-        regex.rangeOfFirstMatch(in: text, options: [], range: NSRange(location: 0, length: text.utf16.count)).location
-            != NSNotFound
-    }
+    func isMatch(in text: String) -> Bool { regex.isMatch(in: text) }
 
     // MARK: Translation
 
@@ -308,4 +308,55 @@ struct ECMARegex: @unchecked Sendable {  // NSRegularExpression is immutable and
 struct ECMARegexError: Error, Sendable, Equatable {
     /// Why, lower case: `a quantifier follows a quantifier (+)`.
     var message: String
+}
+
+/// A pattern in ICU's syntax, compiled by ICU's regular expression engine.
+///
+/// On Linux through ICU's C interface (`uregex_*`), as the Swift toolchain builds ICU for Foundation
+/// (`_FoundationICU`, whose functions are prefixed `swift_`): Foundation's `NSRegularExpression` there is
+/// swift-corelibs-foundation's, and one use of it links that library and CoreFoundation into the executable, whose
+/// every start then pays for them (bench/HISTORY.md). `NSRegularExpression` on Linux runs this same engine.
+private final class ICUPattern: @unchecked Sendable {
+    #if canImport(_FoundationICU)
+        /// Compiled once; each match works on a clone of it, since a `URegularExpression` keeps the state of its last
+        /// match (NSRegularExpression, which this replaces, may be shared between threads).
+        private let compiled: OpaquePointer
+
+        init?(_ pattern: String) {
+            var status = U_ZERO_ERROR
+            let units = Array(pattern.utf16)
+            guard let compiled = swift_uregex_open(units, Int32(units.count), 0, nil, &status),
+                status.rawValue <= U_ZERO_ERROR.rawValue
+            else { return nil }
+            self.compiled = compiled
+        }
+
+        deinit { swift_uregex_close(compiled) }
+
+        func isMatch(in text: String) -> Bool {
+            var status = U_ZERO_ERROR
+            guard let regex = swift_uregex_clone(compiled, &status), status.rawValue <= U_ZERO_ERROR.rawValue else {
+                return false
+            }
+            defer { swift_uregex_close(regex) }
+            let units = Array(text.utf16)
+            return units.withUnsafeBufferPointer { buffer in
+                swift_uregex_setText(regex, buffer.baseAddress, Int32(buffer.count), &status)
+                let found = swift_uregex_find(regex, 0, &status)
+                return status.rawValue <= U_ZERO_ERROR.rawValue && found != 0
+            }
+        }
+    #else
+        private let regex: NSRegularExpression  // immutable, and documented as safe to share
+
+        init?(_ pattern: String) {
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+            self.regex = regex
+        }
+
+        func isMatch(in text: String) -> Bool {
+            regex.rangeOfFirstMatch(in: text, options: [], range: NSRange(location: 0, length: text.utf16.count))
+                .location != NSNotFound
+        }
+    #endif
 }

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A JSON number as the schema check compares it: exactly, whichever way each side is written (`1` equals `1.0`,
 /// and `9007199254740993` is more than `9007199254740992.0`).
@@ -54,10 +65,13 @@ enum SchemaNumber: Sendable, Equatable {
         default: break
         }
         if let a = decimal, let b = decimal(of: divisor), !b.isZero {
-            var quotient = a / b
-            var rounded = Decimal()
-            NSDecimalRound(&rounded, &quotient, 0, .plain)
-            if quotient.isFinite { return rounded == quotient }
+            let quotient = a / b
+            if quotient.isFinite {
+                // Whole when its decimal digits after the point (Decimal writes no exponent) are all zeros.
+                let digits = quotient.description.utf8
+                guard let point = digits.firstIndex(of: UInt8(ascii: ".")) else { return true }
+                return digits[digits.index(after: point)...].allSatisfy { $0 == UInt8(ascii: "0") }
+            }
         }
         // Beyond a Decimal's range: the binary values' exact remainder (every Double above 2^53 is whole).
         let remainder = doubleValue.truncatingRemainder(dividingBy: divisor.doubleValue)

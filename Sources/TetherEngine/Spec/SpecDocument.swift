@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Follows a `$ref` for a check that walks a schema: given the reference's string and the place it is written at
 /// (its file decides what a relative file part is relative to), returns the value it names with its place, following
@@ -204,7 +208,7 @@ private final class LoadWork: @unchecked Sendable {
     private let start: SpecModelBuilder
     private var made: [SpecModelBuilder?]
     private var next = 0
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Path items per part: small enough that the thread done first is not left waiting for a long last part.
     private static let partSize = 32
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads a document and every file its references reach, each once, and checks every reference on the way: the
 /// loader behind `SpecDocument.load`.
@@ -53,16 +57,7 @@ struct SpecLoader {
         return result
     }
 
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue)).lowercased()
-        }
-        return nsError.localizedDescription.lowercased()
-    }
+    private static func reason(_ error: Error) -> String { fileErrorReason(error) }
 
     /// Walks the whole root file, then every part of another file that a reference reaches, resolving each `$ref`
     /// on the way; problems are collected.

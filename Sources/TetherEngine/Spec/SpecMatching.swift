@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `SpecDocument.match(method:url:)` found: the operation a request is for, or the nearest one for a "did you
 /// mean".
@@ -253,7 +257,7 @@ extension SpecDocument {
     static func hostAndPath(_ url: String) -> (host: String?, path: String) {
         var rest = Substring(url)
         if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
-        guard let scheme = rest.range(of: "://") else { return (nil, rest.isEmpty ? "/" : String(rest)) }
+        guard let scheme = rest.rangeOfText("://") else { return (nil, rest.isEmpty ? "/" : String(rest)) }
         rest = rest[scheme.upperBound...]
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
         var host = Substring(rest[..<slash])
@@ -283,5 +287,5 @@ extension SpecDocument {
         return rest.isEmpty ? "/" : rest
     }
 
-    static func decoded(_ segment: String) -> String { segment.removingPercentEncoding ?? segment }
+    static func decoded(_ segment: String) -> String { segment.percentDecoded ?? segment }
 }

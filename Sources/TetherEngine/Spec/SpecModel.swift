@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The OpenAPI versions Tether reads.
 public enum SpecVersion: Sendable, Equatable {
@@ -92,7 +96,7 @@ public struct SpecMediaType: Sendable {
 
     /// A media type without its parameters, lower-cased: `application/json; charset=utf-8` → `application/json`.
     static func essence(_ text: String) -> String {
-        (text.split(separator: ";").first.map(String.init) ?? text).trimmingCharacters(in: .whitespaces).lowercased()
+        (text.split(separator: ";").first.map(String.init) ?? text).trimmingWhitespace().lowercased()
     }
 }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the model of a document (servers, operations, parameters, bodies, responses, examples) from its values,
 /// collecting every problem and every keyword it does not read.
@@ -237,7 +241,7 @@ struct SpecModelBuilder {
                             hint: "give it a default")
                         continue
                     }
-                    resolved = resolved.replacingOccurrences(of: "{\(name)}", with: value)
+                    resolved = resolved.replacingText("{\(name)}", with: value)
                 }
             }
             result.append(Self.server(template: template, url: resolved, place: url.place))
@@ -249,7 +253,7 @@ struct SpecModelBuilder {
     static func server(template: String, url: String, place: SpecPlace) -> SpecServer {
         var rest = Substring(url)
         var host: String?
-        if let scheme = rest.range(of: "://") {
+        if let scheme = rest.rangeOfText("://") {
             rest = rest[scheme.upperBound...]
         } else if rest.hasPrefix("//") {
             rest = rest.dropFirst(2)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A value of an OpenAPI document with its place: the value itself, and a way to reach every part of it with theirs,
 /// so that any value a check looks at can be named (`openapi.yaml:812:9`,

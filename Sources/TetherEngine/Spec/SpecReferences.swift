@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The files of a document and how a `$ref` is followed through them: the part both the loader (which reads files as
 /// references reach them) and the finished document (whose files are all read) share.
@@ -33,9 +37,9 @@ struct SpecReferences {
 
     /// The file a reference's file part names, relative to the folder of the file it is written in.
     static func file(_ part: String, from file: String) -> String {
-        let decoded = part.removingPercentEncoding ?? part
+        let decoded = part.percentDecoded ?? part
         if decoded.hasPrefix("/") { return normalized(decoded) }
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = file.pathDeletingLastComponent
         return normalized(folder.isEmpty ? decoded : folder + "/" + decoded)
     }
 
@@ -62,7 +66,7 @@ struct SpecReferences {
         guard let hash = reference.firstIndex(of: "#") else { return (reference, nil) }
         let fragment = String(reference[reference.index(after: hash)...])
         guard fragment.utf8.contains(UInt8(ascii: "%")) else { return (String(reference[..<hash]), fragment) }
-        return (String(reference[..<hash]), fragment.removingPercentEncoding ?? fragment)
+        return (String(reference[..<hash]), fragment.percentDecoded ?? fragment)
     }
 
     /// Follows one reference written in `source` at `place`, then on through pure references, with `lookup` giving
@@ -174,7 +178,7 @@ struct SpecReferences {
     /// A JSON pointer token, unescaped (RFC 6901: `~1` is `/`, then `~0` is `~`).
     static func unescape(_ token: Substring) -> String {
         guard token.contains("~") else { return String(token) }
-        return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        return token.replacingText("~1", with: "/").replacingText("~0", with: "~")
     }
 }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One file of a spec, read: its value and where each part of it is, the values numbered in pre-order (a container
 /// before its contents, the root 0) as `JSONDocument` numbers them, so that a walk over the value finds any part's
@@ -88,7 +92,7 @@ private final class MemberIndexes: @unchecked Sendable {
         var children: [Int]
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var indexes: [Int: Index] = [:]
 
     func member(_ key: String, of index: Int, in members: [JSONMember], source: SpecSource) -> (

@@ -1,5 +1,10 @@
 internal import CYAML
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // The only Swift file that imports CYAML: libyaml's event parser, owned by one class, and a reader that builds a
 // `JSONValue` and the place of every value from its events.
@@ -38,7 +43,7 @@ private final class YAMLEventParser {
         if state.error == YAML_READER_ERROR {
             // A reader error (bad UTF-8, a control character) has a byte offset, not a mark.
             let (line, column) = JSONInputScan.lineAndColumn(ofByte: state.problem_offset, in: input)
-            let value = state.problem_value >= 0 ? String(format: " (byte 0x%02X)", state.problem_value) : ""
+            let value = state.problem_value >= 0 ? formatted(" (byte 0x%02X)", state.problem_value) : ""
             return SpecProblem(
                 .syntax, file: file, line: line, column: column, message: "not valid YAML: \(problem)\(value)",
                 hint: "save the file as UTF-8 without control characters")

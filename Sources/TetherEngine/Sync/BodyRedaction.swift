@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `record` (and `update`) hide in a live exchange before any of it is written to a file: the run's secrets, as
 /// `Redactor` finds them in every encoding, and the values that `--redact-json '$.path'` names (personal data).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Contracts built from recorded traffic (`tether import FILE.har --service NAME`): one target per distinct method and
 /// path of the service's host, each stubbed with the response the mock replays for it.
@@ -45,7 +49,7 @@ public struct HARImport: Sendable {
     ///   - host: The host (`api.example.com`, or with its port) whose entries to import; `nil` takes the most common.
     /// - Throws: `HARImportError` when the service name is empty, `host` has no entry, or no entry can be imported.
     public init(archive: HARArchive, file: String, service: String, host: String? = nil) throws(HARImportError) {
-        guard !service.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyService }
+        guard !service.trimmingWhitespace().isEmpty else { throw .emptyService }
         let entries = archive.entries
         let origins = entries.map { Self.origin(of: $0.url) }
         let answered = zip(origins, entries).filter { $0.1.status >= 100 }.map(\.0)
@@ -58,7 +62,7 @@ public struct HARImport: Sendable {
         for entry in entries {
             secrets += Redactor.sensitiveHeaderValues(entry.requestHeaders + entry.headers)
         }
-        let redactor = Redactor(secrets: secrets + secrets.map { $0.replacingOccurrences(of: "/", with: "\\/") })
+        let redactor = Redactor(secrets: secrets + secrets.map { $0.replacingText("/", with: "\\/") })
 
         // The entry the replay answers each request with: the first one with a real status, whatever its host.
         var replayed: [RequestKey: Int] = [:]
@@ -150,7 +154,7 @@ public struct HARImport: Sendable {
             manifest = try ContractManifest(
                 service: service, contracts: contracts,
                 description:
-                    "Imported from \((file as NSString).lastPathComponent) by Tether \(tetherVersion): the recorded responses of \(chosen).",
+                    "Imported from \(file.pathLastComponent) by Tether \(tetherVersion): the recorded responses of \(chosen).",
                 recordedBodies: bodies)
         } catch {
             throw .contract(error)
@@ -177,7 +181,7 @@ public struct HARImport: Sendable {
             throw .har(error)
         }
         let imported = try HARImport(archive: archive, file: harPath, service: service, host: host)
-        let manifestPath = (folder as NSString).appendingPathComponent(imported.manifest.manifestFileName)
+        let manifestPath = folder.pathAppending(imported.manifest.manifestFileName)
         guard !FileManager.default.fileExists(atPath: manifestPath) else {
             throw .manifestExists(path: manifestPath, messages: imported.messages)
         }
@@ -336,7 +340,7 @@ public struct HARImport: Sendable {
     /// `https://api.example.com:8443` of `https://API.example.com:8443/a?b`, scheme and host lower-cased; `nil`
     /// when the URL is not an absolute http or https URL.
     static func origin(of url: String) -> String? {
-        guard let scheme = url.range(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased())
+        guard let scheme = url.rangeOfText("://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased())
         else { return nil }
         let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !authority.isEmpty else { return nil }
@@ -346,7 +350,7 @@ public struct HARImport: Sendable {
 
     /// `api.example.com:8443` of `https://api.example.com:8443`.
     static func host(ofOrigin origin: String) -> String {
-        origin.range(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
+        origin.rangeOfText("://").map { String(origin[$0.upperBound...]) } ?? origin
     }
 
     private static func chooseOrigin(_ origins: [String?], host: String?, file: String) throws(HARImportError)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Keeps each live exchange of a run, redacted, and writes them as one strict HAR 1.2 file: `tether record`.
 ///
@@ -21,7 +25,7 @@ public final class HARRecorder: @unchecked Sendable {
     public let contracts: [Contract]
     private let redaction: BodyRedaction
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [Int: JSONValue] = [:]
 
     /// - Parameters:
@@ -158,7 +162,7 @@ public final class HARRecorder: @unchecked Sendable {
     func recordedURL(_ url: String) -> String {
         var origin = ""
         var target = Substring(url)
-        if let separator = url.range(of: "://") {
+        if let separator = url.rangeOfText("://") {
             let authorityEnd = url[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
             var authority = url[separator.upperBound..<authorityEnd]
             if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
@@ -166,8 +170,8 @@ public final class HARRecorder: @unchecked Sendable {
             target = url[authorityEnd...]
         }
         return origin
-            + redaction.secrets.redact(String(target)).replacingOccurrences(
-                of: Redactor.marker, with: Self.encodedMarker)
+            + redaction.secrets.redact(String(target)).replacingText(
+                Redactor.marker, with: Self.encodedMarker)
     }
 
     /// `<redacted>` as it stands in a recorded URL.
@@ -212,10 +216,7 @@ public final class HARRecorder: @unchecked Sendable {
 
     /// ISO 8601, UTC, milliseconds: `2026-12-01T11:00:00.123Z`.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }
 

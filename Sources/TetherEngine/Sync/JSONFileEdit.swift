@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How `tether update` and `tether learn` change a JSON file a person keeps: minimal edits (`JSONTextEdit`), read back
 /// and compared before anything is written (a wrong edit is never written), then written atomically with the file's
@@ -29,7 +40,7 @@ enum JSONFileEdit {
         do {
             original = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadable(error.localizedDescription)
+            throw .unreadable(fileErrorReason(error))
         }
         let edited: Data
         do {

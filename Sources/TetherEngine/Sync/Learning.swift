@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One live answer of a target: called, or read from a HAR file.
 struct Answer {
@@ -103,10 +107,10 @@ public struct TargetLearning: Sendable {
         }
         let width = proposals.map(\.path.description.count).max() ?? 0
         for proposal in proposals {
-            let padded = proposal.path.description.padding(toLength: width, withPad: " ", startingAt: 0)
+            let padded = proposal.path.description.padded(toLength: width)
             lines.append(
                 redactor.redact(
-                    "  + \(proposal.rule.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(padded)  "
+                    "  + \(proposal.rule.rawValue.padded(toLength: 8)) \(padded)  "
                         + proposal.evidence))
         }
         for drift in drifts {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How `tether learn --write` and `tether update` add rules to a target in the manifest that declares it: the target's
 /// object with its `"rules"` gaining the paths (lists created where missing, after the keys already there), written

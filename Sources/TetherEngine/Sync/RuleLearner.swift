@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One rule `tether learn` proposes for a target, with the evidence for it.
 public struct RuleProposal: Sendable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Contracts from an OpenAPI document's examples (`tether import --spec FILE --service NAME`): one target per
 /// operation and documented response that has an example (`example`, `examples`, 2.0 `examples`), its body the
@@ -24,7 +28,7 @@ public struct SpecImport: Sendable {
     public init(document: SpecDocument, service: String, tags: [String] = [], baseURL: String? = nil)
         throws(SpecImportError)
     {
-        guard !service.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyService }
+        guard !service.trimmingWhitespace().isEmpty else { throw .emptyService }
         guard let baseURL = baseURL ?? document.servers.first(where: { HTTPRequest.isHTTPURL($0.url) })?.url,
             HTTPRequest.isHTTPURL(baseURL)
         else {
@@ -92,7 +96,7 @@ public struct SpecImport: Sendable {
             manifest = try ContractManifest(
                 service: service, contracts: contracts,
                 description:
-                    "Imported from \((document.file as NSString).lastPathComponent) by Tether \(tetherVersion): the "
+                    "Imported from \(document.file.pathLastComponent) by Tether \(tetherVersion): the "
                     + "examples of its responses. Check them with: tether verify --spec \(document.file) --offline",
                 recordedBodies: bodies)
         } catch {
@@ -113,7 +117,7 @@ public struct SpecImport: Sendable {
             throw .spec(error)
         }
         let imported = try SpecImport(document: document, service: service, tags: tags, baseURL: baseURL)
-        let manifestPath = (folder as NSString).appendingPathComponent(imported.manifest.manifestFileName)
+        let manifestPath = folder.pathAppending(imported.manifest.manifestFileName)
         guard !FileManager.default.fileExists(atPath: manifestPath) else {
             throw .manifestExists(path: manifestPath)
         }
@@ -139,7 +143,7 @@ public struct SpecImport: Sendable {
                         "no example for the required \(parameter.location.rawValue) parameter '\(parameter.name)'"))
             }
             switch parameter.location {
-            case .path: path = path.replacingOccurrences(of: "{\(parameter.name)}", with: value)
+            case .path: path = path.replacingText("{\(parameter.name)}", with: value)
             case .query: query.append((parameter.name, value))
             case .header: headers.append(HTTPHeader(parameter.name, value))
             default: break

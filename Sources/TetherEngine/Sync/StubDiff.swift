@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A structural diff of a stub and its update, as swift-custom-dump draws one: the tree's shape, `-` for the stub's
 /// lines, `+` for the new (live) ones, and each run of unchanged siblings collapsed as `… (4 unchanged)`.

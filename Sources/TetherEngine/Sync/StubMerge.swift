@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The new stub for a drifted target (`tether update`): the stub, changed only where the live body drifted from it.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `tether update` did: the run, every file it changed (or would), and every drift it left.
 public struct UpdateReport: Sendable {
@@ -319,6 +323,6 @@ struct UpdatePlan {
     static func isSame(_ one: StubSource, _ other: StubSource) -> Bool {
         one.location == other.location
             && (one.file == other.file
-                || (one.file as NSString).standardizingPath == (other.file as NSString).standardizingPath)
+                || one.file.pathResolved == other.file.pathResolved)
     }
 }

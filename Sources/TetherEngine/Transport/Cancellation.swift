@@ -1,10 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A request to stop a run that another thread (a signal handler's queue, a test) raises while the run is in flight.
 /// The transport stops sending, ends the transfers in flight, and answers every unfinished request with
 /// `TransportError.interrupted`.
 public final class Cancellation: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cancelled = false
     private var wakers: [Int: @Sendable () -> Void] = [:]
     private var nextWaker = 0

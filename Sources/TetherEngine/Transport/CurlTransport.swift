@@ -1,5 +1,17 @@
 internal import CCurl
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How requests are sent: parallelism, limits and TLS.
 public struct TransportOptions: Sendable, Equatable {
@@ -102,7 +114,7 @@ public struct CurlTransport: HTTPTransport {
         _ requests: [HTTPRequest], options: TransportOptions,
         onResult: (Int, Result<HTTPResponse, TransportError>) -> Void
     ) {
-        let handOver = NSLock()
+        let handOver = Lock()
         withoutActuallyEscaping(onResult) { onResult in
             let deliver = UncheckedSendable(onResult)  // called under `handOver` only
             sendLoops(requests, options: options, handsOverAfterSending: false) { index, result in
@@ -306,7 +318,7 @@ public struct CurlTransport: HTTPTransport {
 
 /// Where the loops of one `send` take their next request from, in order: a counter behind a lock.
 private final class RequestSource: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var next = 0  // requests[next...] are not taken yet
     private let count: Int
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A live response as the transport received it (body already decoded from gzip, deflate or br).
 public struct HTTPResponse: Sendable, Equatable {

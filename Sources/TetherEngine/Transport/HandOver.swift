@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A bounded hand-over from producing threads to one consuming thread: `put` waits while the hand-over is full,
 /// `take` waits for items and returns all of them at once, or nil once closed and drained.
@@ -11,7 +15,7 @@ import Foundation
 /// it waits with nothing in hand (the first item after a quiet spell is taken at once), when the hand-over is half
 /// full, and when it is full; `close` wakes it too.
 final class HandOver<Item>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var items: [Item] = []
     private var weight = 0
     private var isClosed = false

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How hard one host may be pressed (`--rate N/s`, `--jobs-per-host N`), so that a large run does not hammer a
 /// staging server: the limits apply to each host (scheme, name and port) on its own, inside the run's `--jobs`.
@@ -59,7 +63,7 @@ struct HostLimiter {
 
     /// `scheme://host:port` of a URL, lower-cased (the part before the path): what the limits count by.
     static func host(of url: String) -> Substring {
-        guard let schemeEnd = url.range(of: "://") else { return Substring(url.lowercased()) }
+        guard let schemeEnd = url.rangeOfText("://") else { return Substring(url.lowercased()) }
         let rest = url[schemeEnd.upperBound...]
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         return Substring(url[url.startIndex..<end].lowercased())

@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// When a request is sent again, and after how long: the one home of the retry policy (`--retries`).
 ///
@@ -59,13 +70,34 @@ public struct RetryPolicy: Sendable, Equatable {
     /// A `Retry-After` value in seconds: a whole number of seconds, or an HTTP date (`Wed, 21 Oct 2026 07:28:00
     /// GMT`) counted from `now`; `nil` for anything else.
     static func retryAfterSeconds(_ value: String, now: Date) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingWhitespace()
         if let seconds = Int(text) { return Double(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text).map { $0.timeIntervalSince(now) }
+        return httpDate(text).map { $0.timeIntervalSince(now) }
+    }
+
+    /// An HTTP date, `Wed, 21 Oct 2026 07:28:00 GMT` (RFC 9110's IMF-fixdate; `UTC` taken for `GMT`, a one-digit
+    /// day for two), read field by field and turned into a time with the C library's `timegm`.
+    static func httpDate(_ text: String) -> Date? {
+        let words = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let days = ["Sun,", "Mon,", "Tue,", "Wed,", "Thu,", "Fri,", "Sat,"]
+        guard words.count == 6, days.contains(String(words[0])), words[5] == "GMT" || words[5] == "UTC",
+            words[1].count <= 2, let day = Int(words[1]), (1...31).contains(day),
+            let month = months.firstIndex(of: String(words[2])),
+            words[3].count == 4, let year = Int(words[3]), year >= 1970
+        else { return nil }
+        let clock = words[4].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), hour < 24,
+            let minute = Int(clock[1]), minute < 60, let second = Int(clock[2]), second <= 60
+        else { return nil }
+        var fields = tm()
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month)
+        fields.tm_mday = Int32(day)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
+        return Date(timeIntervalSince1970: Double(timegm(&fields)))
     }
 
     /// libcurl's CURLE_FILESIZE_EXCEEDED: the body cap, which a retry cannot change.

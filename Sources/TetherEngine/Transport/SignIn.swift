@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Signs a service in before its targets are sent (RFC 6749 §4.4's client credentials grant, or the service's own
 /// sign-in call): one token request per service per run, and once more after a target got 401 (`ContractRunner`).
@@ -35,7 +39,7 @@ enum SignIn {
             return .failure(Failure(service: service, reason: "\(what): \(error)"))
         case .success(let response):
             let excerpt = redactor.redact(
-                String(decoding: response.body.prefix(200), as: UTF8.self).replacingOccurrences(of: "\n", with: " "))
+                String(decoding: response.body.prefix(200), as: UTF8.self).replacingText("\n", with: " "))
             guard (200..<300).contains(response.statusCode) else {
                 return .failure(
                     Failure(service: service, reason: "\(what) answered \(response.statusCode): \(excerpt)"))

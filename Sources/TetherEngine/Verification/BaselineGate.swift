@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `--baseline FILE` does to a run: which drifts are known, which targets are pending, which recorded drifts
 /// are fixed, and the file `--update-baseline` writes. The one home of the baseline's policy; the exit code reads the

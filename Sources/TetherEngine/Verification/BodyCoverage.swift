@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How many targets assert a body, and the one home of what `--exhaustive` fails: TCA's `TestStore` fails a test that
 /// leaves state unasserted; exhaustive mode fails a target whose stub leaves the body unasserted.

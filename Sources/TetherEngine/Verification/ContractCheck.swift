@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Whether a live response holds to a contract: status, stubbed headers, body. Pure: values in, findings out.
 public enum ContractCheck {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The decode check: the live body through the app's own `Decodable` model and `JSONDecoder`. It catches what a
 /// structure check cannot see: enum raw values, date formats, key strategies.
@@ -121,7 +125,7 @@ struct KeyResolver {
     private func documentKey(for key: String, in node: JSONValue?) -> String {
         guard case .object(let members) = node, !members.contains(where: { $0.key == key }) else { return key }
         let folded = key.lowercased()
-        let matches = members.filter { $0.key.replacingOccurrences(of: "_", with: "").lowercased() == folded }
+        let matches = members.filter { $0.key.replacingText("_", with: "").lowercased() == folded }
         return matches.count == 1 ? matches[0].key : key
     }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A stub's JSON structure, compiled once so that many live bodies can be checked against it quickly.
 ///

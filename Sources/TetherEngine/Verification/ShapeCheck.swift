@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Whether a live JSON body has the structure of its stub: keys, types, nullability and array elements, not values.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Checks a target's stub against the provider's OpenAPI document (`--spec`), with nothing sent: the operation its
 /// method and path match (after the servers' base paths), its query, headers and request body against the
@@ -240,9 +244,9 @@ public struct SpecCheck: Sendable {
     /// A header's text as the values a schema may read it as (OpenAPI's `simple` style): those of
     /// `candidates(_:)`, then the comma-separated parts as an array (`1, 2` as `[1, 2]` and `["1", "2"]`).
     static func headerCandidates(_ text: String) -> [JSONValue] {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
+            $0.trimmingWhitespace()
         }
         return candidates(trimmed) + [
             .array(parts.map { candidates($0)[0] }), .array(parts.map { JSONValue.string($0) }),

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where a value of a stub is written, `file:line:column`, for findings that name both sides (a stub against an
 /// OpenAPI document): the sample file, or the manifest for an inline stub, each read once (with the place of every

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The structure of an XML stub, compared through libxml2 as JSON stubs are through `JSONShape`: element names and
 /// nesting, attributes present (values are data, not structure), text versus element content. Repeated elements

@@ -2,7 +2,19 @@
 // (`XMLTextWriter`) and its XML Schema validation (`XMLSchema`).
 internal import CLibXML2
 internal import CLibraryLoader
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An XML element as libxml2 read it: name (with its namespace URI), attributes in order, children (elements and
 /// text) in order. The one home for reading XML: JUnit reports and XML bodies both come through `read`.
@@ -150,7 +162,7 @@ struct XMLElementNode: Sendable {
             if error.code == Int(XML_ERR_ENTITY_LOOP.rawValue) { throw .declaresEntities }
             throw .malformed(
                 line: error.line, column: error.column,
-                message: error.message.trimmingCharacters(in: .whitespacesAndNewlines))
+                message: error.message.trimmingWhitespaceAndNewlines())
         }
         return try body(document)
     }
@@ -380,7 +392,7 @@ final class XMLSchema {
             let problems = Unmanaged<Problems>.fromOpaque(context).takeUnretainedValue()
             let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
             problems.list.append(
-                Problem(line: Int(error.pointee.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+                Problem(line: Int(error.pointee.line), message: message.trimmingWhitespaceAndNewlines())
             )
         }
     }

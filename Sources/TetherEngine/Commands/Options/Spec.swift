@@ -1,6 +1,10 @@
 // SPEC: the providers' OpenAPI documents the targets are checked against (verify).
 
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension HelpSection {
     /// `--spec`, `--offline`, `--list-uncovered`.
@@ -33,7 +37,7 @@ extension SpecOptions: OptionGroup {
         ) { (options: inout SpecOptions, text: String) throws(InvalidValue) in
             var culprits = Set<Finding.Culprit>()
             for word in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let name = word.trimmingCharacters(in: .whitespaces)
+                let name = word.trimmingWhitespace()
                 guard let culprit = Finding.Culprit(rawValue: name) else {
                     throw InvalidValue(
                         "is not a list of culprits ('\(name)' is none): write stub, service or spec, separated by commas"

@@ -1,0 +1,157 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// A path's parts, as NSString's `lastPathComponent`, `deletingLastPathComponent` and `appendingPathComponent` give
+// them (held to them by PathsTests, against Foundation's own), without swift-corelibs-foundation on Linux (see
+// `Lock`).
+
+extension String {
+    /// `(self as NSString).lastPathComponent`: `b` of `a/b/`, `/` of `/`.
+    package var pathLastComponent: String {
+        guard utf8.count > 1 else { return self }
+        let path = Self.droppingTrailingSlashes(self)
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return String(path) }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+
+    /// `(self as NSString).deletingLastPathComponent`: `a` of `a/b/`, `/` of `/a`, the empty string of `a` (which
+    /// swift-corelibs-foundation 6.3 crashes on, when it is one character long).
+    package var pathDeletingLastComponent: String {
+        guard self != "/" else { return self }
+        var path = ""
+        for scalar in Self.droppingTrailingSlashes(self).unicodeScalars {
+            if scalar == "/", path.hasSuffix("/") { continue }  // a run of slashes is one
+            path.unicodeScalars.append(scalar)
+        }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// `(self as NSString).appendingPathComponent(component)`: the two joined by a slash, unless this is empty or ends
+    /// with one (no other slash is changed).
+    package func pathAppending(_ component: String) -> String {
+        if isEmpty { return component }
+        if component.isEmpty { return self }
+        return hasSuffix("/") ? self + component : self + "/" + component
+    }
+
+    private static func droppingTrailingSlashes(_ path: String) -> Substring {
+        var end = path.endIndex
+        while end > path.startIndex, path.utf8[path.utf8.index(before: end)] == UInt8(ascii: "/") {
+            end = path.utf8.index(before: end)
+        }
+        return path[..<end]
+    }
+
+    /// The folder for scratch files, with a trailing slash: `String.temporaryFolder`, `$TMPDIR` or `/tmp/`.
+    package static var temporaryFolder: String {
+        #if canImport(Darwin)
+            return String.temporaryFolder
+        #else
+            if let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty {
+                return folder.hasSuffix("/") ? folder : folder + "/"
+            }
+            return "/tmp/"
+        #endif
+    }
+
+    /// The path with symbolic links, `.` and `..` resolved (`realpath`), or itself when it does not resolve: two
+    /// names of one file compare equal.
+    package var pathResolved: String {
+        guard let resolved = realpath(self, nil) else { return self }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+extension FileManager {
+    /// Whether something is at `path`, and whether it is a folder (a link followed).
+    package func kind(atPath path: String) -> (exists: Bool, isFolder: Bool) {
+        #if canImport(FoundationEssentials)
+            var isFolder = false
+            let exists = fileExists(atPath: path, isDirectory: &isFolder)
+            return (exists, isFolder)
+        #else
+            var isFolder: ObjCBool = false
+            let exists = fileExists(atPath: path, isDirectory: &isFolder)
+            return (exists, isFolder.boolValue)
+        #endif
+    }
+}
+
+/// Why reading or writing a file failed, in a few words (`no such file`, `permission denied`), for messages that
+/// already name the file: the system's reason (`strerror`) where the error carries one.
+package func fileErrorReason(_ error: any Error) -> String {
+    var posix = error as? POSIXError
+    if let cocoa = error as? CocoaError {
+        if cocoa.code == .fileReadNoSuchFile || cocoa.code == .fileNoSuchFile { return "no such file" }
+        posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError
+    }
+    if let posix { return String(cString: strerror(posix.code.rawValue)).lowercased() }
+    return "\(error)"
+}
+
+/// A file written from its start, as `FileHandle(forWritingAtPath:)` writes it, closed when this goes.
+package final class FileOutput {
+    private let descriptor: Int32
+
+    /// Creates (or empties) the file at `path`; nil when it cannot, `errno` saying why.
+    package init?(creating path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes all of `bytes`; false when the system refuses, `errno` saying why.
+    package func write(_ bytes: some StringProtocol) -> Bool {
+        var text = String(bytes)
+        return text.withUTF8 { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                written += count
+            }
+            return true
+        }
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be read.
+    package static func head(ofFile path: String, count: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, count - filled) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            filled += read
+        }
+        return Data(bytes[..<filled])
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
+
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, bytes, count)
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import TetherCore
+
+/// The path operations of `Platform/Paths.swift` give what Foundation's NSString gives.
+@Suite struct PathsTests {
+    static let samples = [
+        "", "/", "//", "a", "/a", "a/", "/a/", "a/b", "/a/b", "a/b/", "a//b", "//a//b//", "./a", "../a", "a/./b",
+        "a/../b", ".", "..", "/.", "a/.", "ab/cd//", "/ab",
+    ]
+
+    static var paths: [String] {
+        var generator = SeededGenerator(seed: 7)
+        // ASCII: swift-corelibs-foundation 6.3 crashes on some paths with other characters (nonASCIIPaths).
+        let parts = ["a", "bc", "/", "//", ".", ".."]
+        return samples
+            + (0..<2_000).map { _ in
+                (0..<Int.random(in: 0...6, using: &generator)).map { _ in parts.randomElement(using: &generator)! }
+                    .joined()
+            }
+    }
+
+    /// Compared with Foundation's on paths without a run of slashes (on which swift-corelibs-foundation 6.3 gives
+    /// odd answers, `bc/./` for `bc/.//a`): those are below, with Darwin's answers.
+    @Test func partsAreFoundations() {
+        for path in Self.paths where !path.contains("//") {
+            #expect(path.pathLastComponent == (path as NSString).lastPathComponent, "\(path.debugDescription)")
+            // swift-corelibs-foundation 6.3 crashes on a relative path of one character (`a`, `a/`): "" on Darwin.
+            var stripped = path
+            while stripped.count > 1, stripped.hasSuffix("/") { stripped.removeLast() }
+            if stripped.utf16.count == 1 && stripped != "/" {
+                #expect(path.pathDeletingLastComponent == "")
+            } else {
+                #expect(
+                    path.pathDeletingLastComponent == (path as NSString).deletingLastPathComponent,
+                    "\(path.debugDescription)")
+            }
+            for component in ["", "x", "x/", "/x", "x/y", "."] {
+                #expect(
+                    path.pathAppending(component) == (path as NSString).appendingPathComponent(component),
+                    "\(path.debugDescription) + \(component.debugDescription)")
+            }
+        }
+    }
+
+    @Test func runsOfSlashes() {
+        #expect("//a//b//".pathLastComponent == "b")
+        #expect("//a//b//".pathDeletingLastComponent == "/a")
+        #expect("a//b".pathDeletingLastComponent == "a")
+        #expect("//".pathLastComponent == "")
+        #expect("a//".pathAppending("x") == "a//x")
+    }
+
+    /// What Darwin's Foundation gives (Linux's crashes on some of these).
+    @Test func nonASCIIPaths() {
+        #expect("é/ü".pathLastComponent == "ü")
+        #expect("é/ü".pathDeletingLastComponent == "é")
+        #expect("/😀/x/".pathDeletingLastComponent == "/😀")
+        #expect("é".pathAppending("ü") == "é/ü")
+    }
+
+    @Test func theTemporaryFolderIsFoundations() {
+        #expect(String.temporaryFolder == NSTemporaryDirectory())
+    }
+
+    @Test func aFileAndALinkToItResolveAlike() throws {
+        let folder = NSTemporaryDirectory() + "tether-paths-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: folder + "/sub/file.json", contents: Data())
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/sub")
+        #expect((folder + "/link/file.json").pathResolved == (folder + "/sub/../sub/file.json").pathResolved)
+        #expect("/no/such/file".pathResolved == "/no/such/file")
+        #expect(FileManager.default.kind(atPath: folder + "/link") == (true, true))
+        #expect(FileManager.default.kind(atPath: folder + "/sub/file.json") == (true, false))
+        #expect(FileManager.default.kind(atPath: folder + "/none") == (false, false))
+    }
+
+    @Test func fileErrorsSayTheSystemsReason() {
+        do {
+            _ = try Data(contentsOf: URL(fileURLWithPath: "/no/such/file"))
+            Issue.record("read a file that is not there")
+        } catch {
+            #expect(fileErrorReason(error) == "no such file")
+        }
+        do {
+            _ = try Data(contentsOf: URL(fileURLWithPath: NSTemporaryDirectory()))
+            Issue.record("read a folder as a file")
+        } catch {
+            #expect(fileErrorReason(error) == "is a directory", "\(error)")
+        }
+    }
+}
