@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TetherCore
+
 /// `TetherContracts` (with `TetherCore` below it) is what an iOS test target links: nothing but Swift sources and
 /// Foundation may be in its dependency closure. Read from the package as SwiftPM itself describes it (`swift package dump-package`).
 @Suite struct FoundationOnlyTests {
@@ -69,9 +71,8 @@ import Testing
             let folder = Self.root.appendingPathComponent("Sources/" + name)
             let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
             let other = files.filter { file in
-                var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path, isDirectory: &isFolder)
-                return !isFolder.boolValue && !file.hasSuffix(".swift")
+                !FileManager.default.kind(atPath: folder.appendingPathComponent(file).path).isFolder
+                    && !file.hasSuffix(".swift")
             }
             #expect(other.isEmpty, "\(name): \(other)")
             #expect(files.contains { $0.hasSuffix(".swift") })

@@ -164,14 +164,11 @@ extension Sequence<Unicode.Scalar> {
 /// `String(format:)` for the C formats Tether prints numbers with (`%.3f`, `%02X`), through the C library's own
 /// `vsnprintf`, as Foundation's formatting of them does.
 package func formatted(_ format: String, _ arguments: any CVarArg...) -> String {
-    withVaList(arguments) { list in
-        var buffer = [CChar](repeating: 0, count: 64)
-        let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
-        guard needed >= buffer.count else { return String(cString: buffer) }
-        buffer = [CChar](repeating: 0, count: needed + 1)
-        return withVaList(arguments) { list in
-            _ = vsnprintf(&buffer, buffer.count, format, list)
-            return String(cString: buffer)
-        }
+    var buffer = [CChar](repeating: 0, count: 64)
+    var count = Int(withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) })
+    if count >= buffer.count {
+        buffer = [CChar](repeating: 0, count: count + 1)
+        count = Int(withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) })
     }
+    return buffer.withUnsafeBytes { String(decoding: $0.prefix(max(0, count)), as: UTF8.self) }
 }
