@@ -1243,7 +1243,8 @@ public struct ManifestLoader: Sendable {
     /// Expands `${NAME}` and `${NAME:-default}` from the environment; `$${` stays a literal `${`. Each expanded
     /// value of 6 or more characters becomes a secret for the reports.
     func expand(_ text: String, at node: ManifestNode, secrets: inout [String]) throws(ContractError) -> String {
-        // Most values have no `$` at all: a byte test, before Foundation's `range(of:)` (4 % of a load).
+        // Most values have no `$` at all: a byte test, before the search for `${` (Foundation's `range(of:)` was 4 % of
+        // a load).
         guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return text }
         var result = ""
         var rest = Substring(text)

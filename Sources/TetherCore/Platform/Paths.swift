@@ -66,10 +66,10 @@ extension String {
         #endif
     }
 
-    /// The path with symbolic links, `.` and `..` resolved (`realpath`), or itself when it does not resolve: two
-    /// names of one file compare equal.
-    package var pathResolved: String {
-        guard let resolved = realpath(self, nil) else { return self }
+    /// The path with symbolic links, `.` and `..` resolved (`realpath(3)`, which keeps macOS's `/private`, unlike
+    /// URL's resolution); nil when it does not resolve (no such file, no permission).
+    package var resolvedPath: String? {
+        guard let resolved = realpath(self, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
@@ -87,6 +87,23 @@ extension FileManager {
             let exists = fileExists(atPath: path, isDirectory: &isFolder)
             return (exists, isFolder.boolValue)
         #endif
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be read.
+    package func head(ofFile path: String, count: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let done = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if done < 0 && errno == EINTR { continue }
+            guard done >= 0 else { return nil }
+            if done == 0 { break }
+            filled += done
+        }
+        return Data(bytes[..<filled])
     }
 }
 
@@ -115,43 +132,9 @@ package final class FileOutput {
 
     deinit { close(descriptor) }
 
-    /// Writes all of `bytes`; false when the system refuses, `errno` saying why.
-    package func write(_ bytes: some StringProtocol) -> Bool {
-        var text = String(bytes)
-        return text.withUTF8 { buffer in
-            var written = 0
-            while written < buffer.count {
-                let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                written += count
-            }
-            return true
-        }
+    /// Writes all of `text`; false when the system refuses, `errno` saying why.
+    package func write(_ text: some StringProtocol) -> Bool {
+        var text = String(text)
+        return text.withUTF8 { ReportFile.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
-
-    /// The first `count` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be read.
-    package static func head(ofFile path: String, count: Int) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let read = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, count - filled) }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            filled += read
-        }
-        return Data(bytes[..<filled])
-    }
-}
-
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}
-
-private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, bytes, count)
 }

@@ -54,19 +54,22 @@ extension StringProtocol {
 
     /// `range(of: text)`: the first place `text` is, compared scalar by scalar, from `start` on (the start by default).
     package func rangeOfText<Target: StringProtocol>(_ text: Target, from start: Index? = nil) -> Range<Index>? {
-        let target = Array(text.utf8)
-        guard !target.isEmpty else { return nil }
+        let target = text.utf8  // read in place: no copy for the short literals most callers look for
+        guard let first = target.first else { return nil }
         let utf8 = self.utf8
         var index = start ?? utf8.startIndex
         // UTF-8 is self-synchronizing: a match of whole scalars' bytes starts and ends on scalar boundaries.
-        while let found = utf8[index...].firstIndex(of: target[0]) {
+        while let found = utf8[index...].firstIndex(of: first) {
             var end = found
-            var matched = 0
-            while matched < target.count, end < utf8.endIndex, utf8[end] == target[matched] {
+            var matched = true
+            for byte in target {
+                guard end < utf8.endIndex, utf8[end] == byte else {
+                    matched = false
+                    break
+                }
                 utf8.formIndex(after: &end)
-                matched += 1
             }
-            if matched == target.count { return found..<end }
+            if matched { return found..<end }
             index = utf8.index(after: found)
         }
         return nil

@@ -301,10 +301,6 @@ extension StubRoutes {
 
     /// The path with symbolic links, `.` and `..` resolved (`realpath`); the path made absolute when it does not exist.
     private static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else {
-            return URL(fileURLWithPath: path).standardizedFileURL.path
-        }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        path.resolvedPath ?? URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

@@ -23,7 +23,7 @@ public enum ReportMerge {
     public static func merge(_ paths: [String]) throws(JUnitReadError) -> Merged {
         var isJSON: Bool?
         for path in paths {
-            let head = FileOutput.head(ofFile: path, count: 4096)
+            let head = FileManager.default.head(ofFile: path, count: 4096)
             guard let head else { throw JUnitReadError(path: path, line: nil, message: "cannot read it") }
             let kind = JSONLinesMerge.isJSONLines(head)
             if let isJSON, isJSON != kind {

@@ -239,11 +239,7 @@ final class VersionedContracts {
         }
         let folder = "/" + parts.joined(separator: "/")
         // realpath(3), not URL's symlink resolution: on macOS that drops /private, which git's answer keeps.
-        guard let resolved = realpath(folder, nil) else {
-            throw .usage("--ref cannot read the folder of \(path)")
-        }
-        let real = String(cString: resolved)
-        free(resolved)
+        guard let real = folder.resolvedPath else { throw .usage("--ref cannot read the folder of \(path)") }
         let top = try git(["rev-parse", "--show-toplevel"], in: real, what: "--ref reads \(path) from git").trimmed
         guard real == top || real.hasPrefix(top + "/") else {
             throw .usage("--ref reads \(path) from git, but it is outside the repository at \(top)")

@@ -47,7 +47,7 @@ struct SpecLoader {
         } catch {
             result = .failure(
                 SpecProblem(
-                    .unreadable, file: file, message: "cannot read \(file.specQuoted): \(Self.reason(error))",
+                    .unreadable, file: file, message: "cannot read \(file.specQuoted): \(fileErrorReason(error))",
                     hint: "check the path (a $ref's file is relative to the file it is written in)"))
         }
         switch result {
@@ -56,8 +56,6 @@ struct SpecLoader {
         }
         return result
     }
-
-    private static func reason(_ error: Error) -> String { fileErrorReason(error) }
 
     /// Walks the whole root file, then every part of another file that a reference reaches, resolving each `$ref`
     /// on the way; problems are collected.

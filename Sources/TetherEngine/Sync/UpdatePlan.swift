@@ -323,6 +323,6 @@ struct UpdatePlan {
     static func isSame(_ one: StubSource, _ other: StubSource) -> Bool {
         one.location == other.location
             && (one.file == other.file
-                || one.file.pathResolved == other.file.pathResolved)
+                || (one.file.resolvedPath ?? one.file) == (other.file.resolvedPath ?? other.file))
     }
 }

@@ -79,8 +79,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(FileManager.default.createFile(atPath: folder + "/sub/file.json", contents: Data()))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/sub")
-        #expect((folder + "/link/file.json").pathResolved == (folder + "/sub/../sub/file.json").pathResolved)
-        #expect("/no/such/file".pathResolved == "/no/such/file")
+        #expect((folder + "/link/file.json").resolvedPath == (folder + "/sub/../sub/file.json").resolvedPath)
+        #expect((folder + "/link/file.json").resolvedPath?.hasSuffix("/sub/file.json") == true)
+        #expect("/no/such/file".resolvedPath == nil)
         #expect(FileManager.default.kind(atPath: folder + "/link") == (true, true))
         #expect(FileManager.default.kind(atPath: folder + "/sub/file.json") == (true, false))
         #expect(FileManager.default.kind(atPath: folder + "/none") == (false, false))
