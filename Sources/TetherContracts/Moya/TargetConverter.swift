@@ -223,6 +223,10 @@ public struct TargetConverter {
     /// `userRepositories` for `userRepositories(name: "octocat")`.
     static func caseName(of target: any TargetType) -> String {
         let full = fullName(of: target)
+        // The "(" found by its byte: searching the Characters was a third of naming each target. Only where that
+        // byte is not a Character of its own (a mark after it) are the Characters searched.
+        guard let paren = full.utf8.firstIndex(of: UInt8(ascii: "(")) else { return full }
+        if let boundary = paren.samePosition(in: full), full[boundary] == "(" { return String(full[..<boundary]) }
         return full.firstIndex(of: "(").map { String(full[..<$0]) } ?? full
     }
 

@@ -60,7 +60,11 @@ public struct JSONReader: Sendable {
     /// checked as strictly as the rest but not built: the tree holds `null` there, the document its text
     /// (`JSONDocument.deferredText(of:)`), and nothing inside it is numbered. A manifest's stubs are most of its
     /// values and are read again only when a response is checked against them.
-    func document(_ bytes: Data, deferring deferred: [JSONPathPattern.Step]) throws(JSONParseError) -> JSONDocument {
+    /// `checkpoints`: the line checkpoints of `bytes`, when another thread counts them already.
+    func document(
+        _ bytes: Data, deferring deferred: [JSONPathPattern.Step],
+        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints()
+    ) throws(JSONParseError) -> JSONDocument {
         guard bytes.count <= JSONPositions.maxBytes else {
             throw JSONParseError(
                 reason: .tooLarge, detail: "\(bytes.count) bytes is more than the 4 GiB a manifest may have; split it")
@@ -69,7 +73,8 @@ public struct JSONReader: Sendable {
         var deferredValues: [Int] = []
         let root = try read(bytes, positions: &positions, deferring: deferred, deferredValues: &deferredValues)
         return JSONDocument(
-            root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: deferredValues)
+            root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: deferredValues,
+            checkpoints: checkpoints)
     }
 
     /// One value of `whole` read on its own (a value `whole` deferred): a document whose root is that value, its
@@ -186,6 +191,13 @@ public final class JSONDocument: Sendable {
         self.bytes = bytes
         self.deferredValues = deferredValues
         self.checkpoints = checkpoints
+    }
+
+    /// A second object for the same document (the same value, places and bytes, shared, not copied): for a thread
+    /// of its own, whose nodes then retain and release a reference count no other thread touches.
+    func sharingContents() -> JSONDocument {
+        JSONDocument(
+            root: root, positions: positions, bytes: bytes, deferredValues: deferredValues, checkpoints: checkpoints)
     }
 
     /// The line and column at every `checkpointStride`-th byte of `bytes`.
@@ -391,8 +403,10 @@ private struct JSONScanner {
         var spareMembers: [[JSONMember]] = []
         var spareElements: [[JSONValue]] = []
         var keyOffset = -1
-        // Where the next release of a mapped manifest's pages is due (after a deferred value, the bulk of a manifest).
-        var nextRelease = MappedFiles.bytesBetweenReleases
+        // Where the next release of a mapped manifest's pages is due (after a deferred value, the bulk of a manifest):
+        // counted from where the reading starts (a target read on its own starts deep in the file, and each released
+        // every page of it).
+        var nextRelease = index + MappedFiles.bytesBetweenReleases
         while true {
             // A value starts here.
             guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }

@@ -94,9 +94,16 @@ public struct ManifestLoader: Sendable {
                     }
                     loader.reuse = nil
                 }
+                // Every target's place is asked for as it is built, which needs the lines of the whole file counted
+                // (`JSONDocument.checkpoints`): a long manifest's are counted on a core that the reading below
+                // leaves idle, instead of by the first target's thread while the others wait.
+                let checkpoints = JSONLineCheckpoints()
+                if data.count >= Self.countingAheadBytes {
+                    DeepStack.start(name: "tether-lines") { checkpoints.count(data) }
+                }
                 let document: JSONDocument
                 do {
-                    document = try JSONReader().document(data, deferring: Self.inlineStubs)
+                    document = try JSONReader().document(data, deferring: Self.inlineStubs, checkpoints: checkpoints)
                 } catch {
                     errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
                     continue
@@ -504,30 +511,46 @@ public struct ManifestLoader: Sendable {
             let serviceSecrets = serviceSecrets
             let serviceScope = serviceScope
             let reused = reuse?.manifest(node)
+            let base = baseURL ?? "http://invalid.invalid"
             contracts = buildTargets(targets.node, count: targets.count, service: service ?? "", errors: &errors) {
-                element, targetNode, errors in
-                if let contract = reused?.contract(for: targetNode, element: element) { return contract }
-                var node = targetNode
-                if case .null = targetNode.value, targetNode.deferredText != nil {
-                    // Read as text (a version after the first), and held alike by no version before: read now.
-                    do throws(JSONParseError) {
-                        node = ManifestNode(
-                            element: element, of: targets.node,
-                            document: try JSONReader().document(
-                                of: targetNode.index, in: targetNode.document, deferring: Self.targetStub))
-                    } catch {
-                        errors.append(targetNode.error(error.detail))  // the manifest is read again, whole
-                        return nil
+                isOwnThread in
+                // A part built on a thread of its own reads its own copies of what every target of the service
+                // reads (see `ManifestNode.withOwnReferences()`).
+                let loader = isOwnThread ? withOwnReferences() : self
+                let (service, baseURL, folder) =
+                    isOwnThread
+                    ? ((service ?? "").withOwnStorage, base.withOwnStorage, folder.withOwnStorage)
+                    : (service ?? "", base, folder)
+                let serviceHeaders =
+                    isOwnThread
+                    ? serviceHeadersWithAuth.map { ($0.withOwnStorage, $1?.withOwnStorage, $2.withOwnReferences()) }
+                    : serviceHeadersWithAuth
+                let serviceSecrets = isOwnThread ? serviceSecrets.map(\.withOwnStorage) : serviceSecrets
+                return { element, targetNode, errors in
+                    if let contract = reused?.contract(for: targetNode, element: element) { return contract }
+                    var node = targetNode
+                    if case .null = targetNode.value, targetNode.deferredText != nil {
+                        // Read as text (a version after the first), and held alike by no version before: read now.
+                        do throws(JSONParseError) {
+                            node = ManifestNode(
+                                element: element, of: targets.node,
+                                document: try JSONReader().document(
+                                    of: targetNode.index, in: targetNode.document, deferring: Self.targetStub))
+                        } catch {
+                            errors.append(targetNode.error(error.detail))  // the manifest is read again, whole
+                            return nil
+                        }
                     }
+                    var secrets = serviceSecrets
+                    let contract = loader.target(
+                        node, service: service, baseURL: baseURL, serviceHeaders: serviceHeaders,
+                        serviceBehavior: serviceBehavior ?? .immediate,
+                        serviceRules: serviceRules?.rules ?? ContractRules(), serviceScope: serviceScope,
+                        folder: folder,
+                        secrets: &secrets, errors: &errors)
+                    if let contract { reused?.keep(contract, builtFrom: node, element: element) }
+                    return contract
                 }
-                var secrets = serviceSecrets
-                let contract = target(
-                    node, service: service ?? "", baseURL: baseURL ?? "http://invalid.invalid",
-                    serviceHeaders: serviceHeadersWithAuth, serviceBehavior: serviceBehavior ?? .immediate,
-                    serviceRules: serviceRules?.rules ?? ContractRules(), serviceScope: serviceScope, folder: folder,
-                    secrets: &secrets, errors: &errors)
-                if let contract { reused?.keep(contract, builtFrom: node, element: element) }
-                return contract
             }
         }
         if let serviceRules, errors.count == errorCount {
@@ -562,7 +585,7 @@ public struct ManifestLoader: Sendable {
     /// the result's storage (a copy of 100,000 contracts would be megabytes at the moment memory peaks).
     private func buildTargets(
         _ targets: ManifestNode, count: Int, service: String, errors: inout [ContractError],
-        _ build: @Sendable (Int, ManifestNode, inout [ContractError]) -> Contract?
+        _ makeBuild: @Sendable (_ isOwnThread: Bool) -> (Int, ManifestNode, inout [ContractError]) -> Contract?
     ) -> [Contract] {
         let parts = count >= Self.targetsPerPart * 2 ? min(ProcessInfo.processInfo.activeProcessorCount * 2, 64) : 1
         let partLength = (count + parts - 1) / parts
@@ -578,6 +601,8 @@ public struct ManifestLoader: Sendable {
                 var result = PartResult()
                 // The part's contracts are stored up to its first failed target; the names of those after it are
                 // kept for the repeated-name check.
+                let targets = parts == 1 ? targets : targets.withOwnReferences()
+                let build = makeBuild(parts > 1)
                 targets.forEachElement(in: range) { offset, targetNode in
                     // A large manifest's pages go back to the page cache as its targets are read (`MappedFiles`).
                     MappedFiles.releaseReadPages(afterTarget: offset - range.lowerBound)
@@ -634,6 +659,10 @@ public struct ManifestLoader: Sendable {
         }
         return contracts
     }
+
+    /// From this size on, a manifest's lines are counted on a thread of their own while it is read (about 0.4 ms a
+    /// megabyte; below it, starting the thread costs more than it hides).
+    private static let countingAheadBytes = 4 << 20
 
     /// Below this many targets per part, a manifest is built on one thread.
     private static let targetsPerPart = 256
@@ -756,6 +785,19 @@ public struct ManifestLoader: Sendable {
             query.append((key, try expand(try valueNode.string(), at: valueNode, secrets: &secrets)))
         }
         return query
+    }
+
+    /// This loader with storage of its own for what it holds, for a thread of its own (see
+    /// `ManifestNode.withOwnReferences()`).
+    private func withOwnReferences() -> ManifestLoader {
+        var loader = self
+        loader.environment = Dictionary(
+            uniqueKeysWithValues: environment.map { ($0.key.withOwnStorage, $0.value.withOwnStorage) })
+        loader.baseURLOverrides.all = baseURLOverrides.all?.withOwnStorage
+        loader.baseURLOverrides.byService = Dictionary(
+            uniqueKeysWithValues: baseURLOverrides.byService.map { ($0.key.withOwnStorage, $0.value.withOwnStorage) })
+        loader.captured = Set(captured.map(\.withOwnStorage))
+        return loader
     }
 
     /// This loader with `names` in scope as captured values.

@@ -41,6 +41,15 @@ struct ManifestNode: Sendable {
         self.index = index
     }
 
+    /// This node with references of its own to what every node under it shares (the document, the file's name):
+    /// the parts of a manifest built on several threads then never count references on the same object, whose
+    /// cache line the cores would pass back and forth for each node made or dropped.
+    func withOwnReferences() -> ManifestNode {
+        ManifestNode(
+            value: value, file: file.withOwnStorage, parentLocation: parentLocation.withOwnStorage,
+            key: key, document: document.sharingContents(), index: index)
+    }
+
     /// `targets[2].sampleData`; empty at the root.
     var location: String {
         guard let key else { return parentLocation }
@@ -241,4 +250,10 @@ struct ManifestMembers {
     mutating func append(_ key: String, _ node: ManifestNode) { entries.append((key, node)) }
 
     mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+}
+
+extension String {
+    /// The same text in a buffer of its own: a copy of a string of more than 15 UTF-8 bytes shares the buffer, and
+    /// its reference count, with the original (see `ManifestNode.withOwnReferences()`).
+    var withOwnStorage: String { String(decoding: Array(utf8), as: UTF8.self) }
 }

@@ -34,6 +34,17 @@ extension Orders {
     }
 }
 
+/// A target whose description is given, for its name in reports.
+private struct Described: TargetType, CustomStringConvertible {
+    let description: String
+    var baseURL: URL { literalURL("http://127.0.0.1:9") }
+    var path: String { "/" }
+    var method: TetherKit.Method { .get }
+    var task: Task { .requestPlain }
+    var sampleData: Data { Data() }
+    var headers: [String: String]? { nil }
+}
+
 /// Rules from Swift: the target's requirement, the verifier's service-wide rules, and the export's round trip.
 @Suite struct TargetConverterTests {
     static func serviceRules() throws -> ContractRules {
@@ -88,6 +99,20 @@ extension Orders {
             verifier: ContractRunner(transport: transport, now: { Date(timeIntervalSince1970: 0) }, hostname: "test"))
         let report = await verifier.verify([Orders.order])
         #expect(report.contractErrors.map(\.message).contains { $0.contains("rules.nullable: path '$.nope'") })
+    }
+
+    @Test func aTargetsNameIsItsDescriptionUpToTheFirstParenthesisThatIsACharacter() {
+        // The case with its values; a case without; a "(" that a combining mark joins is not the case's parenthesis,
+        // nor one that a prepended mark (U+0600) joins; a "(" first is an empty name, as before.
+        let expected = [
+            "userRepositories(name: \"octocat\")": "userRepositories", "zen": "zen",
+            "a(\u{301}b(c)": "a(\u{301}b", "x\u{600}(y": "x\u{600}(y", "(odd)": "",
+            "caf\u{E9}(1)": "caf\u{E9}",
+        ]
+        for (description, name) in expected {
+            #expect(TargetConverter.caseName(of: Described(description: description)) == name, "\(description)")
+            #expect(name == (description.firstIndex(of: "(").map { String(description[..<$0]) } ?? description))
+        }
     }
 
     @Test func exportWritesTheRulesAndTheLoaderReadsThemBack() throws {
