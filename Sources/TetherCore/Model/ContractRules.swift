@@ -107,6 +107,9 @@ public struct ContractRules: Sendable, Equatable {
     /// - Parameter service: The service's defaults.
     /// - Returns: The rules the target is checked with.
     public func merged(over service: ContractRules) -> ContractRules {
+        // Most services and targets have no rules: the merge would give the other's, made anew for every target.
+        if service.isEmpty { return self }
+        if isEmpty { return service }
         func union(_ base: [JSONPathPattern], _ added: [JSONPathPattern]) -> [JSONPathPattern] {
             base + added.filter { pattern in !base.contains { $0.steps == pattern.steps } }
         }

@@ -201,6 +201,11 @@ private func ruledFindings(stub: String, live: String, rules: ContractRules, str
         #expect(merged.values.map(\.path.description) == ["$.s", "$.t"])
         #expect(merged.status == [200])
         #expect(ContractRules().merged(over: service) == service)
+        #expect(target.merged(over: ContractRules()) == target)
+        // Only empty rules are passed through: a status or strictness alone is merged.
+        #expect(ContractRules(status: [201]).merged(over: service).status == [201])
+        #expect(ContractRules(isStrict: false).merged(over: service).formats == service.formats)
+        #expect(service.merged(over: ContractRules(status: [404])).status == [200])
     }
 
     @Test func serviceRulesApplyWhereTheStubHasThePath() throws {
