@@ -61,15 +61,8 @@ public struct JSONReader: Sendable {
     /// (`JSONDocument.deferredText(of:)`), and nothing inside it is numbered. A manifest's stubs are most of its
     /// values and are read again only when a response is checked against them.
     /// `checkpoints`: the line checkpoints of `bytes`, when another thread counts them already.
-    ///
-    /// With `inTwoAt`, the name of the root object's key whose array holds most of the document (a manifest's
-    /// `targets`), a second thread reads that array's elements from one near the middle of the bytes (`SecondHalf`),
-    /// while this one reads from the start. What it read is taken only when this reader reaches that very byte as the
-    /// start of an element of that array, and this reader reads on itself otherwise (the guess was inside a string
-    /// or another value, or the second reader met an error): the document and its errors are exactly those of one
-    /// reader.
     func document(
-        _ bytes: Data, deferring deferred: [JSONPathPattern.Step], inTwoAt arrayKey: String? = nil,
+        _ bytes: Data, deferring deferred: [JSONPathPattern.Step],
         checkpoints: JSONLineCheckpoints = JSONLineCheckpoints()
     ) throws(JSONParseError) -> JSONDocument {
         guard bytes.count <= JSONPositions.maxBytes else {
@@ -78,13 +71,10 @@ public struct JSONReader: Sendable {
         }
         var positions: JSONPositions? = JSONPositions()
         var deferredValues: [Int] = []
-        var isReadInTwo = false
-        let root = try read(
-            bytes, positions: &positions, deferring: deferred, inTwoAt: arrayKey, deferredValues: &deferredValues,
-            isReadInTwo: &isReadInTwo)
+        let root = try read(bytes, positions: &positions, deferring: deferred, deferredValues: &deferredValues)
         return JSONDocument(
             root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: deferredValues,
-            checkpoints: checkpoints, isReadInTwo: isReadInTwo)
+            checkpoints: checkpoints)
     }
 
     /// One value of `whole` read on its own (a value `whole` deferred): a document whose root is that value, its
@@ -115,27 +105,17 @@ public struct JSONReader: Sendable {
 
     private func read(
         _ bytes: Data, positions: inout JSONPositions?, deferring deferred: [JSONPathPattern.Step] = [],
-        building: Bool = true, inTwoAt arrayKey: String? = nil, deferredValues: inout [Int],
-        isReadInTwo: UnsafeMutablePointer<Bool>? = nil
+        building: Bool = true, deferredValues: inout [Int]
     ) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
-            let buffer = raw.bindMemory(to: UInt8.self)
-            var scanner = JSONScanner(bytes: buffer, maxDepth: maxDepth, deferred: deferred)
-            // The second half read beside the first (see `document(_:deferring:inTwoAt:checkpoints:)`); the buffer
-            // lives until this closure returns, so its reader is waited for first, whatever the first half gives.
-            let secondHalf = arrayKey.flatMap { key in
-                positions == nil
-                    ? nil : SecondHalf.start(in: buffer, arrayKey: key, maxDepth: maxDepth, deferred: deferred)
-            }
-            defer { secondHalf?.wait() }
+            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, deferred: deferred)
             do throws(JSONParseError) {
                 guard building else {
                     try scanner.check()
                     return .success(.null)
                 }
-                let root = try scanner.document(positions: &positions, secondHalf: secondHalf)
+                let root = try scanner.document(positions: &positions)
                 deferredValues = scanner.deferredValues
-                isReadInTwo?.pointee = scanner.tookSecondHalf
                 return .success(root)
             } catch {
                 return .failure(error)
@@ -193,9 +173,7 @@ public final class JSONDocument: Sendable {
     fileprivate static let checkpointStride = 256
 
     /// The numbers of the values read but not built (`JSONReader.document(_:deferring:)`), ascending.
-    package let deferredValues: [Int]
-    /// Whether a second thread read half of it (`JSONReader.document(_:deferring:inTwoAt:checkpoints:)`).
-    package let isReadInTwo: Bool
+    private let deferredValues: [Int]
 
     /// - Parameters:
     ///   - root: The value.
@@ -206,22 +184,20 @@ public final class JSONDocument: Sendable {
     ///     place is first asked for).
     package init(
         root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = [],
-        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints(), isReadInTwo: Bool = false
+        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints()
     ) {
         self.root = root
         self.positions = positions
         self.bytes = bytes
         self.deferredValues = deferredValues
         self.checkpoints = checkpoints
-        self.isReadInTwo = isReadInTwo
     }
 
     /// A second object for the same document (the same value, places and bytes, shared, not copied): for a thread
     /// of its own, whose nodes then retain and release a reference count no other thread touches.
     func sharingContents() -> JSONDocument {
         JSONDocument(
-            root: root, positions: positions, bytes: bytes, deferredValues: deferredValues, checkpoints: checkpoints,
-            isReadInTwo: isReadInTwo)
+            root: root, positions: positions, bytes: bytes, deferredValues: deferredValues, checkpoints: checkpoints)
     }
 
     /// The line and column at every `checkpointStride`-th byte of `bytes`.
@@ -350,16 +326,6 @@ package struct JSONPositions: Sendable, Equatable {
     /// How many values the document has.
     package var count: Int { entries.count }
 
-    /// Adds the values `other` numbered from 0 after these, renumbered (a part of the same bytes read on its own).
-    mutating func append(renumbering other: JSONPositions) {
-        let shift = UInt32(truncatingIfNeeded: entries.count)
-        entries.reserveCapacity(entries.count + other.entries.count)
-        for var entry in other.entries {
-            entry.subtreeEnd &+= shift
-            entries.append(entry)
-        }
-    }
-
     func offset(of index: Int, key: Bool) -> Int {
         guard entries.indices.contains(index) else { return 0 }
         let entry = entries[index]
@@ -372,132 +338,6 @@ package struct JSONPositions: Sendable, Equatable {
     }
 }
 
-/// The elements of a long array from one near the middle of the bytes on, read on a thread of their own while the
-/// document's reader reads from the start (`JSONReader.document(_:deferring:inTwoAt:checkpoints:)`).
-///
-/// Where an element starts is a guess: the first `{` after a `,` from the middle on. A guess inside a string or
-/// another value fails soon (what follows must read as the rest of the array, and then of the root object, to the
-/// end of the input), and the next is tried. The document's reader takes what was read only when it reaches the
-/// guessed byte as the start of an element of that array; else, or when this reader failed, it reads on itself.
-private final class SecondHalf: @unchecked Sendable {
-    /// What the second reader read: the array as if it held only its elements from the guess on, their places
-    /// (numbered from 0) and deferred values, and the index past the array's close.
-    struct Read {
-        let offset: Int
-        let value: JSONValue
-        let positions: JSONPositions
-        let deferredValues: [Int]
-        let end: Int
-    }
-
-    /// The root object's key whose value is the array.
-    let arrayKey: String
-    /// Where the guesses start: the middle of the input.
-    let searchStart: Int
-    private let state = Condition()
-    private var attempt = -1  // guarded by `state`: the guess being read now, or -1
-    private var read: Read?  // guarded by `state`: the guess read to the end
-    private var isFinished = false  // guarded by `state`
-
-    /// Below this many bytes, a second thread costs more than half the reading saves.
-    static let minimumBytes = 256 << 10
-    /// Guesses tried at most.
-    static let attempts = 64
-    /// How far a wrong guess reads at most before it fails (within the value it is in): a stub or a target.
-    static let falseGuessBytes = 64 << 10
-
-    private init(arrayKey: String, searchStart: Int) {
-        self.arrayKey = arrayKey
-        self.searchStart = searchStart
-    }
-
-    /// Starts the second reader; `nil` for input under `minimumBytes`, or for paths that count elements (an
-    /// element's index is not known from the middle).
-    static func start(
-        in bytes: UnsafeBufferPointer<UInt8>, arrayKey: String, maxDepth: Int, deferred: [JSONPathPattern.Step]
-    ) -> SecondHalf? {
-        guard bytes.count >= minimumBytes,
-            !deferred.contains(where: { if case .index = $0 { true } else { false } })
-        else { return nil }
-        let half = SecondHalf(arrayKey: arrayKey, searchStart: bytes.count / 2)
-        let input = UncheckedSendable(bytes)  // alive until `wait()` returns (the caller waits before it ends)
-        DeepStack.start(name: "tether-read") { half.run(input.value, maxDepth: maxDepth, deferred: deferred) }
-        return half
-    }
-
-    private func run(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step]) {
-        var from = searchStart
-        for _ in 0..<Self.attempts {
-            guard let offset = Self.elementStart(from: from, in: bytes) else { break }
-            state.lock()
-            attempt = offset
-            state.unlock()
-            var scanner = JSONScanner(bytes: bytes, maxDepth: maxDepth, deferred: deferred)
-            var positions: JSONPositions? = JSONPositions()
-            if let value = try? scanner.elements(from: offset, arrayKey: arrayKey, positions: &positions) {
-                finish(
-                    Read(
-                        offset: offset, value: value, positions: positions ?? JSONPositions(),
-                        deferredValues: scanner.deferredValues, end: scanner.index))
-                return
-            }
-            // A guess inside another value fails within it. One that read on far was an element, and the input
-            // has an error after it, which every later guess would meet again: the first reader reports it.
-            guard scanner.index - offset < Self.falseGuessBytes else { break }
-            state.lock()
-            attempt = -1
-            state.broadcast()
-            state.unlock()
-            from = offset + 1
-        }
-        finish(nil)
-    }
-
-    /// The first `{` after a `,` and whitespace, at or after `start`.
-    private static func elementStart(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var index = start
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: ",") {
-                var next = index + 1
-                while next < bytes.count,
-                    bytes[next] == 0x20 || bytes[next] == 0x0A || bytes[next] == 0x0D || bytes[next] == 0x09
-                {
-                    next += 1
-                }
-                if next < bytes.count && bytes[next] == UInt8(ascii: "{") { return next }
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    private func finish(_ read: Read?) {
-        state.lock()
-        self.read = read
-        attempt = -1
-        isFinished = true
-        state.broadcast()
-        state.unlock()
-    }
-
-    /// Waits for the second reader to finish.
-    func wait() {
-        state.lock()
-        while !isFinished { state.wait() }
-        state.unlock()
-    }
-
-    /// What the second reader read from `offset`, where the first reader is at the start of an element of the array:
-    /// waited for while it reads from there; `nil` when it read, or reads, from elsewhere, or failed.
-    func result(at offset: Int) -> Read? {
-        state.lock()
-        defer { state.unlock() }
-        while attempt == offset { state.wait() }
-        guard let read, read.offset == offset else { return nil }
-        return read
-    }
-}
-
 /// One pass over the bytes with an explicit stack (deep nesting cannot overflow the thread's stack).
 private struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -506,8 +346,6 @@ private struct JSONScanner {
     let deferred: [JSONPathPattern.Step]
     /// The numbers (positions) of the values deferred so far, ascending.
     var deferredValues: [Int] = []
-    /// Whether the elements a `SecondHalf` read were taken.
-    var tookSecondHalf = false
     var index = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
@@ -554,41 +392,11 @@ private struct JSONScanner {
 
     /// The document's value; from `offset` when given, a value in bytes checked before (as UTF-8, and as JSON up to
     /// the value), else from the start of a document.
-    mutating func document(
-        positions: inout JSONPositions?, from offset: Int? = nil, secondHalf: SecondHalf? = nil
-    ) throws(JSONParseError) -> JSONValue {
-        if let offset { index = offset } else { try start() }
-        var stack: [Frame] = []
-        return try read(positions: &positions, stack: &stack, secondHalf: secondHalf)
-    }
-
-    /// The elements of the array whose key in the root object is `arrayKey`, from the element at `offset` on (a
-    /// `SecondHalf`): the array as if it held only those, the index left past its close. What follows must be the
-    /// rest of the root object, to the end of the input (checked, not built).
-    mutating func elements(from offset: Int, arrayKey: String, positions: inout JSONPositions?) throws(JSONParseError)
+    mutating func document(positions: inout JSONPositions?, from offset: Int? = nil) throws(JSONParseError)
         -> JSONValue
     {
-        index = offset
-        // The containers open around the elements, as the whole document's reader has them there: for the deferred
-        // paths and the depth. Their places are the first reader's (`Frame.position` -1: none here).
-        var stack = [Frame(isObject: true, position: -1, key: arrayKey), Frame(isObject: false, position: -1)]
-        let array = try read(positions: &positions, stack: &stack, stopDepth: 2)
-        // The root object goes on to the end of the input: a guess inside another value fails here.
-        let end = index
-        while try afterMember(isObject: true) {
-            try skipKey()
-            try skipValue(depth: 1)
-        }
-        try finish()
-        index = end
-        return array
-    }
-
-    /// The reading loop: values from `index` on, inside the containers `stack` holds, until the root closes (or,
-    /// with `stopDepth`, until fewer containers than that are open: then the last one closed is returned).
-    private mutating func read(
-        positions: inout JSONPositions?, stack: inout [Frame], stopDepth: Int = 0, secondHalf: SecondHalf? = nil
-    ) throws(JSONParseError) -> JSONValue {
+        if let offset { index = offset } else { try start() }
+        var stack: [Frame] = []
         // The buffers of closed containers, emptied with their capacity kept: a container's contents are gathered in
         // one of them and copied out at its exact size when it closes. Growing each container's own array by
         // doubling left it up to half empty, for the life of the value (a manifest's stubs live for the whole run).
@@ -602,83 +410,63 @@ private struct JSONScanner {
         while true {
             // A value starts here.
             guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }
+            let start = index
+            let position = positions?.begin(at: start, keyOffset: keyOffset) ?? 0
+            keyOffset = -1
             var value: JSONValue
-            if let secondHalf, stack.count == 2, index >= secondHalf.searchStart, stack[0].isObject,
-                !stack[1].isObject, Self.sameBytes(stack[0].key, secondHalf.arrayKey), positions != nil,
-                let read = secondHalf.result(at: index)
-            {
-                // The second half's elements, read on the other thread: this array's, up to its close.
-                var frame = stack.removeLast()
-                if case .array(let elements) = read.value { frame.elements.append(contentsOf: elements) }
-                let shift = positions?.count ?? 0
-                positions?.append(renumbering: read.positions)
-                deferredValues.append(contentsOf: read.deferredValues.map { $0 + shift })
-                index = read.end
-                tookSecondHalf = true
-                positions?.end(frame.position, at: index)
-                value = .array(frame.elements.withUnsafeBufferPointer { Array($0) })
-                frame.elements.removeAll(keepingCapacity: true)
-                spareElements.append(frame.elements)
-                keyOffset = -1
+            if stack.count == deferred.count && !deferred.isEmpty && Self.isDeferred(stack, deferred) {
+                try skipValue(depth: stack.count)
+                value = .null
+                deferredValues.append(position)
+                // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
+                MappedFiles.releaseReadPages(reaching: index, due: &nextRelease)
             } else {
-                let start = index
-                let position = positions?.begin(at: start, keyOffset: keyOffset) ?? 0
-                keyOffset = -1
-                if stack.count == deferred.count && !deferred.isEmpty && Self.isDeferred(stack, deferred) {
-                    try skipValue(depth: stack.count)
-                    value = .null
-                    deferredValues.append(position)
-                    // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
-                    MappedFiles.releaseReadPages(reaching: index, due: &nextRelease)
-                } else {
-                    switch bytes[index] {
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        let isObject = bytes[index] == UInt8(ascii: "{")
+                switch bytes[index] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = bytes[index] == UInt8(ascii: "{")
+                    index += 1
+                    skipWhitespace()
+                    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                    if index < bytes.count && bytes[index] == close {
                         index += 1
-                        skipWhitespace()
-                        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                        if index < bytes.count && bytes[index] == close {
-                            index += 1
-                            value = isObject ? .object([]) : .array([])
-                        } else {
-                            // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
-                            guard stack.count < maxDepth else {
-                                throw JSONParseError(
-                                    reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start
-                                )
-                            }
-                            var frame = Frame(isObject: isObject, position: position)
-                            if isObject {
-                                frame.members = spareMembers.popLast() ?? []
-                            } else {
-                                frame.elements = spareElements.popLast() ?? []
-                            }
-                            if isObject {
-                                keyOffset = index
-                                frame.key = try key()
-                            }
-                            stack.append(frame)
-                            continue
+                        value = isObject ? .object([]) : .array([])
+                    } else {
+                        // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
+                        guard stack.count < maxDepth else {
+                            throw JSONParseError(
+                                reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
                         }
-                    case UInt8(ascii: "\""):
-                        value = .string(try string())
-                    case UInt8(ascii: "t"):
-                        try literal("true")
-                        value = .bool(true)
-                    case UInt8(ascii: "f"):
-                        try literal("false")
-                        value = .bool(false)
-                    case UInt8(ascii: "n"):
-                        try literal("null")
-                        value = .null
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        value = try number()
-                    default:
-                        throw invalid("expected a value, got \(describeByte())")
+                        var frame = Frame(isObject: isObject, position: position)
+                        if isObject {
+                            frame.members = spareMembers.popLast() ?? []
+                        } else {
+                            frame.elements = spareElements.popLast() ?? []
+                        }
+                        if isObject {
+                            keyOffset = index
+                            frame.key = try key()
+                        }
+                        stack.append(frame)
+                        continue
                     }
+                case UInt8(ascii: "\""):
+                    value = .string(try string())
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    value = .bool(true)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    value = .bool(false)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    value = .null
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = try number()
+                default:
+                    throw invalid("expected a value, got \(describeByte())")
                 }
-                positions?.end(position, at: index)
             }
+            positions?.end(position, at: index)
             // The value is complete: add it to its container, and close every container that ends here.
             while true {
                 guard var frame = stack.popLast() else {
@@ -698,7 +486,7 @@ private struct JSONScanner {
                     stack.append(frame)
                     break
                 }
-                if frame.position >= 0 { positions?.end(frame.position, at: index) }
+                positions?.end(frame.position, at: index)
                 if frame.isObject {
                     value = .object(frame.members.withUnsafeBufferPointer { Array($0) })
                     frame.members.removeAll(keepingCapacity: true)
@@ -708,7 +496,6 @@ private struct JSONScanner {
                     frame.elements.removeAll(keepingCapacity: true)
                     spareElements.append(frame.elements)
                 }
-                if stack.count < stopDepth { return value }
             }
         }
     }

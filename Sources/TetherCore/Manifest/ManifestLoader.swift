@@ -103,9 +103,7 @@ public struct ManifestLoader: Sendable {
                 }
                 let document: JSONDocument
                 do {
-                    // Its targets read in two halves, on two cores, when it is long (`JSONReader`'s `inTwoAt`).
-                    document = try JSONReader().document(
-                        data, deferring: Self.inlineStubs, inTwoAt: "targets", checkpoints: checkpoints)
+                    document = try JSONReader().document(data, deferring: Self.inlineStubs, checkpoints: checkpoints)
                 } catch {
                     errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
                     continue
