@@ -1091,15 +1091,8 @@ public struct ManifestLoader: Sendable {
                 file: file, manifest: node.file, manifestLocation: node.location, suffix: nil, line: line,
                 column: column)
         }
-        var suffix: String
-        switch kind {  // a stub's kinds, spelled once (`JSONPath.appendKey` for any other)
-        case "json": suffix = ".json"
-        case "text": suffix = ".text"
-        case "base64": suffix = ".base64"
-        default:
-            suffix = ""
-            JSONPath.appendKey(kind, to: &suffix)
-        }
+        var suffix = ""
+        JSONPath.appendKey(kind, to: &suffix)
         return StubSource(
             file: node.file, manifest: node.file, manifestLocation: node.location, suffix: suffix, line: line,
             column: column)
