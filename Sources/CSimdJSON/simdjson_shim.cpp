@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <sys/mman.h>
+#include <unistd.h>
 
 // Besides the API, the shim uses simdjson's public members that are not documented API: dom::parser's
 // `implementation` and `doc`; dom::document's `tape`, `string_buf`, `allocate()` and `capacity()`;
@@ -362,6 +363,20 @@ extern "C" uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity) {
 }
 
 extern "C" void tj_buffer_free(uint8_t *buffer) { std::free(buffer); }
+
+extern "C" int tj_buffer_populate(const uint8_t *start, size_t len) {
+#ifdef MADV_POPULATE_WRITE  // Linux 5.14 and later; elsewhere (macOS) a page is zeroed where it is first written
+    if (len == 0) { return 1; }
+    static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    uintptr_t begin = reinterpret_cast<uintptr_t>(start) & ~(page - 1);
+    uintptr_t end = (reinterpret_cast<uintptr_t>(start) + len + page - 1) & ~(page - 1);
+    return madvise(reinterpret_cast<void *>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
+#else
+    (void)start;
+    (void)len;
+    return 0;
+#endif
+}
 
 extern "C" const uint64_t *tj_tape(const tj_parser *parser) { return parser->parser.doc.tape.get(); }
 

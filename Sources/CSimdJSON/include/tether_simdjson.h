@@ -86,6 +86,11 @@ uint8_t *tj_buffer_resize(uint8_t *buffer, size_t capacity);
 /// Frees a buffer from tj_buffer_resize (NULL does nothing).
 void tj_buffer_free(uint8_t *buffer);
 
+/// Faults in, writable, the pages of len bytes at start (whole pages: those the range touches), without writing to
+/// them (Linux's MADV_POPULATE_WRITE), so that another thread may write the bytes meanwhile. 1 when done, 0 when the
+/// system cannot (before Linux 5.14, and on other systems).
+int tj_buffer_populate(const uint8_t *start, size_t len);
+
 /// Starts reading a document that is one JSON array element by element, in place (padded as for
 /// tj_parse_in_place): simdjson's stage 1 (UTF-8, strings, the structural index) runs over a window of about
 /// window bytes at a time (larger for an element that does not fit), and the array's own brackets and commas are

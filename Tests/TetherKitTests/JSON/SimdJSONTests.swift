@@ -99,4 +99,73 @@ import Testing
         #expect(Data("[1,2,3]".utf8).withUnsafeBytes { small.append($0) })
         #expect(!isPadded(small.takeData()))
     }
+
+    /// A large announced body has its buffer's pages faulted in by another thread while it arrives; the body is
+    /// written meanwhile, and arrives byte for byte: as announced, longer than announced (the buffer then grows, the
+    /// thread stopped first), or not at all (the buffer dropped while the thread runs).
+    @Test(arguments: [0, 1, 2]) func aLargeBodyArrivesWholeWhileItsPagesAreFaultedIn(case kind: Int) throws {
+        let announced = PaddedBytes.prefaultBytes * 2 + 12_345
+        let padded = PaddedBytes()
+        #expect(padded.reserve(announced))
+        guard kind != 2 else { return }  // dropped with the thread perhaps still running: deinit stops it first
+        let length = kind == 0 ? announced : announced + 3 * (16 << 10) + 7
+        var piece = [UInt8](repeating: 0, count: 16 << 10)
+        var written = 0
+        var sum: UInt64 = 0
+        while written < length {  // as libcurl hands a body over: 16 kB at a time, a pattern that repeats rarely
+            let count = min(piece.count, length - written)
+            for index in 0..<count {
+                piece[index] = UInt8(truncatingIfNeeded: ((written + index) &* 2_654_435_761) >> 7)
+            }
+            #expect(piece.withUnsafeBytes { padded.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) })
+            for byte in piece[..<count] { sum &+= UInt64(byte) }
+            written += count
+        }
+        let live = padded.takeData()
+        #expect(live.count == length)
+        var liveSum: UInt64 = 0
+        var isInOrder = true
+        live.withUnsafeBytes { raw in
+            for (index, byte) in raw.enumerated() {
+                liveSum &+= UInt64(byte)
+                if byte != UInt8(truncatingIfNeeded: (index &* 2_654_435_761) >> 7) { isInOrder = false }
+            }
+        }
+        #expect(isInOrder)
+        #expect(liveSum == sum)
+    }
+
+    /// On Linux 5.14 and later the faulting thread has made every page of a large reserved buffer resident before
+    /// anything is written to it; a small buffer gets no thread.
+    @Test func aLargeReservedBufferIsResidentBeforeItIsWritten() throws {
+        let small = PaddedBytes()
+        #expect(small.reserve(PaddedBytes.prefaultBytes - 1))
+        #expect(!small.wasPrefaulted)
+        #if os(Linux)
+            var name = utsname()
+            uname(&name)
+            let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let version = release.split(separator: ".").prefix(2).compactMap { Int($0.prefix { $0.isNumber }) }
+            guard version.count == 2, (version[0], version[1]) >= (5, 14) else { return }
+            let padded = PaddedBytes()
+            let size = PaddedBytes.prefaultBytes * 3
+            #expect(padded.reserve(size))
+            #expect(padded.wasPrefaulted)
+            // A few bytes written (more than the 15 that `Data` keeps inline), so that the buffer itself is handed
+            // over and its pages can be looked at.
+            #expect([UInt8](repeating: UInt8(ascii: " "), count: 64).withUnsafeBytes { padded.append($0) })
+            let live = padded.takeData()
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let resident = live.withUnsafeBytes { raw -> Int in
+                let start = UInt(bitPattern: raw.baseAddress!)
+                let first = start / UInt(page) * UInt(page)
+                let pages = (Int(start - first) + size + page - 1) / page
+                var flags = [UInt8](repeating: 0, count: pages)
+                guard mincore(UnsafeMutableRawPointer(bitPattern: first), pages * page, &flags) == 0 else { return -1 }
+                return flags.filter { $0 & 1 == 1 }.count
+            }
+            // Every page of the reservation (the last may hold only the padding past it).
+            #expect(resident >= (size / page) - 1)
+        #endif
+    }
 }
