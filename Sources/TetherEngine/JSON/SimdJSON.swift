@@ -201,7 +201,7 @@ final class PaddedBytes {
             }
         }
 
-        /// Waits until the thread has faulted in the whole buffer, or given up (tests).
+        /// Waits until the thread has faulted in the whole buffer, stopped, or given up.
         func waitUntilDone() {
             condition.lock()
             while !isDone { condition.wait() }
@@ -212,8 +212,8 @@ final class PaddedBytes {
         func stop() {
             condition.lock()
             isStopped = true
-            while !isDone { condition.wait() }
             condition.unlock()
+            waitUntilDone()
         }
     }
 
