@@ -491,6 +491,10 @@ public struct Contract: Sendable, Equatable {
         return body(fields.fields.request.method, fields.fields.sampleData, isNetwork)
     }
 
+    /// Whether a header of the request carries a credential (`HTTPHeader.isCredential`), read in place: `request`
+    /// copies the whole request, and the redactor asks this of every contract of a run.
+    package var hasCredentialHeader: Bool { storage.fields.request.headers.contains(where: \.isCredential) }
+
     /// Equal when every field is: the same storage is equal without comparing.
     public static func == (a: Contract, b: Contract) -> Bool {
         a.storage === b.storage || a.storage.fields == b.storage.fields
@@ -552,7 +556,18 @@ extension HTTPHeader {
     /// Whether this header carries a credential (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`):
     /// its value is a secret whatever its length, and is never printed.
     public var isCredential: Bool {
-        ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name.lowercased())
+        // An ASCII name by its length, then byte by byte with ASCII case folding (`isNamed`): a run asks this of every
+        // header of every contract, and lower-casing each name made a string each time.
+        guard !name.utf8.contains(where: { $0 >= 0x80 }) else {
+            return ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name.lowercased())
+        }
+        switch name.utf8.count {
+        case 6: return isNamed("cookie")
+        case 10: return isNamed("set-cookie")
+        case 13: return isNamed("authorization")
+        case 19: return isNamed("proxy-authorization")
+        default: return false
+        }
     }
 
     /// Whether a header name can go on the wire as is: not empty, visible ASCII only (no space, no control byte),

@@ -167,7 +167,7 @@ public struct Redactor: Sendable, Equatable {
     /// The values `init(contracts:runSecrets:)` hides, each once, in the order first met: the values of sensitive
     /// headers in each contract's request (any length), then every contract's and the run's secrets of at least
     /// `minimumSecretLength` characters. Values are compared by their bytes.
-    static func secrets(contracts: [Contract], runSecrets: [String]) -> [String] {
+    static func secrets<Contracts: Sequence<Contract>>(contracts: Contracts, runSecrets: [String]) -> [String] {
         var secrets: [String] = []
         var seen = Set<UTF8Key>()
         func add(_ secret: String) {
@@ -175,7 +175,7 @@ public struct Redactor: Sendable, Equatable {
         }
         for contract in contracts {
             // Most contracts have neither: nothing is made for them (a 5-version run has 10,000 contracts).
-            if contract.request.headers.contains(where: \.isCredential) {
+            if contract.hasCredentialHeader {
                 Self.sensitiveHeaderValues(contract.request.headers).forEach(add)
             }
             for secret in contract.secrets where isLongEnough(secret) { add(secret) }
@@ -199,7 +199,7 @@ public struct Redactor: Sendable, Equatable {
     /// What `init(report:)` hides: for a caller that keeps redactors by their secrets (the fuzzers, whose inputs
     /// mostly share them).
     @_spi(Testing) public static func secrets(of report: RunReport) -> [String] {
-        secrets(contracts: report.results.map { $0.contract }, runSecrets: report.secrets)
+        secrets(contracts: report.results.lazy.map(\.contract), runSecrets: report.secrets)
     }
 
     /// Whether this redactor has nothing to replace.

@@ -34,18 +34,28 @@ struct VersionMatrix {
         guard !refs.isEmpty else { return nil }
         // A version's results share their service's name: it is cut from its `@REF` once for each run of them.
         var service = (versioned: "", plain: "")
+        // Each row's service and target name: a version lists its targets in the order the one before did, so the
+        // row after the last one filled is tried first, without making the target's `Service.target` to look up.
+        var names: [(service: String, name: String)] = []
+        var next = 0
         for result in report.results {
             guard let ref = result.contract.ref, let column = refs.firstIndex(of: ref) else { continue }
             if result.contract.service != service.versioned {
                 service = (result.contract.service, result.contract.unversionedService)
             }
-            let target = service.plain + "." + result.contract.name
-            let row = rowOf[target] ?? rows.count
-            if row == rows.count {
-                rowOf[target] = row
-                rows.append(Row(target: target, cells: Array(repeating: nil, count: refs.count)))
+            let name = result.contract.name
+            var row = next
+            if row >= rows.count || names[row].name != name || names[row].service != service.plain {
+                let target = service.plain + "." + name
+                row = rowOf[target] ?? rows.count
+                if row == rows.count {
+                    rowOf[target] = row
+                    rows.append(Row(target: target, cells: Array(repeating: nil, count: refs.count)))
+                    names.append((service.plain, name))
+                }
             }
             rows[row].cells[column] = result.outcome
+            next = row + 1
         }
         for row in rows.indices {
             rows[row].firstDrifted = rows[row].cells.indices.first { rows[row].cells[$0] == .drifted }.map { refs[$0] }

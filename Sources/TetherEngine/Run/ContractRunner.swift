@@ -134,15 +134,23 @@ public struct ContractRunner: Sendable {
         var sharers: [[Int]] = []
         if contracts.contains(where: { $0.ref != nil }) {
             var unique: [SentRequest: Int] = [:]
+            unique.reserveCapacity(sendable.count)
+            // The versions list their targets in the same order, mostly: the request after the one last shared is
+            // compared first. Each of `requests` is a different request, so an equal one is the one a lookup finds.
+            var next = 0
             for (position, index) in sendable.enumerated() {
                 let request = signIn.signed(contracts[index])
-                if let first = unique[SentRequest(request)] {
-                    sharers[first].append(position)
-                } else {
-                    unique[SentRequest(request)] = requests.count
-                    requests.append(request)
-                    sharers.append([position])
+                var shared = next
+                if shared >= requests.count || requests[shared] != request {
+                    shared = unique[SentRequest(request)] ?? requests.count
+                    if shared == requests.count {
+                        unique[SentRequest(request)] = shared
+                        requests.append(request)
+                        sharers.append([])
+                    }
                 }
+                sharers[shared].append(position)
+                next = shared + 1
             }
         } else {
             requests = sendable.map { signIn.signed(contracts[$0]) }
@@ -485,16 +493,19 @@ public func localHostName() -> String {
 }
 
 /// A request as a key: two targets that would send the same bytes (method, URL, headers in order, body).
+/// A request as a key: two are one request when they are equal (method, URL, headers in order, body). Hashed on
+/// what is quick to read, the URL mostly, not on a text made of its headers.
 private struct SentRequest: Hashable {
-    let method: String
-    let url: String
-    let headers: [String]
-    let body: Data?
+    let request: HTTPRequest
 
-    init(_ request: HTTPRequest) {
-        method = request.method
-        url = request.url
-        headers = request.headers.map { $0.name + ":" + $0.value }
-        body = request.body
+    init(_ request: HTTPRequest) { self.request = request }
+
+    static func == (a: SentRequest, b: SentRequest) -> Bool { a.request == b.request }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(request.url)
+        hasher.combine(request.method)
+        hasher.combine(request.headers.count)
+        hasher.combine(request.body?.count ?? -1)
     }
 }
