@@ -29,9 +29,14 @@ public protocol Command {
     /// - Parameter context: The environment, the standard streams and the stop signals.
     /// - Returns: The exit code.
     func run(_ context: CommandContext) -> ExitCode
+    /// Whether it sends requests: the transport's set-up then starts on another core before its arguments are read.
+    static var sendsRequests: Bool { get }
 }
 
 extension Command {
+    /// Sends none.
+    public static var sendsRequests: Bool { false }
+
     /// Nothing to check beyond the options themselves.
     public mutating func validate() throws(UsageError) {}
 

@@ -43,6 +43,10 @@ public struct CommandLineTool {
     private static func run<C: Command>(_ type: C.Type, _ arguments: ArraySlice<String>, context: CommandContext)
         throws(UsageError) -> ExitCode
     {
+        // libcurl's set-up on the other core while the arguments and the manifests are read: a run of one contract
+        // is mostly start-up. Waited for before the command returns, whatever it returns.
+        let startUp = C.sendsRequests ? CurlTransport().startUp() : nil
+        defer { startUp?.wait() }
         guard let command = try C.parse(arguments) else {
             context.write(C.configuration.help() + "\n")
             return .success

@@ -15,6 +15,9 @@ public struct VerifyCommand: Command {
     /// Every option at its default.
     public init() {}
 
+    /// It sends its contracts' requests (but with `--offline` or `--list`).
+    public static var sendsRequests: Bool { true }
+
     /// `tether verify`.
     public static let configuration = CommandConfiguration(
         names: ["verify"], usage: "tether verify [PATH ...] [OPTIONS]",

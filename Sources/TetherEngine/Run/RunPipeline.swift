@@ -15,6 +15,9 @@ public struct RunPipeline {
     public var runner: ContractRunner
     /// What else the run does with the live responses of the selected contracts (`tether record` keeps them).
     public var tap: ([Contract]) -> ResponseTap
+    /// Runs of fewer results finish their sinks one after the other on the caller's thread: starting a thread costs
+    /// more than a small report takes (tests lower it).
+    var resultsForThreadedFinish = 256
 
     /// - Parameters: as the properties.
     public init(
@@ -38,6 +41,10 @@ public struct RunPipeline {
     {
         let inputs = plan.inputs
         let gate = plan.gate
+        // The transport's own set-up (libcurl's, OpenSSL's) on the other core while the manifests are read: a run
+        // of one contract is mostly start-up. Waited for on every way out, sent or not.
+        let startUp = plan.spec.isOffline ? nil : runner.transport.startUp()
+        defer { startUp?.wait() }
         // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
         let console = plan.reports.isStandardOutputTaken ? (writeError ?? write) : write
         var (selected, server, versions) = try inputs.selectedContracts(write: console)
@@ -151,7 +158,7 @@ public struct RunPipeline {
         report.shard = plan.inputs.sharding.shard
         report.failsOnFlaky = plan.gate.failsOnFlaky
         report.failingCulprits = plan.spec.failingCulprits
-        let outcomes = Self.finish(&sinks, report)
+        let outcomes = Self.finish(&sinks, report, threadedFrom: resultsForThreadedFinish)
         var lines: [String] = []
         var failure: ReportError?
         for outcome in outcomes {
@@ -168,7 +175,9 @@ public struct RunPipeline {
     /// (`finishesAlone`: JUnit, HTML, CTRF) finish on threads of their own, beside the others, which print and so
     /// finish one after the other: once the run is over both cores are idle, and a 5-version run of 2,000 targets
     /// spent 98 M instructions on the console's summary, then 192 M on its JUnit file.
-    private static func finish(_ sinks: inout [any ReportSink], _ report: RunReport) -> [Result<String?, ReportError>] {
+    private static func finish(_ sinks: inout [any ReportSink], _ report: RunReport, threadedFrom: Int)
+        -> [Result<String?, ReportError>]
+    {
         typealias Outcome = Result<String?, ReportError>
         let alone = sinks.indices.filter { sinks[$0].finishesAlone }
         let printing = sinks.indices.filter { !sinks[$0].finishesAlone }
@@ -178,7 +187,8 @@ public struct RunPipeline {
         func finish(_ position: Int, in sinks: UnsafeMutableBufferPointer<any ReportSink>) -> Outcome {
             Outcome { () throws(ReportError) in try sinks[position].finish(report) }
         }
-        guard groups.count > 1 else {
+        // A small run finishes on the caller's thread: starting threads would cost more than they save.
+        guard groups.count > 1, report.results.count >= threadedFrom else {
             sinks.withUnsafeMutableBufferPointer { sinks in
                 for position in sinks.indices { outcomes[position] = finish(position, in: sinks) }
             }

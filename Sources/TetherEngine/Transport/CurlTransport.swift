@@ -74,9 +74,17 @@ public protocol HTTPTransport: Sendable {
     func send(
         _ requests: [HTTPRequest], options: TransportOptions,
         onResult: (Int, Result<HTTPResponse, TransportError>) -> Void)
+
+    /// Starts what the first request needs (a library's own set-up) on a thread of its own, so that it overlaps the
+    /// caller's start-up (reading the manifests); `nil` when there is nothing to start. The caller waits on it before
+    /// the run ends, whether anything was sent or not.
+    func startUp() -> TransportStartUp?
 }
 
 extension HTTPTransport {
+    /// Nothing to start ahead.
+    public func startUp() -> TransportStartUp? { nil }
+
     /// For transports that only answer in bulk: every result once all are complete.
     public func send(
         _ requests: [HTTPRequest], options: TransportOptions,
@@ -399,6 +407,40 @@ private func milliseconds(_ seconds: Double) -> Int {
 private let curlGlobalInit: Void = {
     curl_global_init(Int(CURL_GLOBAL_ALL))
 }()
+
+extension CurlTransport {
+    /// libcurl's global set-up (`curl_global_init`, mostly OpenSSL's: 0.6-1 ms here) on a thread of its own, once
+    /// per process: every call returns the same start-up. The first request waits for it where it is not done yet
+    /// (`curlGlobalInit` is set once); no other call into libcurl comes before that.
+    public func startUp() -> TransportStartUp? { Self.libraryStartUp }
+
+    private static let libraryStartUp = TransportStartUp(name: "tether-curl-init") { _ = curlGlobalInit }
+}
+
+/// Work a transport does ahead of its first request, on a thread of its own (`HTTPTransport.startUp()`): waited on
+/// before the run ends, so that the process never exits while a library is being set up.
+public final class TransportStartUp: @unchecked Sendable {
+    private let condition = Condition()
+    private var isDone = false  // guarded by `condition`
+
+    /// Starts `work` on a thread called `name`.
+    init(name: String, _ work: @escaping @Sendable () -> Void) {
+        DeepStack.start(name: name) { [self] in
+            work()
+            condition.lock()
+            isDone = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Returns once the work is done.
+    public func wait() {
+        condition.lock()
+        while !isDone { condition.wait() }
+        condition.unlock()
+    }
+}
 
 /// Owns a multi handle.
 private final class CurlMulti {

@@ -68,6 +68,19 @@ private struct FileSink: ReportSink {
     }
 }
 
+/// A sink that says whether it finished on the thread that ran the pipeline.
+private struct ThreadSink: ReportSink {
+    let events: SharedEvents
+    let name: String
+    let caller: pthread_t
+    let finishesAlone: Bool
+
+    mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
+        events.append("\(name) on \(pthread_equal(pthread_self(), caller) != 0 ? "the caller's" : "another") thread")
+        return name
+    }
+}
+
 @Suite struct RunPipelineTests {
     private static func contracts() -> [Contract] {
         ["a", "b", "c"].map { name in
@@ -145,8 +158,9 @@ private struct FileSink: ReportSink {
     /// The sinks that only write their own file (JUnit, HTML, CTRF) finish beside the console once the run is over;
     /// the lines still come in the order of the sinks, and a failure is still the first in that order.
     @Test func fileSinksFinishBesideThePrintingOnesInTheSinksOrder() {
-        let pipeline = RunPipeline(
+        var pipeline = RunPipeline(
             plan: RunPlan(), runner: ContractRunner(transport: Self.transport, hostname: "test"))
+        pipeline.resultsForThreadedFinish = 3  // as a run of 256 results or more does
         let events = SharedEvents()
         let printed = DispatchSemaphore(value: 0)
         let sinks: [any ReportSink] = [
@@ -176,6 +190,22 @@ private struct FileSink: ReportSink {
         }
         #expect(path == "z")
         #expect(failing.events.sorted() == ["file finished beside with 3", "printing finished"])
+    }
+
+    /// A run of fewer than 256 results finishes its sinks one after the other, in their order, on the caller's
+    /// thread: no thread is started for a small report.
+    @Test func aSmallRunFinishesItsSinksInTurnOnTheCallersThread() {
+        let pipeline = RunPipeline(
+            plan: RunPlan(), runner: ContractRunner(transport: Self.transport, hostname: "test"))
+        let events = SharedEvents()
+        let caller = pthread_self()
+        let sinks: [any ReportSink] = [
+            ThreadSink(events: events, name: "file", caller: caller, finishesAlone: true),
+            ThreadSink(events: events, name: "printing", caller: caller, finishesAlone: false),
+        ]
+        let lines = try? pipeline.run(Self.contracts(), sinks: sinks).lines
+        #expect(lines == ["file", "printing"])
+        #expect(events.events == ["file on the caller's thread", "printing on the caller's thread"])
     }
 
     @Test func everyFileFormatIsRegisteredOnceWithItsOption() {

@@ -37,6 +37,23 @@ import Testing
         #expect(seen.all.count == 200)
     }
 
+    /// libcurl's set-up starts once per process, on a thread of its own (`tether verify` starts it before reading its
+    /// arguments); waiting on it returns once it is done, and requests go out after it as before. Transports without
+    /// a library to set up start nothing.
+    @Test func theLibrarysSetUpStartsOnceAndRequestsFollowIt() throws {
+        let first = try #require(transport.startUp())
+        let second = try #require(CurlTransport().startUp())
+        #expect(first === second)
+        first.wait()
+        second.wait()
+        let server = try MockServer { _ in .json(#"{"ok": true}"#) }
+        let response = try #require(
+            transport.send([HTTPRequest(method: "GET", url: server.baseURL)], options: TransportOptions()).first
+        ).get()
+        #expect(response.statusCode == 200)
+        #expect(StubTransport(status: 200).startUp() == nil)
+    }
+
     @Test func aLongRunIsSharedOutAmongLoopsWhoseJobsAddUpToTheRunsJobs() {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let loops = CurlTransport.loops(requests: 2000, options: TransportOptions(jobs: 16))
