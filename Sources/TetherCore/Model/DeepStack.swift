@@ -65,6 +65,31 @@ package enum DeepStack {
         }
     }
 
+    /// Work started on a thread of its own (`start(name:_:)`) whose end can be waited for: what runs ahead of where
+    /// its result is needed (libcurl's set-up, a body's pages faulted in).
+    package final class Background: @unchecked Sendable {
+        private let condition = Condition()
+        private var isDone = false  // guarded by `condition`
+
+        /// Starts `work` on a new thread called `name`.
+        package init(name: String, _ work: @escaping @Sendable () -> Void) {
+            DeepStack.start(name: name) { [self] in
+                work()
+                condition.lock()
+                isDone = true
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+
+        /// Returns once the work has returned.
+        package func wait() {
+            condition.lock()
+            while !isDone { condition.wait() }
+            condition.unlock()
+        }
+    }
+
     /// What a thread `start` makes runs, and its name.
     private final class Start {
         let name: String

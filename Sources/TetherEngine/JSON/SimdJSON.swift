@@ -175,44 +175,31 @@ final class PaddedBytes {
     /// written to the buffer (`tj_buffer_populate`), so the body may be written meanwhile. Where the system cannot
     /// (macOS, Linux before 5.14) the thread ends at its first call.
     private final class Prefault: @unchecked Sendable {
-        private let condition = Condition()
-        private var isStopped = false  // guarded by `condition`
-        private var isDone = false  // guarded by `condition`
+        private let lock = Lock()
+        private var isStopped = false  // guarded by `lock`
+        private var thread: DeepStack.Background?
         private static let chunk = 2 << 20
 
         init(_ start: UnsafeMutablePointer<UInt8>, count: Int) {
             let address = UInt(bitPattern: start)  // the buffer outlives the thread: `stop()` waits for it
-            DeepStack.start(name: "tether-prefault") { [self] in
+            thread = DeepStack.Background(name: "tether-prefault") { [self] in
                 var offset = 0
                 while offset < count {
-                    condition.lock()
-                    let isStopped = self.isStopped
-                    condition.unlock()
                     let length = min(Self.chunk, count - offset)
-                    guard !isStopped, let start = UnsafePointer<UInt8>(bitPattern: address),
+                    guard !lock.withLock({ isStopped }), let start = UnsafePointer<UInt8>(bitPattern: address),
                         tj_buffer_populate(start + offset, length) != 0
                     else { break }
                     offset += length
                 }
-                condition.lock()
-                isDone = true
-                condition.broadcast()
-                condition.unlock()
             }
         }
 
         /// Waits until the thread has faulted in the whole buffer, stopped, or given up.
-        func waitUntilDone() {
-            condition.lock()
-            while !isDone { condition.wait() }
-            condition.unlock()
-        }
+        func waitUntilDone() { thread?.wait() }
 
         /// Stops the thread after the chunk it is on, and waits until it has.
         func stop() {
-            condition.lock()
-            isStopped = true
-            condition.unlock()
+            lock.withLock { isStopped = true }
             waitUntilDone()
         }
     }

@@ -142,9 +142,10 @@ public struct ContractRunner: Sendable {
                 let request = signIn.signed(contracts[index])
                 var shared = next
                 if shared >= requests.count || requests[shared] != request {
-                    shared = unique[SentRequest(request)] ?? requests.count
+                    let key = SentRequest(request)
+                    shared = unique[key] ?? requests.count
                     if shared == requests.count {
-                        unique[SentRequest(request)] = shared
+                        unique[key] = shared
                         requests.append(request)
                         sharers.append([])
                     }
@@ -492,7 +493,6 @@ public func localHostName() -> String {
     return name.isEmpty ? "localhost" : name
 }
 
-/// A request as a key: two targets that would send the same bytes (method, URL, headers in order, body).
 /// A request as a key: two are one request when they are equal (method, URL, headers in order, body). Hashed on
 /// what is quick to read, the URL mostly, not on a text made of its headers.
 private struct SentRequest: Hashable {

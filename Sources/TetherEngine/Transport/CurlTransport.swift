@@ -419,27 +419,16 @@ extension CurlTransport {
 
 /// Work a transport does ahead of its first request, on a thread of its own (`HTTPTransport.startUp()`): waited on
 /// before the run ends, so that the process never exits while a library is being set up.
-public final class TransportStartUp: @unchecked Sendable {
-    private let condition = Condition()
-    private var isDone = false  // guarded by `condition`
+public final class TransportStartUp: Sendable {
+    private let work: DeepStack.Background
 
     /// Starts `work` on a thread called `name`.
     init(name: String, _ work: @escaping @Sendable () -> Void) {
-        DeepStack.start(name: name) { [self] in
-            work()
-            condition.lock()
-            isDone = true
-            condition.broadcast()
-            condition.unlock()
-        }
+        self.work = DeepStack.Background(name: name, work)
     }
 
     /// Returns once the work is done.
-    public func wait() {
-        condition.lock()
-        while !isDone { condition.wait() }
-        condition.unlock()
-    }
+    public func wait() { work.wait() }
 }
 
 /// Owns a multi handle.
