@@ -54,10 +54,12 @@ extension String {
         return path[..<end]
     }
 
-    /// The folder for scratch files, with a trailing slash: `String.temporaryFolder`, `$TMPDIR` or `/tmp/`.
+    /// The folder for scratch files, with a trailing slash: Foundation's `temporaryDirectory` on Darwin (the user's
+    /// own folder, or the app's in a simulator), else `$TMPDIR` or `/tmp/`.
     package static var temporaryFolder: String {
         #if canImport(Darwin)
-            return String.temporaryFolder
+            let folder = FileManager.default.temporaryDirectory.path
+            return folder.hasSuffix("/") ? folder : folder + "/"
         #else
             if let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty {
                 return folder.hasSuffix("/") ? folder : folder + "/"
