@@ -526,8 +526,9 @@ public struct ManifestLoader: Sendable {
                     ? serviceHeadersWithAuth.map { ($0.withOwnStorage, $1?.withOwnStorage, $2.withOwnReferences()) }
                     : serviceHeadersWithAuth
                 let serviceSecrets = isOwnThread ? serviceSecrets.map(\.withOwnStorage) : serviceSecrets
+                let reader = reused?.reader()  // what this part adds is kept when it ends
                 return { element, targetNode, errors in
-                    if let contract = reused?.contract(for: targetNode, element: element) { return contract }
+                    if let contract = reader?.contract(for: targetNode, element: element) { return contract }
                     var node = targetNode
                     if case .null = targetNode.value, targetNode.deferredText != nil {
                         // Read as text (a version after the first), and held alike by no version before: read now.
@@ -548,7 +549,7 @@ public struct ManifestLoader: Sendable {
                         serviceRules: serviceRules?.rules ?? ContractRules(), serviceScope: serviceScope,
                         folder: folder,
                         secrets: &secrets, errors: &errors)
-                    if let contract { reused?.keep(contract, builtFrom: node, element: element) }
+                    if let contract { reader?.keep(contract, builtFrom: node, element: element) }
                     return contract
                 }
             }

@@ -68,7 +68,8 @@ public struct VerifyCommand: Command {
             received.record(signal)
             cancellation?.cancel()
         }
-        let pipeline = RunPipeline(plan: plan, runner: runner, tap: tap)
+        var pipeline = RunPipeline(plan: plan, runner: runner, tap: tap)
+        pipeline.keepUntilExit = { context.keepUntilExit($0) }
         do {
             if plan.reports.isListOnly {
                 _ = try pipeline.list(write: context.write)

@@ -42,6 +42,7 @@ final class VersionedContracts {
     let contracts: [[Contract]]
     /// The folder each version of the paths is written under.
     private let scratch: String
+    private var isRemoved = false
 
     /// Reads the paths at each ref of `selection`, and each version's contracts with `read`.
     /// - Parameters:
@@ -178,7 +179,15 @@ final class VersionedContracts {
         self.contracts = contracts
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: scratch) }
+    deinit { removeScratch() }
+
+    /// Removes the scratch folder (once; the contracts read from it stay). Done when this goes, or before, by a
+    /// run that leaves this to the process's exit (`CommandContext.keepUntilExit`).
+    func removeScratch() {
+        guard !isRemoved else { return }
+        isRemoved = true
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
 
     /// Writes contracts as read at one version: each service named `Service@REF`, each place `REF:path`. A
     /// manifest's targets share their file and mostly their service, so the last of each is kept and written once,
