@@ -75,7 +75,7 @@ public enum MoyaProvider<Target: TargetType> {
     /// - Returns: Its endpoint.
     public static func defaultEndpointMapping(for target: Target) -> Endpoint {
         Endpoint(
-            url: URL(target: target).absoluteString,
+            url: URL.absoluteString(target: target),
             sampleResponseClosure: { .networkResponse(200, target.sampleData) },
             method: target.method, task: target.task, httpHeaderFields: target.headers)
     }

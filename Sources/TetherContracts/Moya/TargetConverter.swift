@@ -197,13 +197,15 @@ public struct TargetConverter {
         return serviceName(of: target, known: &known)
     }
 
-    /// As `serviceName(of:)`, each type's name spelled once across calls sharing `known` (`String(describing:)`
-    /// demangles it, microseconds a target).
+    /// As `serviceName(of:)`, each type's name spelled once across calls sharing `known` (the name is demangled,
+    /// microseconds a target).
     private static func serviceName(of target: any TargetType, known: inout [ObjectIdentifier: String]) -> String {
         if let multi = multiTarget(target) { return serviceName(of: multi.target, known: &known) }
         let metatype = type(of: target)
         if let name = known[ObjectIdentifier(metatype)] { return name }
-        let name = String(describing: metatype)
+        // What `String(describing: metatype)` writes, without its search for conformances a metatype cannot have:
+        // the first search for a protocol a type lacks reads every conformance of the program (1 ms of a run).
+        let name = _typeName(metatype, qualified: false)
         known[ObjectIdentifier(metatype)] = name
         return name
     }
@@ -220,9 +222,27 @@ public struct TargetConverter {
         type(of: target) == MultiTarget.self ? target as? MultiTarget : nil
     }
 
+    /// Each target's `fullName(of:)`. When the targets' type describes itself (`CustomStringConvertible`, as an enum
+    /// or struct), its `description` is called directly: `String(describing:)` looks the conformances up for every
+    /// value, a third of naming 2,000 targets.
+    static func fullNames<Target: TargetType>(of targets: [Target]) -> [String] {
+        guard Target.self != MultiTarget.self, !(Target.self is AnyObject.Type),
+            !(Target.self is any TextOutputStreamable.Type),  // `String(describing:)` asks for that one first
+            let describing = Target.self as? any CustomStringConvertible.Type
+        else { return targets.map { fullName(of: $0) } }
+        func described<Described: CustomStringConvertible>(as _: Described.Type) -> [String] {
+            targets.map { ($0 as! Described).description }  // the same type: no conformance to look up
+        }
+        return described(as: describing)
+    }
+
     /// `userRepositories` for `userRepositories(name: "octocat")`.
     static func caseName(of target: any TargetType) -> String {
-        let full = fullName(of: target)
+        caseName(inFullName: fullName(of: target))
+    }
+
+    /// `userRepositories` for the full name `userRepositories(name: "octocat")`.
+    static func caseName(inFullName full: String) -> String {
         // The "(" found by its byte: searching the Characters was a third of naming each target. Only where that
         // byte is not a Character of its own (a mark after it) are the Characters searched.
         guard let paren = full.utf8.firstIndex(of: UInt8(ascii: "(")) else { return full }
@@ -240,15 +260,18 @@ public struct TargetConverter {
     /// full description, then ` #2`, ` #3` for repeats.
     package static func uniqueNames(for targets: [some TargetType]) -> [Name] {
         var known: [ObjectIdentifier: String] = [:]
-        let keys = targets.map { Name(service: serviceName(of: $0, known: &known), name: caseName(of: $0)) }
+        let fullNames = fullNames(of: targets)
+        let keys = targets.indices.map {
+            Name(service: serviceName(of: targets[$0], known: &known), name: caseName(inFullName: fullNames[$0]))
+        }
         var seen = Set<Name>(minimumCapacity: keys.count)
         guard keys.contains(where: { !seen.insert($0).inserted }) else { return keys }  // every one is unique
         var counts: [Name: Int] = [:]
         for key in keys { counts[key, default: 0] += 1 }
         var used: [Name: Int] = [:]
-        return zip(targets, keys).map { target, key in
+        return zip(fullNames, keys).map { fullName, key in
             var unique = key
-            if counts[key, default: 0] > 1 { unique.name = fullName(of: target) }
+            if counts[key, default: 0] > 1 { unique.name = fullName }
             used[unique, default: 0] += 1
             if let count = used[unique], count > 1 { unique.name += " #\(count)" }
             return unique

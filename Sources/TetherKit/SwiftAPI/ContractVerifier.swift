@@ -194,6 +194,10 @@ public struct ContractVerifier {
     nonisolated(nonsending) private func perform<Target: TargetType>(
         _ targets: [Target], onResponse: @escaping @Sendable (Int, HTTPResponse) -> Void = { _, _ in }
     ) async -> (report: ContractReport, isSent: Bool) {
+        // The transport's own set-up (libcurl's, OpenSSL's) on the other core while the targets are converted, as
+        // `tether verify` does while it reads the manifests. Waited for on every way out, sent or not.
+        let startUp = isOffline ? nil : verifier.transport.startUp()
+        defer { startUp?.wait() }
         var converter = converter
         var server: MockServer?
         if let mockHAR {

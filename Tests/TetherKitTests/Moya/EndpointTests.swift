@@ -28,6 +28,41 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
                 == "https://x.test/v3/users")
     }
 
+    @Test func theDefaultMappingsURLIsWhatURLTargetGivesBack() {
+        // Kept whole: the joined text is the URL's. Left to URL: upper case in the host, a fragment, IPv6, a bad
+        // port, a space, a lone %, non-ASCII.
+        let kept = [
+            "http://127.0.0.1:8080/c/1.json", "https://api.github.com/users/octocat?per_page=2&x=a%2Fb",
+            "https://x.test/a;b=c/@me/!$'()*+,~", "http://h", "https://h.test?q",
+        ]
+        for text in kept { #expect(URL.isKeptWhole(text), "\(text)") }
+        for text in [
+            "HTTP://h.test/", "https://H.test/", "https://h.test/a#f", "http://[::1]/", "http://h:/",
+            "http://h:123456/",
+            "http://h.test/a b", "http://h.test/%4", "http://h.test/%zz", "https://h.test/é", "ftp://h.test/",
+            "https://",
+            "http://h.test:80x/", "http://user@h.test/",
+        ] {
+            #expect(!URL.isKeptWhole(text), "\(text)")
+        }
+        // Whatever the text, kept whole or not, the endpoint's URL is `URL(target:)`'s.
+        var generator = SystemRandomNumberGenerator()
+        let bases = [
+            "https://api.example.com", "http://127.0.0.1:9/v3/", "https://x.test/a?b=1", "https://Up.test/x#f",
+        ]
+        let alphabet = Array("az09-._~!$&'()*+,;=:@/?%#[] éZ")
+        for _ in 0..<2_000 {
+            let path = String(
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let target = TestTarget(baseURL: literalURL(bases.randomElement(using: &generator)!), path: path)
+            #expect(
+                URL.absoluteString(target: target) == URL(target: target).absoluteString, "\(target.baseURL) \(path)")
+        }
+        for text in kept {
+            #expect(URL(string: text)?.absoluteString == text, "\(text)")
+        }
+    }
+
     @Test func defaultMappingStubsA200WithTheSampleData() throws {
         let endpoint = MoyaProvider.defaultEndpointMapping(for: GitHub.userProfile("octocat"))
         #expect(endpoint.url == "https://api.github.com/users/octocat")

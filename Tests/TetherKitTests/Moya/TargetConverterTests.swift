@@ -34,15 +34,45 @@ extension Orders {
     }
 }
 
-/// A target whose description is given, for its name in reports.
-private struct Described: TargetType, CustomStringConvertible {
-    let description: String
+/// A target whose requests these tests do not look at: only its name.
+private protocol Named: TargetType {}
+
+extension Named {
     var baseURL: URL { literalURL("http://127.0.0.1:9") }
     var path: String { "/" }
     var method: TetherKit.Method { .get }
     var task: Task { .requestPlain }
     var sampleData: Data { Data() }
     var headers: [String: String]? { nil }
+}
+
+/// A target whose description is given, for its name in reports.
+private struct Described: Named, CustomStringConvertible {
+    let description: String
+}
+
+/// A target that writes itself to a stream as well as describing itself: `String(describing:)` takes the stream.
+private struct Streamed: Named, CustomStringConvertible, TextOutputStreamable {
+    var description: String { "described" }
+    func write(to target: inout some TextOutputStream) { target.write("streamed(1)") }
+}
+
+/// A class target whose subclass describes itself, which its base class does not.
+private class Base: Named {}
+
+private final class Sub: Base, CustomStringConvertible {
+    var description: String { "sub(2)" }
+}
+
+/// An enum target that does not describe itself: named by reflection.
+private enum Plain: Named {
+    case zen
+    case user(name: String)
+}
+
+/// A target type inside a generic one.
+private enum Wrapped<Value> {
+    struct Inner: Named {}
 }
 
 /// Rules from Swift: the target's requirement, the verifier's service-wide rules, and the export's round trip.
@@ -113,6 +143,31 @@ private struct Described: TargetType, CustomStringConvertible {
             #expect(TargetConverter.caseName(of: Described(description: description)) == name, "\(description)")
             #expect(name == (description.firstIndex(of: "(").map { String(description[..<$0]) } ?? description))
         }
+    }
+
+    @Test func eachTargetsFullNameIsWhatStringDescribingGives() {
+        // Its description called directly (a struct), its stream first, a subclass's own description, reflection.
+        let described = [Described(description: "a(1)"), Described(description: "b")]
+        #expect(TargetConverter.fullNames(of: described) == described.map { String(describing: $0) })
+        #expect(TargetConverter.fullNames(of: [Streamed()]) == ["streamed(1)"])
+        let objects: [Base] = [Base(), Sub()]
+        #expect(TargetConverter.fullNames(of: objects) == objects.map { String(describing: $0) })
+        #expect(TargetConverter.fullNames(of: objects)[1] == "sub(2)")
+        #expect(
+            TargetConverter.fullNames(of: [Plain.zen, .user(name: "octocat")]) == ["zen", #"user(name: "octocat")"#])
+        let multi = [MultiTarget(Described(description: "c(3)")), MultiTarget(Plain.zen)]
+        #expect(TargetConverter.fullNames(of: multi) == ["c(3)", "zen"])
+        #expect(
+            TargetConverter.uniqueNames(for: described + [Described(description: "a(2)")]).map(\.name)
+                == ["a(1)", "b", "a(2)"])
+        // The service is the type's name as `String(describing:)` writes it: unqualified, a generic's arguments too.
+        let services: [(any TargetType, String)] = [
+            (Plain.zen, String(describing: Plain.self)), (Sub(), String(describing: Sub.self)),
+            (Wrapped<Plain>.Inner(), String(describing: Wrapped<Plain>.Inner.self)),
+            (MultiTarget(Streamed()), String(describing: Streamed.self)),
+        ]
+        for (target, name) in services { #expect(TargetConverter.serviceName(of: target) == name) }
+        #expect(TargetConverter.serviceName(of: Wrapped<Plain>.Inner()) == "Inner")
     }
 
     @Test func exportWritesTheRulesAndTheLoaderReadsThemBack() throws {
