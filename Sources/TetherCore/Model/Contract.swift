@@ -290,6 +290,10 @@ public struct Contract: Sendable, Equatable {
         get { storage.fields.request }
         set { update { $0.request = newValue } }
     }
+
+    /// Whether the contract sends `request` (compared where the contract keeps its request, without a copy of it).
+    package func sends(_ request: HTTPRequest) -> Bool { storage.fields.request == request }
+
     /// The stub's body: what the live body's structure must match.
     public var sampleData: StubBody {
         get { storage.fields.sampleData }

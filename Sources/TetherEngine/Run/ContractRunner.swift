@@ -68,12 +68,12 @@ public struct ContractRunner: Sendable {
         for index in contracts.indices where contracts[index].signIn != nil {
             if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
         }
-        // Each contract's sign-in failure, asked once (none when no service signs in, as in most runs).
-        let signInFailures =
-            contracts.contains { $0.signIn != nil }
-            ? contracts.map { signIn.failure(for: $0) } : [SignIn.Failure?](repeating: nil, count: contracts.count)
+        // Each contract's sign-in failure, asked once; none when no service signs in (most runs), when every
+        // request is sent as its contract has it.
+        let signsIn = contracts.contains { $0.signIn != nil }
+        let signInFailures = signsIn ? contracts.map { signIn.failure(for: $0) } : nil
         let isLive = contracts.indices.map { index in
-            if case .network = contracts[index].sampleResponse { signInFailures[index] == nil } else { false }
+            if case .network = contracts[index].sampleResponse { signInFailures?[index] == nil } else { false }
         }
         // Service-level set-up steps, once per service, before any of its targets; what they capture goes into
         // every target's request. A service whose set-up failed sends none of its targets.
@@ -116,7 +116,7 @@ public struct ContractRunner: Sendable {
         // others are in flight, and its body is dropped once checked.
         var results = contracts.indices.map { index in
             let contract = contracts[index]
-            if let failure = signInFailures[index] {
+            if let failure = signInFailures?[index] {
                 return baseline.mark(ContractResult(contract: contract, outcome: .error(failure.description)))
             }
             if let reason = notSent[index] {
@@ -132,20 +132,39 @@ public struct ContractRunner: Sendable {
         // stub: `sharers[k]` are the positions in `sendable` of the targets that send `requests[k]`.
         var requests: [HTTPRequest] = []
         var sharers: [[Int]] = []
+        let signer = signIn  // copied once: the closures above hold `signIn` in a box, copied out at each use
         if contracts.contains(where: { $0.ref != nil }) {
-            var unique: [SentRequest: Int] = [:]
-            unique.reserveCapacity(sendable.count)
+            // Requests by their hash (`SentRequest.hash`): the first of `requests` with it, then each next one with
+            // the same hash. Numbers only, not copies of the requests (a dictionary of 10,000 requests was 1.3 ms,
+            // mostly its memory's first touch).
+            var firstWithHash: [Int: Int] = [:]
+            var nextWithHash: [Int] = []
             // The versions list their targets in the same order, mostly: the request after the one last shared is
-            // compared first. Each of `requests` is a different request, so an equal one is the one a lookup finds.
+            // compared first, in place. Each of `requests` is a different request, so an equal one is the one a
+            // lookup finds.
             var next = 0
             for (position, index) in sendable.enumerated() {
-                let request = signIn.signed(contracts[index])
                 var shared = next
-                if shared >= requests.count || requests[shared] != request {
-                    let key = SentRequest(request)
-                    shared = unique[key] ?? requests.count
-                    if shared == requests.count {
-                        unique[key] = shared
+                let isNext =
+                    shared < requests.count
+                    && (signsIn
+                        ? signer.signed(contracts[index]) == requests[shared]
+                        : contracts[index].sends(requests[shared]))
+                if !isNext {
+                    let request = signsIn ? signer.signed(contracts[index]) : contracts[index].request
+                    let hash = SentRequest.hash(request)
+                    var candidate = firstWithHash[hash]
+                    var last: Int?
+                    while let found = candidate, requests[found] != request {
+                        last = found
+                        candidate = nextWithHash[found] >= 0 ? nextWithHash[found] : nil
+                    }
+                    if let found = candidate {
+                        shared = found
+                    } else {
+                        shared = requests.count
+                        if let last { nextWithHash[last] = shared } else { firstWithHash[hash] = shared }
+                        nextWithHash.append(-1)
                         requests.append(request)
                         sharers.append([])
                     }
@@ -154,7 +173,7 @@ public struct ContractRunner: Sendable {
                 next = shared + 1
             }
         } else {
-            requests = sendable.map { signIn.signed(contracts[$0]) }
+            requests = sendable.map { signsIn ? signer.signed(contracts[$0]) : contracts[$0].request }
             sharers = sendable.indices.map { [$0] }
         }
         // Each stub against its spec, once: for the coverage, and for the triangle when its answer arrives.
@@ -493,19 +512,17 @@ public func localHostName() -> String {
     return name.isEmpty ? "localhost" : name
 }
 
-/// A request as a key: two are one request when they are equal (method, URL, headers in order, body). Hashed on
-/// what is quick to read, the URL mostly, not on a text made of its headers.
-private struct SentRequest: Hashable {
-    let request: HTTPRequest
-
-    init(_ request: HTTPRequest) { self.request = request }
-
-    static func == (a: SentRequest, b: SentRequest) -> Bool { a.request == b.request }
-
-    func hash(into hasher: inout Hasher) {
+/// Requests told apart at several refs: two are one request when they are equal (method, URL, headers in order,
+/// body).
+private enum SentRequest {
+    /// A hash of what tells requests apart most often (URL, method, and how many headers and body bytes): equal
+    /// requests have equal hashes.
+    static func hash(_ request: HTTPRequest) -> Int {
+        var hasher = Hasher()
         hasher.combine(request.url)
         hasher.combine(request.method)
         hasher.combine(request.headers.count)
         hasher.combine(request.body?.count ?? -1)
+        return hasher.finalize()
     }
 }

@@ -29,6 +29,56 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// At several refs each distinct request is sent once and its answer checked for every contract that sends it:
+    /// whatever order a version lists its targets in, two alike targets of one version, and requests that differ
+    /// only where their hash does not look (a header's value, the body's bytes).
+    @Test func atSeveralRefsEachDistinctRequestIsSentOnce() {
+        func contract(_ ref: String, _ name: String, path: String, header: String = "a", body: String? = nil)
+            -> Contract
+        {
+            var contract = Contract(
+                service: "S@\(ref)", name: name, baseURL: "http://127.0.0.1:9",
+                request: HTTPRequest(
+                    method: "POST", url: "http://127.0.0.1:9" + path, headers: [HTTPHeader("X-Kind", header)],
+                    body: body.map { Data($0.utf8) }),
+                sampleData: .json(.object([JSONMember("path", .string(path))])), source: "test")
+            contract.ref = ref
+            return contract
+        }
+        let first = [
+            contract("v1", "a", path: "/a"), contract("v1", "b", path: "/b"),
+            contract("v1", "aOther", path: "/a", header: "b"), contract("v1", "d", path: "/d", body: "xy"),
+            contract("v1", "dOther", path: "/d", body: "yz"),
+        ]
+        // The same targets at v2, listed the other way round.
+        let second = first.reversed().map { target in
+            var moved = target
+            moved.ref = "v2"
+            moved.service = "S@v2"
+            return moved
+        }
+        let third = [
+            contract("v3", "a", path: "/a"), contract("v3", "again", path: "/a"), contract("v3", "e", path: "/e"),
+        ]
+        let contracts = first + second + third
+        let transport = StubTransport { request in
+            let path = String(request.url.dropFirst("http://127.0.0.1:9".count))
+            return .success(HTTPResponse(statusCode: 200, body: Data(#"{"path": "\#(path)"}"#.utf8), url: request.url))
+        }
+        let report = ContractRunner(transport: transport, hostname: "test").run(contracts)
+        let sent = transport.requests
+        #expect(sent.count == 6, "\(sent.map(\.url))")
+        for request in Set(contracts.map(\.request.url)) {
+            #expect(
+                sent.filter { $0.url == request }.count == (request.hasSuffix("/b") || request.hasSuffix("/e") ? 1 : 2))
+        }
+        #expect(report.results.count == contracts.count)
+        for (result, contract) in zip(report.results, contracts) {
+            #expect(result.outcome == .passed, "\(contract.service).\(contract.name): \(result.outcome)")
+            #expect(result.contract.name == contract.name)
+        }
+    }
+
     /// Answers are checked on the caller's thread while the transport sends from its own; `inStep` (and a
     /// single request) keep everything on the caller's thread.
     @Test(arguments: [(5, false, false), (5, true, true), (1, false, true)])
