@@ -363,6 +363,9 @@ public struct Contract: Sendable, Equatable {
         set { updateSeldom { $0.signIn = newValue } }
     }
 
+    /// Whether the contract's service signs in (`signIn != nil`, read in place: a run asks it of every contract).
+    package var signsIn: Bool { storage.fields.seldom.fields.signIn != nil }
+
     /// The requests sent before and after this target (manifest target `"steps"`); `nil` for none.
     public var steps: Steps? {
         get { storage.fields.seldom.fields.steps }

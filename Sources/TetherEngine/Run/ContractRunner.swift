@@ -65,12 +65,12 @@ public struct ContractRunner: Sendable {
         // Services that sign in (OAuth2 client credentials) do so once, before any of their targets is sent; a
         // service that cannot makes each of its targets an error, and none of them is sent.
         var signIn = SignIns(transport: self.transport, options: transport)
-        for index in contracts.indices where contracts[index].signIn != nil {
+        for index in contracts.indices where contracts[index].signsIn {
             if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
         }
         // Each contract's sign-in failure, asked once; none when no service signs in (most runs), when every
         // request is sent as its contract has it.
-        let signsIn = contracts.contains { $0.signIn != nil }
+        let signsIn = contracts.contains { $0.signsIn }
         let signInFailures = signsIn ? contracts.map { signIn.failure(for: $0) } : nil
         let isLive = contracts.indices.map { index in
             if case .network = contracts[index].sampleResponse { signInFailures?[index] == nil } else { false }
@@ -211,7 +211,7 @@ public struct ContractRunner: Sendable {
             for index in sharers[position].map({ sendable[$0] }) {
                 // A 401 to a signed-in target: its token may have expired. It waits; the service signs in once more
                 // and the target is sent again, once (its first answer is not reported).
-                if case .success(let live) = response, live.statusCode == 401, contracts[index].signIn != nil {
+                if case .success(let live) = response, live.statusCode == 401, contracts[index].signsIn {
                     unauthorized.append(index)
                     continue
                 }
@@ -396,7 +396,7 @@ public struct ContractRunner: Sendable {
 
         /// Why `contract` cannot be sent: its service's sign-in failed.
         func failure(for contract: Contract) -> SignIn.Failure? {
-            guard contract.signIn != nil, case .failure(let failure)? = outcomes[contract.unversionedService] else {
+            guard contract.signsIn, case .failure(let failure)? = outcomes[contract.unversionedService] else {
                 return nil
             }
             return failure
