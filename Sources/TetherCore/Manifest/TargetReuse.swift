@@ -102,8 +102,11 @@ package final class TargetReuse: @unchecked Sendable {
 
         fileprivate let lock = Lock()
         // guarded by `lock`
-        fileprivate var byText: [TargetText: Built] = [:]
-        fileprivate var byElement: [Int: Built] = [:]
+        /// Every target kept, and where in it each text and element is: numbers, so that a lookup reads the target
+        /// where it is instead of copying it out (and every reference it holds) on each core.
+        fileprivate var built: [Built] = []
+        fileprivate var byText: [TargetText: Int] = [:]
+        fileprivate var byElement: [Int: Int] = [:]
         fileprivate var reused = 0
 
         /// A reader for one part of a version's targets, holding what the versions read before it built.
@@ -115,14 +118,17 @@ package final class TargetReuse: @unchecked Sendable {
     /// the versions read after it.
     final class Reader {
         private let manifest: Manifest
-        private let byText: [TargetText: Manifest.Built]
-        private let byElement: [Int: Manifest.Built]
+        private let built: [Manifest.Built]
+        private let byText: [TargetText: Int]
+        private let byElement: [Int: Int]
         private var reused = 0
         private var kept: [Manifest.Built] = []
 
         fileprivate init(_ manifest: Manifest) {
             self.manifest = manifest
-            (byText, byElement) = manifest.lock.withLock { (manifest.byText, manifest.byElement) }
+            (built, byText, byElement) = manifest.lock.withLock {
+                (manifest.built, manifest.byText, manifest.byElement)
+            }
         }
 
         deinit {
@@ -130,11 +136,17 @@ package final class TargetReuse: @unchecked Sendable {
             manifest.lock.withLock {
                 manifest.reused += reused
                 guard !kept.isEmpty else { return }
+                manifest.built.reserveCapacity(manifest.built.count + kept.count)
                 manifest.byText.reserveCapacity(manifest.byText.count + kept.count)
                 manifest.byElement.reserveCapacity(manifest.byElement.count + kept.count)
-                for built in kept {  // the first kept of a text or an element stays
-                    if manifest.byText[built.text] == nil { manifest.byText[built.text] = built }
-                    if manifest.byElement[built.element] == nil { manifest.byElement[built.element] = built }
+                for target in kept {  // the first kept of a text or an element stays
+                    let isNewText = manifest.byText[target.text] == nil
+                    let isNewElement = manifest.byElement[target.element] == nil
+                    guard isNewText || isNewElement else { continue }
+                    let number = manifest.built.count
+                    manifest.built.append(target)
+                    if isNewText { manifest.byText[target.text] = number }
+                    if isNewElement { manifest.byElement[target.element] = number }
                 }
             }
         }
@@ -143,15 +155,20 @@ package final class TargetReuse: @unchecked Sendable {
         /// `nil` when none was (or it started at another column).
         func contract(for node: ManifestNode, element: Int) -> Contract? {
             let text = TargetText(node.text)
-            let found: Manifest.Built?
-            if let built = byElement[element], built.text == text { found = built } else { found = byText[text] }
-            guard let built = found else { return nil }
+            let found: Int
+            if let number = byElement[element], built[number].text == text {
+                found = number
+            } else if let number = byText[text] {
+                found = number
+            } else {
+                return nil
+            }
             let (line, column) = node.document.lineAndColumn(ofValue: node.index)
-            guard column == built.column else { return nil }
+            guard column == built[found].column else { return nil }
             reused += 1
-            let location = built.element == element ? built.location : node.location
-            return built.contract.moved(
-                toManifest: node.file, lines: line - built.line, target: (built.location, location))
+            let location = built[found].element == element ? built[found].location : node.location
+            return built[found].contract.moved(
+                toManifest: node.file, lines: line - built[found].line, target: (built[found].location, location))
         }
 
         /// Keeps `contract`, built from `node` (element `element`), for the versions still to be read.

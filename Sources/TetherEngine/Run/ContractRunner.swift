@@ -112,9 +112,10 @@ public struct ContractRunner: Sendable {
             isLive[index] && notSent[index] == nil && contracts[index].steps == nil
         }
         let sendable = contracts.indices.filter { isSent[$0] }
-        // Every contract starts as "no request was sent"; each response is checked as soon as it arrives, while the
-        // others are in flight, and its body is dropped once checked.
-        var results = contracts.indices.map { index in
+        // A contract that is not sent has its result now; a sent one's is checked as soon as its response arrives,
+        // while the others are in flight, and its body is dropped once checked. (A result made for every contract
+        // first, then replaced, was 10,000 results made and freed in a 5-version run.)
+        func notSentResult(_ index: Int) -> ContractResult {
             let contract = contracts[index]
             if let failure = signInFailures?[index] {
                 return baseline.mark(ContractResult(contract: contract, outcome: .error(failure.description)))
@@ -124,8 +125,9 @@ public struct ContractRunner: Sendable {
             }
             return baseline.mark(Self.result(contract: contract, response: nil, isStrict: checks.isStrict))
         }
+        var results: [ContractResult?] = contracts.indices.map { isSent[$0] ? nil : notSentResult($0) }
         for (index, result) in results.enumerated() where !isSent[index] && !stepped.contains(index) {
-            onResult(index, result)
+            if let result { onResult(index, result) }
         }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         // At several git refs (`--ref`), one request is sent once and its answer checked against every version's
@@ -199,8 +201,9 @@ public struct ContractRunner: Sendable {
         // A result is final: marked by the baseline, stored, and handed on.
         var delivered = 0
         func deliver(_ index: Int, _ result: ContractResult) {
-            results[index] = baseline.mark(result)
-            onResult(index, results[index])
+            let marked = baseline.mark(result)
+            results[index] = marked
+            onResult(index, marked)
             // The stubs checked so far were read from a mapped manifest's pages: back to the page cache with them.
             MappedFiles.releaseReadPages(afterTarget: delivered)
             delivered += 1
@@ -291,11 +294,13 @@ public struct ContractRunner: Sendable {
             stepSecrets += session.secrets
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
+        // Every sent contract's result has come (a stopped run's as an interruption); one that has not says so.
+        let finished = results.indices.map { results[$0] ?? notSentResult($0) }
         var secrets: [String] = signIn.tokens + stepSecrets
-        for result in results { secrets += result.contract.secrets }
+        for result in finished { secrets += result.contract.secrets }
         var report = RunReport(
-            results: results, startedAt: startedAt, duration: seconds, hostname: hostname,
-            secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: results))
+            results: finished, startedAt: startedAt, duration: seconds, hostname: hostname,
+            secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: finished))
         report.specCoverage = specs.checks.map { SpecCoverage.of($0, verdicts: verdicts[$0.document.file] ?? []) }
         report.steps = serviceRecords
         return report
