@@ -674,6 +674,11 @@ private struct JSONScanner {
 
     private mutating func skipWhitespace() {
         guard index < bytes.count, bytes[index] <= 0x20 else { return }  // at a token already: most calls
+        // One space before a token (`", "` and `": "`, as Python's json.dumps and many writers separate).
+        if bytes[index] == 0x20, index + 1 < bytes.count, bytes[index + 1] > 0x20 {
+            index += 1
+            return
+        }
         // A pretty-printed document's indentation: 8 spaces at a time.
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count,

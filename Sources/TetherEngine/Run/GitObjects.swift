@@ -146,19 +146,30 @@ final class GitObjects {
         guard fields.count == 3, let size = Int(fields[2]), size >= 0 else {
             throw .usage("--ref: git cat-file answered '\(header)' for \(name)\(gitMessage)")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            if start == end { try refill() }
-            let count = min(end - start, size - filled)
-            bytes.withUnsafeMutableBufferPointer { target in
+        // What is buffered already, then the rest read from git straight into the object's bytes, which are not
+        // zeroed first (a version of a 1 MB manifest was set to zeros, then copied in 64 KB at a time).
+        var failure: RunError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { target, initialized in
+            let buffered = min(end - start, size)
+            if buffered > 0 {
                 buffer.withUnsafeBufferPointer { source in
-                    _ = memcpy(target.baseAddress! + filled, source.baseAddress! + start, count)
+                    _ = memcpy(target.baseAddress!, source.baseAddress! + start, buffered)
                 }
+                start += buffered
             }
-            start += count
-            filled += count
+            var filled = buffered
+            while filled < size {
+                let count = read(socket, target.baseAddress! + filled, size - filled)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    failure = .usage("--ref: git cat-file stopped\(gitMessage)")
+                    break
+                }
+                filled += count
+            }
+            initialized = filled
         }
+        if let failure { throw failure }
         if start == end { try refill() }
         start += 1  // the line feed after the object
         return (String(fields[1]), bytes, fields[0].count / 2)
