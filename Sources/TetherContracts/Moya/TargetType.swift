@@ -56,7 +56,7 @@ extension URL {
     }
 
     /// Whether `text` is an absolute `http` or `https` URL that `URL(string:)` keeps byte for byte: a host of
-    /// lower-case letters, digits, `.` and `-` with an optional port of digits, then only characters RFC 3986 allows
+    /// lower-case letters, digits, `.` and `-` with an optional port (1 to 65535 in decimal digits), then only characters RFC 3986 allows
     /// in a path and query as they are (unreserved, sub-delimiters, `:`, `@`, `/`, `?`) and `%` with two hex digits.
     /// Anything else (a fragment, an IPv6 host, upper case, a space, non-ASCII) is left to `URL`.
     static func isKeptWhole(_ text: String) -> Bool {
@@ -76,8 +76,14 @@ extension URL {
             if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
                 let port = index + 1
                 index = port
-                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-                guard (1...5).contains(index - port) else { return false }
+                var number = 0
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]),
+                    index - port < 5
+                {
+                    number = number * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                }
+                guard index > port, number <= 65_535 else { return false }
             }
             guard index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") else {
                 return false

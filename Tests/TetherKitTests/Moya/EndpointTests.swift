@@ -33,6 +33,7 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
         // port, a space, a lone %, non-ASCII.
         let kept = [
             "http://127.0.0.1:8080/c/1.json", "https://api.github.com/users/octocat?per_page=2&x=a%2Fb",
+            "http://h.test:65535/", "http://h.test:0",
             "https://x.test/a;b=c/@me/!$'()*+,~", "http://h", "https://h.test?q",
         ]
         for text in kept { #expect(URL.isKeptWhole(text), "\(text)") }
@@ -41,7 +42,7 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
             "http://h:123456/",
             "http://h.test/a b", "http://h.test/%4", "http://h.test/%zz", "https://h.test/é", "ftp://h.test/",
             "https://",
-            "http://h.test:80x/", "http://user@h.test/",
+            "http://h.test:80x/", "http://user@h.test/", "http://h.test:65536/", "http://h.test:123456/",
         ] {
             #expect(!URL.isKeptWhole(text), "\(text)")
         }
