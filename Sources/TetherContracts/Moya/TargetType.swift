@@ -91,7 +91,8 @@ extension URL {
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    guard index + 2 < bytes.count, bytes[index + 1].isASCIIHexDigit, bytes[index + 2].isASCIIHexDigit
+                    else {
                         return false
                     }
                     index += 3
@@ -107,11 +108,6 @@ extension URL {
     private static func isHostByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
 
     /// Unreserved, sub-delimiters, `:`, `@`, `/` and `?` (RFC 3986's pchar and query, less percent-encoding).

@@ -355,8 +355,7 @@ public struct ContractRules: Sendable, Equatable {
             if [8, 13, 18, 23].contains(offset) {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
-                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-                else { return false }
+                guard byte.isASCIIHexDigit else { return false }
             }
         }
         return true
@@ -374,7 +373,9 @@ public struct ContractRules: Sendable, Equatable {
             let byte = b[index]
             if byte <= 0x20 || byte >= 0x7F || isExcludedFromURI(byte) { return false }
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < b.count, isHex(b[index + 1]), isHex(b[index + 2]) else { return false }
+                guard index + 2 < b.count, b[index + 1].isASCIIHexDigit, b[index + 2].isASCIIHexDigit else {
+                    return false
+                }
                 index += 2
             }
             index += 1
@@ -408,9 +409,6 @@ public struct ContractRules: Sendable, Equatable {
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
 
     /// A value as a message quotes it: `"open"`, `12`, `true`, `null`.
     public static func describe(_ value: JSONValue) -> String {

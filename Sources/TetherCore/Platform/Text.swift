@@ -150,6 +150,13 @@ extension StringProtocol {
     }
 }
 
+extension UInt8 {
+    /// Whether the byte is an ASCII hexadecimal digit: `0`-`9`, `A`-`F`, `a`-`f`.
+    package var isASCIIHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+}
+
 extension Sequence<Unicode.Scalar> {
     /// The leading scalars that fit in `length` UTF-16 code units.
     fileprivate func prefixUTF16(_ length: Int) -> [Unicode.Scalar] {

@@ -158,14 +158,10 @@ final class GitObjects {
                 start += buffered
             }
             var filled = buffered
-            while filled < size {
-                let count = read(socket, target.baseAddress! + filled, size - filled)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    failure = .usage("--ref: git cat-file stopped\(gitMessage)")
-                    break
-                }
-                filled += count
+            do throws(RunError) {
+                while filled < size { filled += try receive(into: target.baseAddress! + filled, count: size - filled) }
+            } catch {
+                failure = error
             }
             initialized = filled
         }
@@ -191,14 +187,24 @@ final class GitObjects {
     }
 
     private func refill() throws(RunError) {
+        let received = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(RunError) in try receive(into: bytes.baseAddress!, count: bytes.count) }
+        }
+        (start, end) = (0, try received.get())
+    }
+
+    /// Reads what git has written, up to `count` bytes into `bytes`: at least one, or throws once git has stopped.
+    private func receive(into bytes: UnsafeMutableRawPointer, count: Int) throws(RunError) -> Int {
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .usage("--ref: git cat-file stopped\(gitMessage)") }
-            (start, end) = (0, count)
-            return
+            let received = read(socket, bytes, count)
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { throw stopped }
+            return received
         }
     }
+
+    /// git cat-file ended (or its socket failed), with what it wrote to its standard error.
+    private var stopped: RunError { .usage("--ref: git cat-file stopped\(gitMessage)") }
 
     private func send(_ text: String) throws(RunError) {
         let bytes = Array(text.utf8)
@@ -211,7 +217,7 @@ final class GitObjects {
             #endif
             let count = bytes.withUnsafeBytes { systemSend(socket, $0.baseAddress! + sent, $0.count - sent, flags) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .usage("--ref: git cat-file stopped\(gitMessage)") }
+            guard count > 0 else { throw stopped }
             sent += count
         }
     }

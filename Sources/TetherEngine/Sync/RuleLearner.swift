@@ -61,16 +61,15 @@ public enum RuleLearner {
         let bytes = Array(key.utf8)
         guard !bytes.isEmpty else { return false }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        func isHex(_ byte: UInt8) -> Bool { isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) }
         if bytes.allSatisfy(isDigit) { return true }
         if bytes.count == 36,
             bytes.enumerated().allSatisfy({
-                [8, 13, 18, 23].contains($0.offset) ? $0.element == 0x2D : isHex($0.element)
+                [8, 13, 18, 23].contains($0.offset) ? $0.element == 0x2D : $0.element.isASCIIHexDigit
             })
         {
             return true
         }
-        if bytes.count >= 8, bytes.allSatisfy(isHex), bytes.contains(where: isDigit) { return true }
+        if bytes.count >= 8, bytes.allSatisfy(\.isASCIIHexDigit), bytes.contains(where: isDigit) { return true }
         if let separator = bytes.lastIndex(where: { $0 == 0x5F || $0 == 0x2D || $0 == 0x3A }), separator > 0,
             separator < bytes.count - 1, bytes[(separator + 1)...].allSatisfy(isDigit)
         {
