@@ -136,11 +136,9 @@ public struct ContractRunner: Sendable {
         var sharers: [[Int]] = []
         let signer = signIn  // copied once: the closures above hold `signIn` in a box, copied out at each use
         if contracts.contains(where: { $0.ref != nil }) {
-            // Requests by their hash (`SentRequest.hash`): the first of `requests` with it, then each next one with
-            // the same hash. Numbers only, not copies of the requests (a dictionary of 10,000 requests was 1.3 ms,
-            // mostly its memory's first touch).
-            var firstWithHash: [Int: Int] = [:]
-            var nextWithHash: [Int] = []
+            // The numbers in `requests` of the requests with each hash (`SentRequest.hash`): numbers, not copies of
+            // the requests (a dictionary of 10,000 requests was 1.3 ms, mostly its memory's first touch).
+            var withHash: [Int: [Int]] = [:]
             // The versions list their targets in the same order, mostly: the request after the one last shared is
             // compared first, in place. Each of `requests` is a different request, so an equal one is the one a
             // lookup finds.
@@ -155,18 +153,11 @@ public struct ContractRunner: Sendable {
                 if !isNext {
                     let request = signsIn ? signer.signed(contracts[index]) : contracts[index].request
                     let hash = SentRequest.hash(request)
-                    var candidate = firstWithHash[hash]
-                    var last: Int?
-                    while let found = candidate, requests[found] != request {
-                        last = found
-                        candidate = nextWithHash[found] >= 0 ? nextWithHash[found] : nil
-                    }
-                    if let found = candidate {
+                    if let found = withHash[hash]?.first(where: { requests[$0] == request }) {
                         shared = found
                     } else {
                         shared = requests.count
-                        if let last { nextWithHash[last] = shared } else { firstWithHash[hash] = shared }
-                        nextWithHash.append(-1)
+                        withHash[hash, default: []].append(shared)
                         requests.append(request)
                         sharers.append([])
                     }
