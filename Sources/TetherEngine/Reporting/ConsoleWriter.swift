@@ -163,9 +163,7 @@ public enum ConsoleWriter {
             }
             if index == next && waitingCount == 0 {  // the usual order: the result is not stored to be taken again
                 next += 1
-                return ConsoleWriter.line(for: result, color: color, redactor: redactor, detail: detail).map {
-                    $0 + "\n"
-                }
+                return ConsoleWriter.terminatedLine(for: result, color: color, redactor: redactor, detail: detail)
                     ?? ""
             }
             if index >= waiting.count {
@@ -177,14 +175,65 @@ public enum ConsoleWriter {
             while next < waiting.count, let ready = waiting[next] {
                 waiting[next] = nil
                 waitingCount -= 1
-                if let lines = ConsoleWriter.line(for: ready, color: color, redactor: redactor, detail: detail) {
+                if let lines = ConsoleWriter.terminatedLine(
+                    for: ready, color: color, redactor: redactor, detail: detail)
+                {
                     text += lines
-                    text += "\n"
                 }
                 next += 1
             }
             return text
         }
+    }
+
+    /// `line(for:)` with its newline. A passed target with nothing to mark, in normal detail (nearly every line of
+    /// a run), is written at once in one string: its head, time, note count and newline were four strings (0.6 µs a
+    /// line, 6 ms of a 5-tag run's 10,000).
+    static func terminatedLine(
+        for result: ContractResult, color: Bool, redactor: Redactor, detail: ConsoleDetail
+    ) -> String? {
+        guard detail == .normal, result.outcome == .passed, result.attempts <= 1, !result.isPending,
+            let line = passedLine(result, color: color)
+        else { return line(for: result, color: color, redactor: redactor, detail: detail).map { $0 + "\n" } }
+        return line
+    }
+
+    /// `PASS  Service.target  0.012s  (2 notes)` and its newline, as `line(for:)` writes a passed target with no
+    /// marks in normal detail; nil for a name that is not contiguous UTF-8 (bridged), which `line(for:)` takes.
+    private static func passedLine(_ result: ContractResult, color: Bool) -> String? {
+        let service = ReportText.escapingControls(result.contract.service)
+        let name = ReportText.escapingControls(result.contract.name)
+        guard service.isContiguousUTF8, name.isContiguousUTF8 else { return nil }
+        let notes = result.findings.reduce(0) { $1.isDrift ? $0 : $0 + 1 }
+        let word = paddedWord(.passed, color: color)
+        let count = notes == 1 ? "  (1 note)" : notes > 1 ? "  (\(notes) notes)" : ""
+        let (start, end) = notes > 0 && color ? (faint, reset) : ("", "")
+        let total =
+            word.utf8.count + service.utf8.count + name.utf8.count + start.utf8.count + count.utf8.count
+            + end.utf8.count + ReportText.maximumSecondsLength + 6  // ".", two spaces, "s" and the newline
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var at = copy(word, into: buffer, at: 0)
+            at = copy(service, into: buffer, at: at)
+            at = copy(".", into: buffer, at: at)
+            at = copy(name, into: buffer, at: at)
+            at = copy("  ", into: buffer, at: at)
+            at += ReportText.writeSeconds(result.duration, into: UnsafeMutableBufferPointer(rebasing: buffer[at...]))
+            buffer[at] = UInt8(ascii: "s")
+            at = copy(start, into: buffer, at: at + 1)
+            at = copy(count, into: buffer, at: at)
+            at = copy(end, into: buffer, at: at)
+            return copy("\n", into: buffer, at: at)
+        }
+    }
+
+    /// Copies `part`'s bytes (contiguous: native, or checked by the caller) into `buffer` at `at`; returns where
+    /// they end.
+    private static func copy(_ part: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        part.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let source = bytes.baseAddress else { return at }
+            (buffer.baseAddress! + at).update(from: source, count: bytes.count)
+            return at + bytes.count
+        } ?? at
     }
 
     /// One result's lines, without a trailing newline, so the CLI can stream results as they finish; `nil` when

@@ -280,30 +280,36 @@ enum ReportText {
 
     /// Seconds with exactly three decimals (`0.120`), never negative, never an exponent, `0.000` for NaN or infinity.
     static func seconds(_ value: Double) -> String {
-        guard value.isFinite, value > 0 else { return "0.000" }
-        let milliseconds = (value * 1000).rounded()
-        guard milliseconds < 9e15 else { return "0.000" }
+        String(unsafeUninitializedCapacity: maximumSecondsLength) { writeSeconds(value, into: $0) }
+    }
+
+    /// The most bytes `seconds` writes: 16 digits and the point.
+    static let maximumSecondsLength = 17
+
+    /// `seconds(value)`'s bytes written at the start of `buffer` (at least `maximumSecondsLength` bytes); returns
+    /// how many.
+    static func writeSeconds(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var milliseconds = value.isFinite && value > 0 ? (value * 1000).rounded() : 0
+        if milliseconds >= 9e15 { milliseconds = 0 }
         // Digits written backwards into the string's own buffer, then turned around: two strings and three joins
         // were 1,200 instructions, and every result's time is spelled twice (console and report).
         var remaining = UInt64(milliseconds)  // below 9e15: at most 16 digits and the point
-        return String(unsafeUninitializedCapacity: 24) { buffer in
-            var count = 0
-            repeat {
-                if count == 3 {
-                    buffer[count] = UInt8(ascii: ".")
-                    count += 1
-                }
-                buffer[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
+        var count = 0
+        repeat {
+            if count == 3 {
+                buffer[count] = UInt8(ascii: ".")
                 count += 1
-            } while remaining > 0 || count <= 4
-            var (low, high) = (0, count - 1)
-            while low < high {
-                buffer.swapAt(low, high)
-                (low, high) = (low + 1, high - 1)
             }
-            return count
+            buffer[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+            count += 1
+        } while remaining > 0 || count <= 4
+        var (low, high) = (0, count - 1)
+        while low < high {
+            buffer.swapAt(low, high)
+            (low, high) = (low + 1, high - 1)
         }
+        return count
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` in UTC, without zone (the Ant JUnit schema allows none).

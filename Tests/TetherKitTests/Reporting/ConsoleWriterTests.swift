@@ -214,6 +214,59 @@ import Testing
     }
 }
 
+@Suite struct ConsoleLineTests {
+    /// A passed line written at once is the line `line(for:)` writes, with its newline, whatever its names, time,
+    /// notes, colors and marks; a result it does not take (a drift, a retry, a pending target, verbose detail) is
+    /// `line(for:)`'s too.
+    @Test func aLineWrittenAtOnceIsTheLineWrittenInParts() {
+        let names = ["item0", "a\u{7}bell", "über", "", "x.y", String(repeating: "n", count: 300)]
+        let durations = [0, 0.0004, 0.0015, 0.012, 1.5, 123.4567, -1, .nan, .infinity, 9.1e12, 8.9e12]
+        let noteSets: [[Finding]] = [
+            [], [Finding(.note, .notCompared, at: .body, "not compared")],
+            Array(repeating: Finding(.note, .notCompared, at: .body, "not compared"), count: 4),
+            [Finding(.drift, .missingKey, at: .jsonPath("$.a"), "missing key")],
+        ]
+        let redactor = Redactor(secrets: [])
+        var compared = 0
+        for (service, name) in zip(names.reversed(), names) {
+            let contract = Contract(
+                service: service, name: name, baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
+            for duration in durations {
+                for findings in noteSets {
+                    for outcome in [Outcome.passed, .drifted, .error("refused")] {
+                        for (attempts, isPending) in [(1, false), (2, false), (1, true)] {
+                            let result = ContractResult(
+                                contract: contract, outcome: outcome, findings: findings, duration: duration,
+                                attempts: attempts, isPending: isPending)
+                            for color in [false, true] {
+                                for detail in [ConsoleDetail.normal, .verbose, .quiet] {
+                                    let inParts = ConsoleWriter.line(
+                                        for: result, color: color, redactor: redactor, detail: detail)
+                                    let atOnce = ConsoleWriter.terminatedLine(
+                                        for: result, color: color, redactor: redactor, detail: detail)
+                                    #expect(atOnce == inParts.map { $0 + "\n" }, "\(result) \(color) \(detail)")
+                                    compared += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared == 6 * 11 * 4 * 3 * 3 * 2 * 3)
+        // And it is what the console shows for the usual line.
+        let line = ConsoleWriter.terminatedLine(
+            for: ContractResult(
+                contract: Contract(
+                    service: "Bench", name: "item3", baseURL: "http://127.0.0.1",
+                    request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x"),
+                outcome: .passed, findings: [Finding(.note, .notCompared, at: .body, "not compared")], duration: 0.0016),
+            color: false, redactor: redactor, detail: .normal)
+        #expect(line == "PASS  Bench.item3  0.002s  (1 note)\n")
+    }
+}
+
 @Suite struct ConsoleStreamTests {
     @Test func resultsArrivingOutOfOrderArePrintedInContractOrder() {
         let contracts = (0..<3).map {
