@@ -528,9 +528,13 @@ public struct ManifestLoader: Sendable {
                 let serviceSecrets = isOwnThread ? serviceSecrets.map(\.withOwnStorage) : serviceSecrets
                 let reader = reused?.reader()  // what this part adds is kept when it ends
                 return { element, targetNode, errors in
-                    if let contract = reader?.contract(for: targetNode, element: element) { return contract }
+                    // Read as text: a version after the first, whose targets versions before may hold alike. (The
+                    // first version's are all built: looking each up among those its other parts had built was 1 ms
+                    // of a 5-tag run, for nothing.)
+                    let isText = targetNode.deferredText != nil
+                    if isText, let contract = reader?.contract(for: targetNode, element: element) { return contract }
                     var node = targetNode
-                    if case .null = targetNode.value, targetNode.deferredText != nil {
+                    if case .null = targetNode.value, isText {
                         // Read as text (a version after the first), and held alike by no version before: read now.
                         do throws(JSONParseError) {
                             node = ManifestNode(

@@ -81,8 +81,8 @@ package final class TargetReuse: @unchecked Sendable {
         var settings: Data
     }
 
-    /// The targets built from one manifest path with one text of the other keys: by their text, and by their element
-    /// (a version that changes nothing before a target has it at the same element: one comparison of its text).
+    /// The targets built from one manifest path with one text of the other keys: by their element (a version that
+    /// changes nothing before a target has it at the same element: one comparison of its text), and by their text.
     ///
     /// Read and added to through a `Reader`, one per part of a version's targets (`ManifestLoader.buildTargets`):
     /// the lock is taken when the part starts and when it ends, not for each target. Several versions are read at
@@ -102,15 +102,34 @@ package final class TargetReuse: @unchecked Sendable {
 
         fileprivate let lock = Lock()
         // guarded by `lock`
-        /// Every target kept, and where in it each text and element is: numbers, so that a lookup reads the target
-        /// where it is instead of copying it out (and every reference it holds) on each core.
+        /// Every target kept, and where in it each element is: numbers, so that a lookup reads the target where it
+        /// is instead of copying it out (and every reference it holds) on each core.
         fileprivate var built: [Built] = []
+        /// By element: the number in `built` of the first target kept at each, or -1.
+        fileprivate var byElement: [Int] = []
+        /// By text: made when a version first looks up a target its element does not have (one that moved), from
+        /// the first `indexed` of `built`. Versions that move nothing never hash a text (2,000 texts hashed and
+        /// stored as the first version's parts ended were 2.5 ms of a 5-tag run).
         fileprivate var byText: [TargetText: Int] = [:]
-        fileprivate var byElement: [Int: Int] = [:]
+        fileprivate var indexed = 0
         fileprivate var reused = 0
 
         /// A reader for one part of a version's targets, holding what the versions read before it built.
         func reader() -> Reader { Reader(self) }
+
+        /// Every target kept, and the index by text of all of them (brought up to date).
+        fileprivate func textIndex() -> ([Built], [TargetText: Int]) {
+            lock.withLock {
+                if indexed < built.count {
+                    byText.reserveCapacity(built.count)
+                    for number in indexed..<built.count where byText[built[number].text] == nil {
+                        byText[built[number].text] = number  // the first kept of a text stays
+                    }
+                    indexed = built.count
+                }
+                return (built, byText)
+            }
+        }
     }
 
     /// What one part of a version's targets reads from a `Manifest` and adds to it: the targets built before the
@@ -118,17 +137,19 @@ package final class TargetReuse: @unchecked Sendable {
     /// the versions read after it.
     final class Reader {
         private let manifest: Manifest
-        private let built: [Manifest.Built]
-        private let byText: [TargetText: Int]
-        private let byElement: [Int: Int]
+        private var built: [Manifest.Built]
+        /// How many targets were built when the part started: only those are looked up.
+        private let count: Int
+        private let byElement: [Int]
+        /// Taken from `manifest` at the first target not found at its element.
+        private var byText: [TargetText: Int]?
         private var reused = 0
         private var kept: [Manifest.Built] = []
 
         fileprivate init(_ manifest: Manifest) {
             self.manifest = manifest
-            (built, byText, byElement) = manifest.lock.withLock {
-                (manifest.built, manifest.byText, manifest.byElement)
-            }
+            (built, byElement) = manifest.lock.withLock { (manifest.built, manifest.byElement) }
+            count = built.count
         }
 
         deinit {
@@ -137,16 +158,16 @@ package final class TargetReuse: @unchecked Sendable {
                 manifest.reused += reused
                 guard !kept.isEmpty else { return }
                 manifest.built.reserveCapacity(manifest.built.count + kept.count)
-                manifest.byText.reserveCapacity(manifest.byText.count + kept.count)
-                manifest.byElement.reserveCapacity(manifest.byElement.count + kept.count)
-                for target in kept {  // the first kept of a text or an element stays
-                    let isNewText = manifest.byText[target.text] == nil
-                    let isNewElement = manifest.byElement[target.element] == nil
-                    guard isNewText || isNewElement else { continue }
+                for target in kept {
                     let number = manifest.built.count
                     manifest.built.append(target)
-                    if isNewText { manifest.byText[target.text] = number }
-                    if isNewElement { manifest.byElement[target.element] = number }
+                    if target.element >= manifest.byElement.count {
+                        manifest.byElement.append(
+                            contentsOf: repeatElement(-1, count: target.element + 1 - manifest.byElement.count))
+                    }
+                    if manifest.byElement[target.element] < 0 {  // the first kept at an element stays
+                        manifest.byElement[target.element] = number
+                    }
                 }
             }
         }
@@ -154,14 +175,16 @@ package final class TargetReuse: @unchecked Sendable {
         /// The contract of a target with `node`'s text built before, moved to `node`'s place (element `element`);
         /// `nil` when none was (or it started at another column).
         func contract(for node: ManifestNode, element: Int) -> Contract? {
+            guard count > 0 else { return nil }
             let text = TargetText(node.text)
             let found: Int
-            if let number = byElement[element], built[number].text == text {
-                found = number
-            } else if let number = byText[text] {
-                found = number
+            if element < byElement.count, byElement[element] >= 0, built[byElement[element]].text == text {
+                found = byElement[element]
             } else {
-                return nil
+                if byText == nil { (built, byText) = manifest.textIndex() }
+                // The first kept of a text has the lowest number: one kept after the part started has none before.
+                guard let number = byText?[text], number < count else { return nil }
+                found = number
             }
             let (line, column) = node.document.lineAndColumn(ofValue: node.index)
             guard column == built[found].column else { return nil }
