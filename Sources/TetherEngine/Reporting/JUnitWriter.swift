@@ -186,7 +186,7 @@ public enum JUnitWriter {
         // its escaped copies were ~25 MB at once. Handed on as they are written, as the test cases are, so the
         // writer's buffer stays near a megabyte.
         writer.startElement("system-out")
-        writer.text(ReportText.totalsLine(results))
+        writer.text(ReportText.totalsLine(counts))
         for result in results {
             let marks = ReportText.marks(result)
             if !marks.isEmpty {

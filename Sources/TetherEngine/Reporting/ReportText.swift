@@ -164,16 +164,17 @@ enum ReportText {
 
     /// A result in one line for the recap after the closing counts: a drift's first finding (`$.id: expected
     /// integer, got string "7" (and 2 more drifts)`), an error's reason; `nil` for a pass or a skip.
-    static func recapSummary(_ result: ContractResult, redactor: Redactor) -> String? {
+    /// (The redactor is asked for only for a drift or an error.)
+    static func recapSummary(_ result: ContractResult, redactor: @autoclosure () -> Redactor) -> String? {
         switch result.outcome {
         case .drifted:
             let drifts = result.findings.filter(\.isDrift)
             guard let first = drifts.first else { return "drifted (no drift recorded)" }
-            let headline = firstLine(clean(first.description, redactor: redactor))
+            let headline = firstLine(clean(first.description, redactor: redactor()))
             let more = drifts.count - 1
             return more == 0 ? headline : headline + " (and \(more) more drift\(more == 1 ? "" : "s"))"
         case .error:
-            return reason(result.outcome, redactor: redactor).map(firstLine)
+            return reason(result.outcome, redactor: redactor()).map(firstLine)
         case .passed, .skipped:
             return nil
         }
@@ -226,16 +227,20 @@ enum ReportText {
     /// The closing counts: `N passed, N failed, N errors, N skipped` (failed = drifted; `1 error`, one word agrees
     /// with its count; `passed`, `failed` and `skipped` read the same for any count). `merge-reports` recognises
     /// this exact form in a suite's `<system-out>`, so it never carries more.
-    static func totalsLine(_ results: [ContractResult]) -> String {
-        let counts = OutcomeCounts(results)
+    static func totalsLine(_ results: [ContractResult]) -> String { totalsLine(OutcomeCounts(results)) }
+
+    /// `totalsLine` of results counted already.
+    static func totalsLine(_ counts: OutcomeCounts) -> String {
         let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
         return "\(counts.passed) passed, \(counts.drifted) failed, \(errors), \(counts.skipped) skipped"
     }
 
     /// What does not fail the gate and what passed only after a retry, for after the console's counts:
     /// ` (1 known drift, 2 pending, 1 flaky)`; empty when there is none.
-    static func gateTotals(_ results: [ContractResult]) -> String {
-        let counts = OutcomeCounts(results)
+    static func gateTotals(_ results: [ContractResult]) -> String { gateTotals(OutcomeCounts(results)) }
+
+    /// `gateTotals` of results counted already.
+    static func gateTotals(_ counts: OutcomeCounts) -> String {
         let parts = [
             counts.knownDrifted == 0
                 ? nil : counts.knownDrifted == 1 ? "1 known drift" : "\(counts.knownDrifted) known drifts",

@@ -108,3 +108,76 @@ import Testing
         }
     }
 }
+
+/// `OutcomeCounts` asks each outcome only what can be true of it; its counts are those of asking every result all of
+/// it (the rule as `failsGate`, `isKnownDrift`, `isPending` and `isFlaky` say it), on random results.
+@Suite struct OutcomeCountsTests {
+    /// Every count, each result asked everything.
+    static func everything(
+        _ results: [ContractResult], failsOnFlaky: Bool, failingCulprits: Set<Finding.Culprit>?
+    ) -> [Int] {
+        var counts = Array(repeating: 0, count: 10)
+        for result in results {
+            let fails = result.failsGate(failsOnFlaky: failsOnFlaky, failingCulprits: failingCulprits)
+            switch result.outcome {
+            case .passed:
+                counts[0] += 1
+                if fails { counts[9] += 1 }
+            case .drifted:
+                counts[1] += 1
+                if !fails { counts[7] += 1 }
+            case .error:
+                counts[2] += 1
+                if !fails { counts[8] += 1 }
+            case .skipped: counts[3] += 1
+            }
+            if result.isKnownDrift { counts[4] += 1 }
+            if result.isPending && (result.outcome == .drifted || result.outcome.isError) { counts[5] += 1 }
+            if result.isFlaky { counts[6] += 1 }
+        }
+        return counts
+    }
+
+    @Test func eachOutcomeAskedWhatCanBeTrueOfItCountsAsAskingEverything() {
+        let contract = Contract(
+            service: "S", name: "t", baseURL: "http://127.0.0.1",
+            request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), sampleData: .none, source: "x")
+        let drifts = [
+            Finding(.drift, .missingKey, at: .jsonPath("$.a"), "missing key"),
+            Finding(.drift, .missingKey, at: .jsonPath("$.b"), "missing key", culprit: .service),
+            Finding(.drift, .missingKey, at: .jsonPath("$.c"), "missing key", culprit: .stub),
+        ]
+        let note = Finding(.note, .notCompared, at: .body, "not compared")
+        var generator = SystemRandomNumberGenerator()
+        var seen = Set<[Int]>()
+        for _ in 0..<300 {
+            let results = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                let findings = drifts.filter { _ in Bool.random(using: &generator) } + [note]
+                return ContractResult(
+                    contract: contract,
+                    outcome: [Outcome.passed, .drifted, .error("refused"), .skipped("upload")].randomElement(
+                        using: &generator)!,
+                    findings: findings, attempts: Int.random(in: 1...3, using: &generator),
+                    knownDrifts: findings.filter { $0.isDrift && Bool.random(using: &generator) },
+                    isPending: Bool.random(using: &generator))
+            }
+            for failsOnFlaky in [false, true] {
+                for culprits in [nil, [], [Finding.Culprit.service], Set(Finding.Culprit.allCases)] {
+                    let counts = OutcomeCounts(results, failsOnFlaky: failsOnFlaky, failingCulprits: culprits)
+                    let expected = Self.everything(results, failsOnFlaky: failsOnFlaky, failingCulprits: culprits)
+                    #expect(
+                        [
+                            counts.passed, counts.drifted, counts.errors, counts.skipped, counts.knownDrifted,
+                            counts.pending, counts.flaky, counts.excusedDrifted, counts.excusedErrors,
+                            counts.failingFlaky,
+                        ] == expected)
+                    seen.insert(expected.map { min($0, 1) })
+                }
+            }
+        }
+        // Every count was non-zero in some of the runs (the test reaches each branch).
+        #expect(
+            seen.reduce(Array(repeating: 0, count: 10)) { zip($0, $1).map { max($0, $1) } }
+                == Array(repeating: 1, count: 10))
+    }
+}
