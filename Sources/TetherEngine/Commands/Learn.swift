@@ -54,8 +54,10 @@ public struct LearnCommand: Command {
     public static let options = OptionTable<LearnCommand>(
         command: "learn",
         groups: [
-            .group(\.inputs.baseURLs), .group(\.inputs.mock), .group(\.inputs.filter), .group(\.checks),
-            .group(\.transport),
+            .group({ $0.inputs.baseURLs }, { $0.inputs.baseURLs = $1 }),
+            .group({ $0.inputs.mock }, { $0.inputs.mock = $1 }),
+            .group({ $0.inputs.filter }, { $0.inputs.filter = $1 }), .group({ $0.checks }, { $0.checks = $1 }),
+            .group({ $0.transport }, { $0.transport = $1 }),
             [
                 .value(
                     "--samples", "N", section: .learn,

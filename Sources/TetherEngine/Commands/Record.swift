@@ -22,8 +22,12 @@ public struct RecordCommand: Command {
     public static let options = OptionTable<RecordCommand>(
         command: "record",
         groups: [
-            .group(\.plan.inputs.baseURLs), .group(\.plan.inputs.filter), .group(\.plan.inputs.sharding),
-            .group(\.plan.checks), .group(\.plan.gate), .group(\.plan.transport), .group(\.plan.reports),
+            .group({ $0.plan.inputs.baseURLs }, { $0.plan.inputs.baseURLs = $1 }),
+            .group({ $0.plan.inputs.filter }, { $0.plan.inputs.filter = $1 }),
+            .group({ $0.plan.inputs.sharding }, { $0.plan.inputs.sharding = $1 }),
+            .group({ $0.plan.checks }, { $0.plan.checks = $1 }), .group({ $0.plan.gate }, { $0.plan.gate = $1 }),
+            .group({ $0.plan.transport }, { $0.plan.transport = $1 }),
+            .group({ $0.plan.reports }, { $0.plan.reports = $1 }),
             [
                 .value(
                     "--out", "FILE.har", section: .recording, help: "where to write the recorded exchanges (HAR 1.2)"

@@ -43,8 +43,10 @@ public struct UpdateCommand: Command {
     public static let options = OptionTable<UpdateCommand>(
         command: "update",
         groups: [
-            .group(\.inputs.baseURLs), .group(\.inputs.mock), .group(\.inputs.filter), .group(\.checks),
-            .group(\.transport),
+            .group({ $0.inputs.baseURLs }, { $0.inputs.baseURLs = $1 }),
+            .group({ $0.inputs.mock }, { $0.inputs.mock = $1 }),
+            .group({ $0.inputs.filter }, { $0.inputs.filter = $1 }), .group({ $0.checks }, { $0.checks = $1 }),
+            .group({ $0.transport }, { $0.transport = $1 }),
             [
                 .flag(
                     "--dry-run", section: .update,

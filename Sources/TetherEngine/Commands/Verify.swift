@@ -27,10 +27,15 @@ public struct VerifyCommand: Command {
     public static let options = OptionTable<VerifyCommand>(
         command: "verify",
         groups: [
-            .group(\.plan.inputs.baseURLs), .group(\.plan.inputs.mock), .group(\.plan.inputs.filter),
-            .group(\.plan.inputs.sharding), .group(\.plan.inputs.versions), .group(\.plan.checks), .group(\.plan.gate),
-            .group(\.plan.transport),
-            .group(\.plan.reports), .group(\.plan.spec), [.help],
+            .group({ $0.plan.inputs.baseURLs }, { $0.plan.inputs.baseURLs = $1 }),
+            .group({ $0.plan.inputs.mock }, { $0.plan.inputs.mock = $1 }),
+            .group({ $0.plan.inputs.filter }, { $0.plan.inputs.filter = $1 }),
+            .group({ $0.plan.inputs.sharding }, { $0.plan.inputs.sharding = $1 }),
+            .group({ $0.plan.inputs.versions }, { $0.plan.inputs.versions = $1 }),
+            .group({ $0.plan.checks }, { $0.plan.checks = $1 }), .group({ $0.plan.gate }, { $0.plan.gate = $1 }),
+            .group({ $0.plan.transport }, { $0.plan.transport = $1 }),
+            .group({ $0.plan.reports }, { $0.plan.reports = $1 }), .group({ $0.plan.spec }, { $0.plan.spec = $1 }),
+            [.help],
         ],
         operand: { $0.plan.inputs.paths.append($1) })
 
