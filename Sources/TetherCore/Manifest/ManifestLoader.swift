@@ -231,8 +231,10 @@ public struct ManifestLoader: Sendable {
     }
 
     /// The same file under any spelling (`contracts/a.json`, `./contracts/a.json`, through a symbolic link).
+    /// (`realpath(3)`; a file that does not resolve, which the read then reports, is itself. `URL`'s standardizing
+    /// and resolving was 0.3 ms of a one-contract run, its first use in the process.)
     private static func identity(of path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        path.resolvedPath ?? path
     }
 
     /// Every `*.json` path under `folder`, sorted, as `FileManager.enumerator(atPath:)` finds them: hidden files and

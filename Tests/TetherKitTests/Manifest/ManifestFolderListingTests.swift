@@ -102,6 +102,24 @@ import Testing
         #expect(contracts.first?.source == folder.file("link") + "/api.json")
     }
 
+    /// A manifest named several ways in one run (itself, with `./` and `..`, through its folder, through a symbolic
+    /// link to it or to its folder) is read once, under the first spelling.
+    @Test func aManifestNamedSeveralWaysIsReadOnce() throws {
+        let folder = try ContractFolder([
+            "real/api.json": #"{"service": "S", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "a"}]}"#,
+            "real/other.json": #"{"service": "T", "baseURL": "http://127.0.0.1:9", "targets": [{"name": "b"}]}"#,
+        ])
+        try FileManager.default.createSymbolicLink(atPath: folder.file("folder-link"), withDestinationPath: "real")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("file-link.json"), withDestinationPath: "real/api.json")
+        let contracts = try ManifestLoader().load(paths: [
+            folder.file("real/api.json"), folder.file("real/./api.json"), folder.file("real/../real/api.json"),
+            folder.file("real"), folder.file("folder-link"), folder.file("file-link.json"),
+        ])
+        #expect(contracts.map(\.name) == ["a", "b"])
+        #expect(contracts.map(\.source) == [folder.file("real/api.json"), folder.file("real") + "/other.json"])
+    }
+
     /// The paths keep the folder as it was given (`dir/../tree/a.json`): error messages name the file that way.
     @Test func theFolderKeepsItsSpellingInEveryPath() throws {
         let tree = try AwkwardTree()
