@@ -259,9 +259,15 @@ public struct Contract: Sendable, Equatable {
         /// the steps) is the defaults: two such contracts check alike without comparing them (`checksAlike`; each
         /// version of a `--ref` run has a box of its own, for its ref).
         let checksAsDefaults: Bool
+        /// Whether the stub answers (`.network`, not `.networkError`), and whether the service signs in: asked of
+        /// every contract before a run sends anything, read here without copying the fields out.
+        let isNetworkStub: Bool
+        let signsIn: Bool
 
         private init(_ fields: Seldom) {
             self.fields = fields
+            isNetworkStub = if case .network = fields.sampleResponse { true } else { false }
+            signsIn = fields.signIn != nil
             let defaults = Seldom()
             checksAsDefaults =
                 fields.sampleResponse == defaults.sampleResponse && fields.validStatusCodes == defaults.validStatusCodes
@@ -375,7 +381,13 @@ public struct Contract: Sendable, Equatable {
     }
 
     /// Whether the contract's service signs in (`signIn != nil`, read in place: a run asks it of every contract).
-    package var signsIn: Bool { storage.fields.seldom.fields.signIn != nil }
+    package var signsIn: Bool { storage.fields.seldom.signsIn }
+
+    /// Whether the stub is a network response (`.network`), read in place: a run asks it of every contract.
+    package var isNetworkStub: Bool { storage.fields.seldom.isNetworkStub }
+
+    /// Whether the contract holds any secret, read in place: a run asks it of every result.
+    package var hasSecrets: Bool { !storage.fields.seldom.fields.secrets.isEmpty }
 
     /// The requests sent before and after this target (manifest target `"steps"`); `nil` for none.
     public var steps: Steps? {

@@ -66,14 +66,14 @@ public struct ContractRunner: Sendable {
         // service that cannot makes each of its targets an error, and none of them is sent.
         var signIn = SignIns(transport: self.transport, options: transport)
         for index in contracts.indices where contracts[index].signsIn {
-            if case .network = contracts[index].sampleResponse { signIn.prepare(&contracts[index]) }
+            if contracts[index].isNetworkStub { signIn.prepare(&contracts[index]) }
         }
         // Each contract's sign-in failure, asked once; none when no service signs in (most runs), when every
         // request is sent as its contract has it.
         let signsIn = contracts.contains { $0.signsIn }
         let signInFailures = signsIn ? contracts.map { signIn.failure(for: $0) } : nil
         let isLive = contracts.indices.map { index in
-            if case .network = contracts[index].sampleResponse { signInFailures?[index] == nil } else { false }
+            contracts[index].isNetworkStub && signInFailures?[index] == nil
         }
         // Service-level set-up steps, once per service, before any of its targets; what they capture goes into
         // every target's request. A service whose set-up failed sends none of its targets.
@@ -288,7 +288,7 @@ public struct ContractRunner: Sendable {
         // Every sent contract's result has come (a stopped run's as an interruption); one that has not says so.
         let finished = results.indices.map { results[$0] ?? notSentResult($0) }
         var secrets: [String] = signIn.tokens + stepSecrets
-        for result in finished { secrets += result.contract.secrets }
+        for result in finished where result.contract.hasSecrets { secrets += result.contract.secrets }
         var report = RunReport(
             results: finished, startedAt: startedAt, duration: seconds, hostname: hostname,
             secrets: Array(Set(secrets)).sorted(), fixed: baseline.fixed(in: finished))
