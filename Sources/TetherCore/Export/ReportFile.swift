@@ -129,7 +129,7 @@ package enum ReportFile {
         guard !folder.isEmpty else { return }
         var prefix = folder.hasPrefix("/") ? "/" : ""
         for component in folder.split(separator: "/") {
-            prefix += component
+            prefix += String(component)  // a string, not the generic append of a substring: its first use is slow
             if mkdir(prefix, 0o777) != 0, errno != EEXIST {
                 throw .write(path: path, reason: "cannot create folder '\(prefix)': \(systemReason())")
             }
