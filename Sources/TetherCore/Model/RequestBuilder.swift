@@ -88,7 +88,9 @@ public enum RequestBuilder {
             queryParts += formComponents(urlParameters)
             encode(bodyParameters, bodyEncoding == .url ? .httpBody : bodyEncoding)
         }
-        url = appendingQuery(queryParts.joined(separator: "&"), to: url)
+        // Most targets have no query: nothing is joined (the generic `joined(separator:)`'s first use in a process
+        // searched the conformances, 0.1 ms of a one-contract run).
+        if !queryParts.isEmpty { url = appendingQuery(queryParts.joined(separator: "&"), to: url) }
         var allHeaders = headers
         if let contentType,
             !allHeaders.contains(where: { $0.isNamed("Content-Type") })
