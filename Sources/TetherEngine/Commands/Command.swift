@@ -122,7 +122,7 @@ public struct CommandContext: Sendable {
     /// - Returns: The context.
     public static func process() -> CommandContext {
         CommandContext(
-            environment: ProcessInfo.processInfo.environment,
+            environment: ProcessEnvironment.variables(),
             write: { text in Self.writeAll(text, to: STDOUT_FILENO) },
             writeError: { text in Self.writeAll(text, to: STDERR_FILENO) },
             isTerminal: isatty(STDOUT_FILENO) == 1,

@@ -1,0 +1,13 @@
+import Foundation
+import Testing
+
+@testable import TetherCore
+
+/// The environment the command line reads (from `environ` on Linux) is Foundation's, variable for variable.
+@Suite struct EnvironmentTests {
+    @Test func theProcessEnvironmentIsFoundations() {
+        let variables = ProcessEnvironment.variables()
+        #expect(variables == ProcessInfo.processInfo.environment)
+        #expect(variables["PATH"] != nil)  // the test's process has one, as every process started by a shell
+    }
+}
