@@ -71,7 +71,7 @@ import Testing
             let folder = Self.root.appendingPathComponent("Sources/" + name)
             let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
             let other = files.filter { file in
-                !FileManager.default.kind(atPath: folder.appendingPathComponent(file).path).isFolder
+                !folder.appendingPathComponent(file).path.fileKind.isFolder
                     && !file.hasSuffix(".swift")
             }
             #expect(other.isEmpty, "\(name): \(other)")

@@ -108,7 +108,7 @@ package enum ReportFile {
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
         }
-        if FileManager.default.kind(atPath: path).isFolder {
+        if path.fileKind.isFolder {
             throw .write(path: path, reason: "it is a folder; give a file path such as \(path)/junit.xml")
         }
         let folder = path.pathDeletingLastComponent

@@ -186,7 +186,7 @@ public struct ManifestLoader: Sendable {
     /// The files a path given to `load` names: itself, or a folder's `*.json` files (`jsonFiles(in:)`), and whether
     /// it is a folder; or why it names none.
     private static func files(at path: String) -> Result<(files: [String], isFolder: Bool), ContractError> {
-        let (exists, isFolder) = FileManager.default.kind(atPath: path)
+        let (exists, isFolder) = path.fileKind
         guard exists else {
             return .failure(ContractError(file: path, "no such file or folder"))
         }

@@ -77,19 +77,28 @@ extension String {
     }
 }
 
-extension FileManager {
-    /// Whether something is at `path`, and whether it is a folder (a link followed).
-    package func kind(atPath path: String) -> (exists: Bool, isFolder: Bool) {
-        #if canImport(FoundationEssentials)
+extension String {
+    /// Whether something is at this path, and whether it is a folder (a link followed), as `FileManager`'s
+    /// `fileExists(atPath:isDirectory:)` says: with `stat(2)` on Linux, where `FileManager.default`'s set-up was 0.1 ms
+    /// of a one-contract run that asks it nothing else.
+    package var fileKind: (exists: Bool, isFolder: Bool) {
+        #if canImport(Glibc)
+            var info = stat()
+            guard !isEmpty, stat(self, &info) == 0 else { return (false, false) }
+            return (true, info.st_mode & S_IFMT == S_IFDIR)
+        #elseif canImport(FoundationEssentials)
             var isFolder = false
-            let exists = fileExists(atPath: path, isDirectory: &isFolder)
+            let exists = FileManager.default.fileExists(atPath: self, isDirectory: &isFolder)
             return (exists, isFolder)
         #else
             var isFolder: ObjCBool = false
-            let exists = fileExists(atPath: path, isDirectory: &isFolder)
+            let exists = FileManager.default.fileExists(atPath: self, isDirectory: &isFolder)
             return (exists, isFolder.boolValue)
         #endif
     }
+}
+
+extension FileManager {
 
     /// The first `count` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be read.
     package func head(ofFile path: String, count: Int) -> Data? {

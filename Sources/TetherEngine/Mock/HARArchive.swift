@@ -101,7 +101,7 @@ public struct HARArchive: Sendable, Equatable {
     ///   HAR (no `log.entries`, a field of the wrong type), has an entry without `request.url`, holds invalid base64,
     ///   or has nothing to replay.
     public static func load(contentsOf path: String) throws(HARError) -> HARArchive {
-        let (exists, isFolder) = FileManager.default.kind(atPath: path)
+        let (exists, isFolder) = path.fileKind
         guard exists else {
             throw .unreadable(path: path, reason: "no such file")
         }

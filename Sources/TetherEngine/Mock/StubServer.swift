@@ -270,7 +270,7 @@ extension StubRoutes {
     public static func load(paths: [String], environment: [String: String]) throws(ContractErrors) -> StubRoutes {
         let contracts = try ManifestLoader(environment: environment).load(paths: paths)
         let roots: [(named: String, real: String)] = paths.map { path in
-            let folder = FileManager.default.kind(atPath: path).isFolder ? path : path.pathDeletingLastComponent
+            let folder = path.fileKind.isFolder ? path : path.pathDeletingLastComponent
             return (path, realPath(folder.isEmpty ? "." : folder))
         }
         var errors: [ContractError] = []

@@ -243,7 +243,7 @@ final class VersionedContracts {
             }
         }
         var rest: [String] = []
-        while !parts.isEmpty && !FileManager.default.kind(atPath: "/" + parts.joined(separator: "/")).isFolder {
+        while !parts.isEmpty && !("/" + parts.joined(separator: "/")).fileKind.isFolder {
             rest.insert(parts.removeLast(), at: 0)
         }
         let folder = "/" + parts.joined(separator: "/")

@@ -82,9 +82,23 @@ import Testing
         #expect((folder + "/link/file.json").resolvedPath == (folder + "/sub/../sub/file.json").resolvedPath)
         #expect((folder + "/link/file.json").resolvedPath?.hasSuffix("/sub/file.json") == true)
         #expect("/no/such/file".resolvedPath == nil)
-        #expect(FileManager.default.kind(atPath: folder + "/link") == (true, true))
-        #expect(FileManager.default.kind(atPath: folder + "/sub/file.json") == (true, false))
-        #expect(FileManager.default.kind(atPath: folder + "/none") == (false, false))
+        #expect((folder + "/link").fileKind == (true, true))
+        #expect((folder + "/sub/file.json").fileKind == (true, false))
+        #expect((folder + "/none").fileKind == (false, false))
+        // As Foundation says, for every kind of path (`stat(2)` on Linux).
+        try FileManager.default.createSymbolicLink(atPath: folder + "/file-link", withDestinationPath: "sub/file.json")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: "none")
+        let paths = [
+            folder, folder + "/", folder + "/sub", folder + "/sub/", folder + "/sub/file.json",
+            folder + "/sub/file.json/",
+            folder + "/link", folder + "/link/", folder + "/file-link", folder + "/dangling", folder + "/none",
+            folder + "/sub/./../sub", "", "/", ".", "/no/such/file",
+        ]
+        for path in paths {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            #expect(path.fileKind == (exists, exists && isFolder.boolValue), "\(path)")
+        }
     }
 
     @Test func fileErrorsSayTheSystemsReason() {
