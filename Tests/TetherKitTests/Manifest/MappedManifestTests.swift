@@ -9,6 +9,29 @@ import Testing
 /// A large manifest is mapped, and its pages handed back to the page cache as the loader and the run read them
 /// (`MappedFiles`): what it loads, and the errors it gives, must be exactly what the copied manifest gives.
 @Suite(.serialized) struct MappedManifestTests {
+    /// A file's bytes are what Foundation reads, whether they are mapped (from the threshold on) or read from the
+    /// descriptor already open (below it), for an empty file, a small one, one at the threshold's edges, a folder and
+    /// a missing file.
+    @Test func aFilesBytesAreFoundationsMappedOrRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bytes-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths = [folder.path, folder.appendingPathComponent("none").path]
+        for (name, count) in [
+            ("empty", 0), ("one", 1), ("small", 100), ("edge", 4095), ("page", 4096), ("big", 70_000),
+        ] {
+            let file = folder.appendingPathComponent(name)
+            try Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: file)
+            paths.append(file.path)
+        }
+        for path in paths {
+            for threshold in [1, 4096, 1 << 20] {
+                let bytes = MappedFiles.contents(atPath: path, mappingFrom: threshold)
+                #expect(bytes == FileManager.default.contents(atPath: path), "\(path) from \(threshold)")
+            }
+        }
+    }
+
     /// A manifest of `count` targets with ~1 KB inline stubs (non-ASCII text among them), about `count` KB in all:
     /// past several of the reader's, the UTF-8 check's and the target builder's release points.
     static func manifest(targets count: Int, brokenLast: Bool = false) -> String {
