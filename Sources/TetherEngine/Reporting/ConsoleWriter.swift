@@ -110,7 +110,14 @@ public enum ConsoleWriter {
                     "  FLAKY " + ReportText.qualifiedName($0.contract) + "  " + (ReportText.marks($0).first ?? "")
                 }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Each line and its newline, appended: the generic `joined(separator:)` searched every conformance of the
+        // binary at its first use in a process (0.09 ms of a one-contract run).
+        var text = ""
+        for line in lines {
+            text += line
+            text += "\n"
+        }
+        return text
     }
 
     /// Whether the console gets ANSI colors: never with `NO_COLOR` set (not empty), whatever else says; else as
