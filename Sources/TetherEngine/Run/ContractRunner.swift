@@ -210,7 +210,9 @@ public struct ContractRunner: Sendable {
                     continue
                 }
                 var result: ContractResult
-                if let last, specs.isEmpty, last.contract.checksAlike(contracts[index]) {
+                // Unsigned, the sharers' requests are equal (each was compared when it was shared); signed, only
+                // the signed ones were.
+                if let last, specs.isEmpty, last.contract.checksAlike(contracts[index], sendingOneRequest: !signsIn) {
                     if case .success(let live) = response { onResponse(index, live) }
                     result = last.result
                     result.contract = contracts[index]
