@@ -75,9 +75,7 @@ extension String {
         defer { free(resolved) }
         return String(cString: resolved)
     }
-}
 
-extension String {
     /// Whether something is at this path, and whether it is a folder (a link followed), as `FileManager`'s
     /// `fileExists(atPath:isDirectory:)` says: with `stat(2)` on Linux, where `FileManager.default`'s set-up was 0.1 ms
     /// of a one-contract run that asks it nothing else.
@@ -99,7 +97,6 @@ extension String {
 }
 
 extension FileManager {
-
     /// The first `count` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be read.
     package func head(ofFile path: String, count: Int) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

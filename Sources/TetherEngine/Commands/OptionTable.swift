@@ -206,7 +206,8 @@ public struct OptionTable<Parsed>: Sendable {
         self.operand = operand
     }
 
-    /// A table made of groups (`.group({ $0.plan.transport }, { $0.plan.transport = $1 })`) and the command's own options, in help's order.
+    /// A table made of groups (`.group({ $0.plan.transport }, { $0.plan.transport = $1 })`) and the command's own
+    /// options, in help's order.
     /// - Parameters:
     ///   - command: The command's name in messages.
     ///   - groups: The groups and lists of options, in order.

@@ -376,22 +376,13 @@ public enum ConsoleWriter {
     /// notes that may follow: appended one by one, the string was grown and checked at each (3.5 K instructions of
     /// a passed target's line). Read in place (a string that is not, bridged from Objective-C, is joined as usual).
     private static func concatenating(_ parts: String...) -> String {
+        guard parts.allSatisfy({ $0.isContiguousUTF8 }) else { return parts.joined() }
         let total = parts.reduce(0) { $0 + $1.utf8.count }
-        var isContiguous = true
-        let joined = String(unsafeUninitializedCapacity: total + 32) { buffer in
+        return String(unsafeUninitializedCapacity: total + 32) { buffer in
             var at = 0
-            for part in parts where isContiguous {
-                isContiguous =
-                    part.utf8.withContiguousStorageIfAvailable { bytes in
-                        guard let source = bytes.baseAddress else { return true }
-                        (buffer.baseAddress! + at).update(from: source, count: bytes.count)
-                        at += bytes.count
-                        return true
-                    } ?? false
-            }
+            for part in parts { at = copy(part, into: buffer, at: at) }
             return at
         }
-        return isContiguous ? joined : parts.joined()
     }
 
     // MARK: Private
