@@ -64,11 +64,11 @@ public enum JUnitWriter {
             // core, beside the console's closing on the other).
             writer.openForChildren()
             let written = DeepStack.concurrentMap(name: "tether-junit", iterations: suites.count) { index in
-                let suiteWriter = XMLTextWriter(inside: "testsuites")
+                let suiteWriter = XMLTextWriter(inside: ["testsuites"])
                 let result = Result { () throws(ReportError) in
                     try writeSuite(
                         suites[index].service, suites[index].results, id: index, report: report, redactor: redactor,
-                        isFileAttributes: isFileAttributes, to: suiteWriter, afterEachPiece: {})
+                        isFileAttributes: isFileAttributes, sideBySide: false, to: suiteWriter, afterEachPiece: {})
                 }
                 return result.map { suiteWriter.writtenBytes() }
             }
@@ -80,7 +80,7 @@ public enum JUnitWriter {
             for (index, suite) in suites.enumerated() {
                 try writeSuite(
                     suite.service, suite.results, id: index, report: report, redactor: redactor,
-                    isFileAttributes: isFileAttributes, to: writer
+                    isFileAttributes: isFileAttributes, sideBySide: parallelResults.upperBound > 0, to: writer
                 ) { () throws(ReportError) in
                     try writer.drain(ifAtLeast: 1 << 20, into: output)
                 }
@@ -121,7 +121,8 @@ public enum JUnitWriter {
 
     private static func writeSuite(
         _ service: String, _ results: [ContractResult], id: Int, report: RunReport, redactor: Redactor,
-        isFileAttributes: Bool, to writer: XMLTextWriter, afterEachPiece: () throws(ReportError) -> Void
+        isFileAttributes: Bool, sideBySide: Bool, to writer: XMLTextWriter,
+        afterEachPiece: () throws(ReportError) -> Void
     ) throws(ReportError) {
         let name = nonBlank(service, or: "unnamed")
         writer.startElement("testsuite")
@@ -139,11 +140,11 @@ public enum JUnitWriter {
 
         writer.startElement("properties")
         var properties = [
-            ("baseURL", distinct(results.map { $0.contract.baseURL }, redactor: redactor)),
-            ("source", distinct(results.map { $0.contract.source }, redactor: redactor)),
+            ("baseURL", distinct(results, { $0.baseURL }, redactor: redactor)),
+            ("source", distinct(results, { $0.source }, redactor: redactor)),
             ("tether.version", tetherVersion),
             // Targets with a body contract / all targets of the suite (`BodyCoverage`).
-            ("tether.coverage", BodyCoverage(results.map { $0.contract }).description),
+            ("tether.coverage", BodyCoverage(results: results).description),
         ]
         // What the gate and the retries say, as properties (the Ant schema has none on a test case), each only when
         // it names a target: the test cases' names, comma-separated.
@@ -177,9 +178,11 @@ public enum JUnitWriter {
         }
         try writer.endElement()
 
-        for result in results {
+        try writeEach(
+            results, sideBySide: sideBySide, inside: ["testsuites", "testsuite"], to: writer,
+            afterEachPiece: afterEachPiece
+        ) { (result, writer) throws(ReportError) in
             try writeCase(result, redactor: redactor, isFileAttributes: isFileAttributes, to: writer)
-            try afterEachPiece()
         }
 
         // Line by line, not one joined string: a run of 100,000 targets has ~150,000 note lines, and the string and
@@ -198,9 +201,13 @@ public enum JUnitWriter {
             writer.text("\nfixed since the baseline: " + ReportText.fixedLine(fixed, redactor: redactor))
             try afterEachPiece()
         }
-        for result in results where result.outcome != .drifted {
+        try writeEach(
+            results, sideBySide: sideBySide, inside: ["testsuites", "testsuite", "system-out"], to: writer,
+            afterEachPiece: afterEachPiece
+        ) { result, writer in
+            guard result.outcome != .drifted else { return }
             let lines = ReportText.noteLines(result, redactor: redactor)
-            if lines.isEmpty { continue }
+            if lines.isEmpty { return }
             let target = ReportText.qualifiedName(result.contract)
             for line in lines {  // in pieces: the escapes are the same, with no string made for each line
                 writer.text("\n")
@@ -208,12 +215,49 @@ public enum JUnitWriter {
                 writer.text(": ")
                 writer.text(line)
             }
-            try afterEachPiece()
         }
         try writer.fullEndElement()
         try writer.textElement("system-err", "")
         try writer.endElement()
     }
+
+    /// Writes `piece` of each result, in order, then `afterEachPiece`. With `sideBySide`, a suite of more than
+    /// `resultsPerChunk` results goes in rounds of two chunks, each written on a core of its own into memory by a
+    /// writer inside the same elements (`path`), then handed on in order: the same bytes. At the end of a run of
+    /// 100,000 targets, its test cases and notes were one core's work while the other had nothing left to do.
+    private static func writeEach(
+        _ results: [ContractResult], sideBySide: Bool, inside path: [String], to writer: XMLTextWriter,
+        afterEachPiece: () throws(ReportError) -> Void,
+        _ piece: (ContractResult, XMLTextWriter) throws(ReportError) -> Void
+    ) throws(ReportError) {
+        guard sideBySide, results.count > resultsPerChunk else {
+            for result in results {
+                try piece(result, writer)
+                try afterEachPiece()
+            }
+            return
+        }
+        var start = 0
+        while start < results.count {
+            let chunks = stride(from: start, to: min(results.count, start + 2 * resultsPerChunk), by: resultsPerChunk)
+                .map { $0..<min(results.count, $0 + resultsPerChunk) }
+            let written = DeepStack.concurrentMap(name: "tether-junit", iterations: chunks.count) { index in
+                let chunkWriter = XMLTextWriter(inside: path)
+                let result = Result { () throws(ReportError) in
+                    for result in results[chunks[index]] { try piece(result, chunkWriter) }
+                }
+                return result.map { chunkWriter.writtenBytes() }
+            }
+            for chunk in written {
+                writer.append(try chunk.get())
+                try afterEachPiece()
+            }
+            start = chunks[chunks.count - 1].upperBound
+        }
+    }
+
+    /// How many results a chunk of `writeEach` writes: about 250 KB of passed test cases.
+    static let resultsPerChunk = 4096
 
     private static func writeCase(
         _ result: ContractResult, redactor: Redactor, isFileAttributes: Bool, to writer: XMLTextWriter
@@ -280,16 +324,19 @@ public enum JUnitWriter {
         return text.allSatisfy(\.isWhitespace) ? fallback : text
     }
 
-    /// The distinct values, in order of first appearance, cleaned and joined by `, `.
-    private static func distinct(_ values: [String], redactor: Redactor) -> String {
+    /// The distinct values of the results' contracts, in order of first appearance, cleaned and joined by `, `.
+    private static func distinct(
+        _ results: [ContractResult], _ value: (Contract) -> String, redactor: Redactor
+    ) -> String {
         var seen = Set<String>()
+        var values: [String] = []
         var last: String?  // a suite's targets mostly share one value: a repeat of the last one is not hashed again
-        return values.filter { value in
-            defer { last = value }
-            return value != last && seen.insert(value).inserted
+        for result in results {
+            let value = value(result.contract)
+            if value != last && seen.insert(value).inserted { values.append(value) }
+            last = value
         }
-        .map { ReportText.clean($0, redactor: redactor) }
-        .joined(separator: ", ")
+        return values.map { ReportText.clean($0, redactor: redactor) }.joined(separator: ", ")
     }
 }
 

@@ -288,7 +288,10 @@ public struct ContractRunner: Sendable {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStart.uptimeNanoseconds) / 1e9
         // Every sent contract's result has come (a stopped run's as an interruption); one that has not says so.
-        let finished = results.indices.map { results[$0] ?? notSentResult($0) }
+        // Moved out, not copied: 100,000 results retained here and released with `results` were 5 ms.
+        var finished: [ContractResult] = []
+        finished.reserveCapacity(results.count)
+        for index in results.indices { finished.append(results[index].take() ?? notSentResult(index)) }
         var secrets: [String] = signIn.tokens + stepSecrets
         for result in finished where result.contract.hasSecrets { secrets += result.contract.secrets }
         var report = RunReport(

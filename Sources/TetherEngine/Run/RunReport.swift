@@ -34,6 +34,10 @@ public struct ContractResult: Sendable, Equatable {
         var knownDrifts: [Finding]
         var isPending: Bool
         var steps: [StepRecord] = []
+        /// `BodyCoverage.covers(contract)`, asked once, when the result is made or its contract is set: a run's
+        /// check has just read the stub, and its reports count the results, reading no stub again (at the end of a
+        /// 100,000-target run, each report read every stub's first bytes, page by page, from a mapped manifest).
+        var hasBodyContract: Bool
     }
 
     /// Changed in place only while one result holds it; reads skip the run-time exclusivity check. The same class as
@@ -59,7 +63,12 @@ public struct ContractResult: Sendable, Equatable {
     /// The contract checked.
     public var contract: Contract {
         get { storage.fields.contract }
-        set { update { $0.contract = newValue } }
+        set {
+            update {
+                $0.contract = newValue
+                $0.hasBodyContract = BodyCoverage.covers(newValue)
+            }
+        }
     }
     /// Passed, drifted, error or skipped.
     public var outcome: Outcome {
@@ -109,6 +118,9 @@ public struct ContractResult: Sendable, Equatable {
         set { update { $0.steps = newValue } }
     }
 
+    /// Whether the target has a body contract (`BodyCoverage`), known since the result was made.
+    var hasBodyContract: Bool { storage.fields.hasBodyContract }
+
     /// - Parameters: as the properties.
     public init(
         contract: Contract, outcome: Outcome, findings: [Finding] = [], liveStatusCode: Int? = nil,
@@ -119,7 +131,7 @@ public struct ContractResult: Sendable, Equatable {
             Fields(
                 contract: contract, outcome: outcome, findings: findings, liveStatusCode: liveStatusCode,
                 liveURL: liveURL, duration: duration, attempts: attempts, knownDrifts: knownDrifts,
-                isPending: isPending))
+                isPending: isPending, hasBodyContract: BodyCoverage.covers(contract)))
     }
 
     /// Equal when every field is: the same storage is equal without comparing.
@@ -303,7 +315,7 @@ public struct RunReport: Sendable, Equatable {
         OutcomeCounts(results, failsOnFlaky: failsOnFlaky, failingCulprits: failingCulprits)
     }
     /// Targets with a body contract / all targets (`BodyCoverage`).
-    public var coverage: BodyCoverage { BodyCoverage(results.map { $0.contract }) }
+    public var coverage: BodyCoverage { BodyCoverage(results: results) }
     /// Targets that held.
     public var passedCount: Int { counts.passed }
     /// Targets that drifted (JUnit's failures).

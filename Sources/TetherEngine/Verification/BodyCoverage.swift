@@ -31,15 +31,28 @@ public struct BodyCoverage: Sendable, Equatable, CustomStringConvertible {
         var total = 0
         for contract in contracts {
             total += 1
-            if contract.withStubBody({ method, sampleData, isNetwork in
-                isNetwork && Self.gap(method: method, sampleData: sampleData) == nil
-            }) {
-                covered += 1
-            }
+            if Self.covers(contract) { covered += 1 }
             // Each stub's first bytes: a mapped manifest's pages go back to the page cache as they are read.
             MappedFiles.releaseReadPages(afterTarget: total - 1)
         }
         self.init(covered: covered, total: total)
+    }
+
+    /// Counts the results whose target has a body contract, as each result was told when it was made
+    /// (`ContractResult.hasBodyContract`): a finished run's reports read no stub again.
+    /// - Parameter results: Every result of the run (or of one suite).
+    init(results: [ContractResult]) {
+        var covered = 0
+        for result in results where result.hasBodyContract { covered += 1 }
+        self.init(covered: covered, total: results.count)
+    }
+
+    /// Whether `contract`'s target has a body contract: its stub answers (not `networkError`), and `gap` finds
+    /// nothing missing.
+    static func covers(_ contract: Contract) -> Bool {
+        contract.withStubBody { method, sampleData, isNetwork in
+            isNetwork && gap(method: method, sampleData: sampleData) == nil
+        }
     }
 
     /// `3/4`: targets with a body contract / all targets.

@@ -31,11 +31,12 @@ final class XMLTextWriter {
 
     init() {}
 
-    /// A writer for children of an element another writer has open, with its start tag ended (`openForChildren`):
-    /// what it writes is what that writer would have written there, to be handed on in its place (`append`).
-    /// - Parameter parent: The open element's name.
-    init(inside parent: String) {
-        open = [Open(name: parent, isTagOpen: false)]
+    /// A writer for children of an element another writer has open, with its start tag ended (`openForChildren`, or
+    /// a child or text written already): what it writes is what that writer would have written there, to be handed
+    /// on in its place (`append`).
+    /// - Parameter parents: The open elements' names, the outermost first (`"testsuites", "testsuite"`).
+    init(inside parents: [String]) {
+        open = parents.map { Open(name: $0, isTagOpen: false) }
     }
 
     /// `<?xml version="1.0" encoding="UTF-8"?>` and a line feed.

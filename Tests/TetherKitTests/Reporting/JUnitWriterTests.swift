@@ -316,6 +316,31 @@ import Testing
         }
     }
 
+    @Test func aLongSuiteWrittenInChunksSideBySideIsTheBytesOfItWrittenInTurn() throws {
+        // One service: its test cases and notes go in chunks of `resultsPerChunk`, two at a time, each on a thread
+        // of its own. Every outcome and hostile text among them, at sizes around the chunks' bounds.
+        let kinds = ReportFixtures.everyOutcome.results + Self.hostile.results
+        var random = SplitMix(state: 11)
+        let chunk = JUnitWriter.resultsPerChunk
+        for size in [chunk, chunk + 1, 2 * chunk, 2 * chunk + 1, 3 * chunk - 1] {
+            let results = (0..<size).map { index in
+                var result = kinds.randomElement(using: &random)!
+                var contract = result.contract
+                contract.service = "Api"
+                contract.name = "target\(index)"
+                result.contract = contract
+                return result
+            }
+            let report = RunReport(results: results, startedAt: ReportFixtures.startedAt, duration: 1, hostname: "h")
+            let inChunks = try Self.bytes(report, parallelResults: JUnitWriter.parallelSuitesResults)
+            #expect(inChunks == (try Self.bytes(report, parallelResults: 0...0)), "\(size) results")
+            #expect(inChunks == (try JUnitWriter.xml(for: report)))
+            if size == 2 * chunk + 1 {
+                #expect(try JUnitValidator.validate(inChunks).isValid)
+            }
+        }
+    }
+
     @Test func unwritablePathGivesReportErrorNamingIt() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -40,6 +40,30 @@ private func contract(_ body: StubBody, method: String = "GET", name: String = "
         #expect((BodyCoverage.gap(in: contract(.json(stub.value))) == nil) == isCovered)
     }
 
+    @Test func aResultKnowsItsCoverageFromItsContractAsItIsSet() {
+        // A result's coverage is asked once, when it is made or its contract is set; the reports count it.
+        let bodies: [StubBody] = [
+            .none, .json(.object([])), .json(.object([JSONMember("id", .integer(1))])), .text(Data("hi".utf8)),
+            .json(JSONStub(checkedText: Data("[{\"id\": 1}]".utf8))), .json(JSONStub(checkedText: Data("[]".utf8))),
+        ]
+        var offline = contract(.json(.object([JSONMember("id", .integer(1))])))
+        offline.sampleResponse = .networkError(code: -1009, description: "offline")
+        let contracts = bodies.map { contract($0) } + [offline, contract(.none, method: "HEAD")]
+        var results = contracts.map { ContractResult(contract: $0, outcome: .passed) }
+        let report = RunReport(results: results, startedAt: Date(), duration: 0, hostname: "h")
+        #expect(report.coverage == BodyCoverage(contracts))
+        #expect(report.coverage.description == "4/8")
+        // Each result's contract replaced by the next one's: the counts follow the contracts, not the results.
+        for index in results.indices {
+            let shared = results[index]  // a copy shares the storage: the setter copies it first
+            results[index].contract = contracts[(index + 1) % contracts.count]
+            #expect(shared.contract == contracts[index])
+            #expect(
+                BodyCoverage(results: [results[index]]) == BodyCoverage([contracts[(index + 1) % contracts.count]]))
+            #expect(BodyCoverage(results: [shared]) == BodyCoverage([contracts[index]]))
+        }
+    }
+
     @Test func headAndNetworkErrorTargets() {
         #expect(BodyCoverage.gap(in: contract(.none, method: "HEAD")) == nil)
         var offline = contract(.none)
