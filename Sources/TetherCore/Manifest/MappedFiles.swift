@@ -85,24 +85,32 @@ package enum MappedFiles {
             return read(descriptor, expecting: size).map(Opened.bytes) ?? .unreadable
         }
 
-        /// Every byte up to the end of the file (which may have grown since its size was read).
+        /// Every byte up to the end of the file (which may have grown since its size was read), read into memory
+        /// that is not zeroed first, with one byte more than the size: a file that has not grown ends with a read of
+        /// 0 there. (A buffer of the exact size was zeroed, then grown by its own size, zeroed too, for that read.)
         private static func read(_ descriptor: Int32, expecting size: Int) -> Data? {
-            var data = Data(count: max(size, 0))
+            var capacity = max(size, 0) + 1
+            guard var buffer = malloc(capacity) else { return nil }
             var total = 0
             while true {
-                if total == data.count { data.count += max(4096, data.count) }
-                let count = data.withUnsafeMutableBytes { buffer in
-                    Glibc.read(descriptor, buffer.baseAddress! + total, buffer.count - total)
+                if total == capacity {
+                    capacity += max(4096, capacity)
+                    guard let grown = realloc(buffer, capacity) else {
+                        free(buffer)
+                        return nil
+                    }
+                    buffer = grown
                 }
+                let count = Glibc.read(descriptor, buffer + total, capacity - total)
                 if count < 0 {
                     if errno == EINTR { continue }
+                    free(buffer)
                     return nil
                 }
                 if count == 0 { break }
                 total += count
             }
-            data.count = total
-            return data
+            return Data(bytesNoCopy: buffer, count: total, deallocator: .free)
         }
 
         private static func map(_ descriptor: Int32, count: Int) -> Data? {
