@@ -595,7 +595,7 @@ public struct ManifestLoader: Sendable {
         _ targets: ManifestNode, count: Int, service: String, errors: inout [ContractError],
         _ makeBuild: @Sendable (_ isOwnThread: Bool) -> (Int, ManifestNode, inout [ContractError]) -> Contract?
     ) -> [Contract] {
-        let parts = count >= Self.targetsPerPart * 2 ? min(ProcessInfo.processInfo.activeProcessorCount * 2, 64) : 1
+        let parts = count >= Self.targetsPerPart * 2 ? min(ProcessEnvironment.activeProcessorCount * 2, 64) : 1
         let partLength = (count + parts - 1) / parts
         @Sendable func range(of part: Int) -> Range<Int> {
             min(count, part * partLength)..<min(count, (part + 1) * partLength)

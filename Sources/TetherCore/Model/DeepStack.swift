@@ -112,7 +112,7 @@ package enum DeepStack {
             let handle = UncheckedSendable(Unmanaged.passUnretained(box))  // used before `done.wait()` returns only
             let next = NextIndex(count: iterations)
             let done = DispatchGroup()
-            for _ in 0..<min(iterations, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            for _ in 0..<min(iterations, max(1, ProcessEnvironment.activeProcessorCount)) {
                 done.enter()
                 start(name: name) {
                     while let index = next.take() { handle.value.takeUnretainedValue().call(index) }

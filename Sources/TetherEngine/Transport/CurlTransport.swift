@@ -173,7 +173,7 @@ public struct CurlTransport: HTTPTransport {
         let jobs = max(1, options.jobs)
         // The core count last: Foundation reads it from the cgroup's files, which a one-request run need not pay for.
         guard requests >= 64, jobs >= 8, HostLimiter(limits: options.hostLimits).isUnlimited else { return [jobs] }
-        let count = min(ProcessInfo.processInfo.activeProcessorCount, 4, jobs / 4)
+        let count = min(ProcessEnvironment.activeProcessorCount, 4, jobs / 4)
         guard count > 1 else { return [jobs] }
         return (0..<count).map { jobs / count + ($0 < jobs % count ? 1 : 0) }
     }

@@ -123,7 +123,7 @@ extension JSONShape {
     /// How many parts a body of `count` bytes is read in.
     static func parts(forBytes count: Int) -> Int {
         guard count >= 2 * partBytes else { return 1 }
-        return min(ProcessInfo.processInfo.activeProcessorCount, 4, count / partBytes)
+        return min(ProcessEnvironment.activeProcessorCount, 4, count / partBytes)
     }
 
     /// The findings for a body read element by element, or `nil` when it cannot be (not an array, not valid JSON, not

@@ -262,7 +262,7 @@ public struct ContractVerifier {
             Result { () throws(ContractError) in try TargetConverter.contract(from: asked[index], rules: rules) }
         }
         let converted =
-            asked.count < Self.parallelConversionCount || ProcessInfo.processInfo.activeProcessorCount < 2
+            asked.count < Self.parallelConversionCount || ProcessEnvironment.activeProcessorCount < 2
             ? asked.indices.map(build)
             : DeepStack.concurrentMap(name: "tether-convert", iterations: asked.count, build)
         contracts.reserveCapacity(converted.count)
