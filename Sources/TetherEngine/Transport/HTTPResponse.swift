@@ -3,6 +3,11 @@
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A live response as the transport received it (body already decoded from gzip, deflate or br).
 public struct HTTPResponse: Sendable, Equatable {
@@ -138,16 +143,20 @@ struct HeaderLines: Sendable {
         return true
     }
 
-    /// Calls `body` with each line's name and value bytes until it returns `false`.
+    /// Calls `body` with each line's name and value bytes until it returns `false`. The line feeds and colons are
+    /// found by `memchr`: two byte loops over every line were most of a lookup, and every response is asked for the
+    /// mock's header (`NotRecorded`), which a live service's lines do not hold (2,300 instructions a response).
     private func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
             var start = 0
             while start < all.count {
-                var end = start
-                while all[end] != 0x0A { end += 1 }
+                // Every line ends with a line feed (`append`).
+                let end = UnsafeRawPointer(base).distance(to: memchr(base + start, 0x0A, all.count - start)!)
                 let line = UnsafeBufferPointer(rebasing: all[start..<end])
                 start = end + 1
-                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                guard let found = memchr(line.baseAddress!, Int32(UInt8(ascii: ":")), line.count) else { continue }
+                let colon = UnsafeRawPointer(line.baseAddress!).distance(to: found)
                 var valueStart = colon + 1
                 while valueStart < line.count, case let byte = line[valueStart],
                     byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
