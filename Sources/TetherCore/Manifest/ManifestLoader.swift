@@ -756,8 +756,10 @@ public struct ManifestLoader: Sendable {
         // when a rule has a path to look for (the contract keeps the text).
         let hasPathRules = serviceRules.hasPathRules || targetRules?.rules.hasPathRules == true
         let stub = hasPathRules ? sampleData.jsonValue.map(StubBody.json) ?? sampleData : sampleData
-        let rules = (targetRules?.rules ?? ContractRules()).merged(over: serviceRules.applicable(to: stub))
-        var ruleProblems = (targetRules?.rules ?? ContractRules()).problems(stub: stub)
+        // A target without rules of its own (most) has the service's: no merge, and nothing of its own to check.
+        let serviceApplicable = serviceRules.applicable(to: stub)
+        let rules = targetRules.map { $0.rules.merged(over: serviceApplicable) } ?? serviceApplicable
+        var ruleProblems = targetRules?.rules.problems(stub: stub) ?? []
         if ruleProblems.isEmpty { ruleProblems = rules.problems(stub: stub) }
         for problem in ruleProblems {
             let at = targetRules?.node(problem.rule, problem.path) ?? keys["rules"] ?? node

@@ -93,8 +93,8 @@ public struct ContractRules: Sendable, Equatable {
         self.status = status
     }
 
-    /// Whether these are the defaults.
-    public var isEmpty: Bool { self == ContractRules() }
+    /// Whether these are the defaults (every field of `init()`'s), asked without making them.
+    public var isEmpty: Bool { !hasPathRules && isStrict == nil && status == nil }
 
     /// Whether any rule is scoped to a path in the body (everything but `strict` and `status`).
     public var hasPathRules: Bool {

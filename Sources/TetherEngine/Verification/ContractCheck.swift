@@ -17,8 +17,9 @@ public enum ContractCheck {
     ) -> [Finding] {
         guard case .network(let statusCode, let headers) = contract.sampleResponse else { return [] }
         var findings: [Finding] = []
-        let statusHolds = contract.rules.status?.contains(response.statusCode) ?? (response.statusCode == statusCode)
-        if let allowed = contract.rules.status, !statusHolds {
+        let rules = contract.rules  // once: each read copies its ten fields out of the contract
+        let statusHolds = rules.status?.contains(response.statusCode) ?? (response.statusCode == statusCode)
+        if let allowed = rules.status, !statusHolds {
             let list =
                 allowed == ValidationType.successCodes.statusCodes
                 ? "successCodes"
@@ -61,12 +62,12 @@ public enum ContractCheck {
         }
         if let xml = xmlStub(contract: contract, response: response) {
             findings += xmlFindings(
-                stub: xml, contract: contract, live: response.body, isStrict: contract.rules.isStrict ?? isStrict)
+                stub: xml, contract: contract, live: response.body, isStrict: rules.isStrict ?? isStrict)
             return findings
         }
         findings += bodyFindings(
-            stub: contract.sampleData, live: response.body, isStrict: contract.rules.isStrict ?? isStrict,
-            rules: contract.rules, parser: parser)
+            stub: contract.sampleData, live: response.body, isStrict: rules.isStrict ?? isStrict, rules: rules,
+            parser: parser)
         return findings
     }
 

@@ -185,6 +185,23 @@ private func ruledFindings(stub: String, live: String, rules: ContractRules, str
         for text in format.invalid { #expect(!ContractRules.holds(format.format, text), "\(text)") }
     }
 
+    @Test func rulesAreEmptyExactlyWhenTheyAreTheDefaults() throws {
+        let path = try pattern("$.a")
+        var each: [ContractRules] = [ContractRules()]
+        each.append(ContractRules(ignore: [path]))
+        each.append(ContractRules(optional: [path]))
+        each.append(ContractRules(nullable: [path]))
+        each.append(ContractRules(maps: [path]))
+        each.append(ContractRules(isStrict: false))
+        each.append(ContractRules(formats: [.init(path, .uuid)]))
+        each.append(ContractRules(values: [.init(path, [.integer(1)])]))
+        each.append(ContractRules(status: []))
+        for rules in each {
+            #expect(rules.isEmpty == (rules == ContractRules()), "\(rules)")
+        }
+        #expect(each.filter(\.isEmpty).count == 1)
+    }
+
     @Test func targetRulesAddToServiceRules() throws {
         let service = ContractRules(
             ignore: [try pattern("$.a")], isStrict: true, formats: [.init(try pattern("$.id"), .uuid)],
