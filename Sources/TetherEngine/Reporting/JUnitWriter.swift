@@ -47,7 +47,7 @@ public enum JUnitWriter {
     /// Writes the document in pieces to `output` (a piece whenever a megabyte is written, and the rest at the end),
     /// so that a report of 100,000 targets is never held whole in memory.
     /// - Parameter parallelResults: For how many results several suites are written side by side (tests widen it,
-    ///   or set it to `0...0` to write them one after the other).
+    ///   or set it to `0...0` to write everything one after the other: the suites, and a long suite's chunks).
     static func write(
         _ report: RunReport, redactor: Redactor? = nil, isFileAttributes: Bool,
         parallelResults: ClosedRange<Int> = parallelSuitesResults,
