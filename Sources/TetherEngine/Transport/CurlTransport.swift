@@ -391,7 +391,6 @@ struct OriginGate {
 
     /// `https://host:port` of an `https` URL, lower-cased; nil for any other scheme.
     static func tlsOrigin(_ url: String) -> Substring? {
-        let scheme = "https://"
         // The bytes first, letters in either case: an `http` URL is told apart at its fifth byte. A lower-cased copy
         // of each URL's first characters was 1,500 instructions a request, on the transport's thread. (No character
         // past ASCII lower-cases to one of `https`, so any URL the bytes turn away, the characters would too.)
@@ -405,9 +404,9 @@ struct OriginGate {
                 }
                 return true
             } ?? true  // a string not stored as UTF-8: the characters decide
-        guard mayBeTLS, url.utf8.count > scheme.utf8.count, url.prefix(scheme.count).lowercased() == scheme else {
-            return nil
-        }
+        guard mayBeTLS else { return nil }
+        let scheme = tlsScheme.description
+        guard url.utf8.count > scheme.utf8.count, url.prefix(scheme.count).lowercased() == scheme else { return nil }
         let rest = url.dropFirst(scheme.count)
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         return Substring(url[url.startIndex..<end].lowercased())
