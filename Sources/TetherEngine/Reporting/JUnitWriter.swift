@@ -139,9 +139,16 @@ public enum JUnitWriter {
         try writer.attribute("package", name)
 
         writer.startElement("properties")
+        // One pass over the suite for both.
+        var baseURLs = DistinctValues()
+        var sources = DistinctValues()
+        for index in results.indices {
+            baseURLs.add(results[index].contract.baseURL)
+            sources.add(results[index].contract.source)
+        }
         var properties = [
-            ("baseURL", distinct(results, { $0.baseURL }, redactor: redactor)),
-            ("source", distinct(results, { $0.source }, redactor: redactor)),
+            ("baseURL", baseURLs.joined(redactor: redactor)),
+            ("source", sources.joined(redactor: redactor)),
             ("tether.version", tetherVersion),
             // Targets with a body contract / all targets of the suite (`BodyCoverage`).
             ("tether.coverage", BodyCoverage(results: results).description),
@@ -324,19 +331,20 @@ public enum JUnitWriter {
         return text.allSatisfy(\.isWhitespace) ? fallback : text
     }
 
-    /// The distinct values of the results' contracts, in order of first appearance, cleaned and joined by `, `.
-    private static func distinct(
-        _ results: [ContractResult], _ value: (Contract) -> String, redactor: Redactor
-    ) -> String {
-        var seen = Set<String>()
-        var values: [String] = []
-        var last: String?  // a suite's targets mostly share one value: a repeat of the last one is not hashed again
-        for result in results {
-            let value = value(result.contract)
+    /// Distinct values, in order of first appearance, cleaned and joined by `, ` (a suite's base URLs, its sources).
+    private struct DistinctValues {
+        private var seen = Set<String>()
+        private var values: [String] = []
+        private var last: String?  // a suite's targets mostly share one value: a repeat of the last one is not hashed
+
+        mutating func add(_ value: String) {
             if value != last && seen.insert(value).inserted { values.append(value) }
             last = value
         }
-        return values.map { ReportText.clean($0, redactor: redactor) }.joined(separator: ", ")
+
+        func joined(redactor: Redactor) -> String {
+            values.map { ReportText.clean($0, redactor: redactor) }.joined(separator: ", ")
+        }
     }
 }
 

@@ -148,9 +148,12 @@ enum ReportText {
 
     /// The notes alone, as `findingLines` prints them.
     static func noteLines(_ result: ContractResult, redactor: Redactor) -> [String] {
-        result.findings.filter { !$0.isDrift }.map { finding in
-            "note: " + clean(finding.description, redactor: redactor)
+        // Each finding read where it is: a filtered copy of them was a copy of every string of each note.
+        var lines: [String] = []
+        for index in result.findings.indices where !result.findings[index].isDrift {
+            lines.append("note: " + clean(result.findings[index].description, redactor: redactor))
         }
+        return lines
     }
 
     /// A drifted result in one line: `1 drift: status: expected 200, got 404`, or
