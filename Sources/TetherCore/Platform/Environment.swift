@@ -24,7 +24,7 @@ package enum ProcessEnvironment {
             var entry = environ
             while let text = entry.pointee {
                 // As Foundation reads them: an entry that is not UTF-8, or has no `=`, is skipped; a later one wins.
-                if let line = String(validatingCString: text), let equals = line.firstIndex(of: "=") {
+                if let line = String(validatingCString: text), let equals = Self.firstEquals(in: line) {
                     variables[String(line[..<equals])] = String(line[line.index(after: equals)...])
                 }
                 entry += 1
@@ -33,5 +33,18 @@ package enum ProcessEnvironment {
         #else
             return ProcessInfo.processInfo.environment
         #endif
+    }
+
+    /// Where the first `=` character of an entry is, found by its byte: a `Character` search was 5,500 instructions an
+    /// entry (0.2 M of a one-contract run). A `=` byte between ASCII bytes is a character of its own; one beside other
+    /// bytes may be part of a larger one (a combining mark after it), and the characters decide, as before.
+    static func firstEquals(in line: String) -> String.Index? {
+        let bytes = line.utf8
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        let after = bytes.index(after: equals)
+        let isAlone =
+            (equals == bytes.startIndex || bytes[bytes.index(before: equals)] < 0x80)
+            && (after == bytes.endIndex || bytes[after] < 0x80)
+        return isAlone ? equals : line.firstIndex(of: "=")
     }
 }

@@ -342,8 +342,15 @@ public enum JUnitWriter {
             last = value
         }
 
+        /// Appended in a loop: the generic `joined(separator:)` looked its conformance up at its first use in a
+        /// process (0.17 M instructions of a one-contract run's 17 M).
         func joined(redactor: Redactor) -> String {
-            values.map { ReportText.clean($0, redactor: redactor) }.joined(separator: ", ")
+            var text = ""
+            for (position, value) in values.enumerated() {
+                if position > 0 { text += ", " }
+                text += ReportText.clean(value, redactor: redactor)
+            }
+            return text
         }
     }
 }
