@@ -20,7 +20,9 @@ let tool = CommandLineTool(commands: [
     VerifyCommand.self, RecordCommand.self, UpdateCommand.self, LearnCommand.self, MockCommand.self,
     ServeCommand.self, ImportCommand.self, MergeReportsCommand.self,
 ])
-let code = tool.run(Array(CommandLine.arguments.dropFirst()), context: .process()).rawValue
+let arguments = Array(CommandLine.arguments.dropFirst())
+tool.startUp(for: arguments)  // libcurl's set-up on the other core from here, before the environment is read
+let code = tool.run(arguments, context: .process()).rawValue
 // Everything is written by now (the console and the reports are written as they are made, each report file closed
 // and renamed into place): the libraries' clean-up at exit (OpenSSL's, about 0.2 ms of a one-contract run) is
 // skipped, after anything a library left in a stdio buffer.

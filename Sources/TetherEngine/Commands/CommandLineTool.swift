@@ -40,6 +40,19 @@ public struct CommandLineTool {
         }
     }
 
+    /// Starts libcurl's set-up on the other core when `arguments` name a command that sends requests, the same one
+    /// `run` starts and waits for (once per process): the executable calls this first, so that the set-up overlaps
+    /// everything a run does before its first request, the environment's reading included.
+    /// - Parameter arguments: The arguments after the program's name.
+    /// - Returns: The set-up, or `nil` for a command that sends nothing.
+    @discardableResult
+    public func startUp(for arguments: [String]) -> TransportStartUp? {
+        guard let first = arguments.first, let command = command(named: first), command.sendsRequests else {
+            return nil
+        }
+        return CurlTransport().startUp()
+    }
+
     private static func run<C: Command>(_ type: C.Type, _ arguments: ArraySlice<String>, context: CommandContext)
         throws(UsageError) -> ExitCode
     {

@@ -111,6 +111,21 @@ import Testing
     }
 
     /// Each `--filter` adds a pattern: a target passes when it matches any of them.
+    /// The executable starts libcurl's set-up from the arguments alone, before it reads anything else: only for a
+    /// command that sends requests, named by any of its spellings, and the same set-up the command's run waits for.
+    @Test func libcurlsSetUpStartsFromTheArgumentsOnlyForACommandThatSends() {
+        let tool = CommandLineTool(commands: [VerifyCommand.self, RecordCommand.self, MergeReportsCommand.self])
+        let started = tool.startUp(for: ["verify", "contracts"])
+        #expect(started != nil)
+        #expect(started === tool.startUp(for: ["verify", "--list"]))  // once per process
+        for arguments in [
+            [], ["record"], ["merge-reports", "a.xml"], ["--help"], ["--version"], ["verfy"], ["contracts", "verify"],
+        ] {
+            #expect(tool.startUp(for: arguments) == nil, "\(arguments)")
+        }
+        started?.wait()
+    }
+
     @Test func filtersAddUp() throws {
         let server = try MockServer { _ in .json(#"{"id": 1}"#) }
         let folder = try twoServices()
