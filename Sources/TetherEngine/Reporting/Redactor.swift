@@ -201,7 +201,7 @@ public struct Redactor: Sendable, Equatable {
 
     /// Whether `text` has `minimumSecretLength` characters or more, counting no further (`count` walks the whole
     /// text, and a secret can be long).
-    fileprivate static func isLongEnough(_ text: String) -> Bool {
+    private static func isLongEnough(_ text: String) -> Bool {
         text.index(text.startIndex, offsetBy: minimumSecretLength, limitedBy: text.endIndex) != nil
     }
 

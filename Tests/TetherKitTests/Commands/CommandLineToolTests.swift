@@ -111,8 +111,8 @@ import Testing
     }
 
     /// Each `--filter` adds a pattern: a target passes when it matches any of them.
-    /// The executable starts libcurl's set-up from the arguments alone, before it reads anything else: only for a
-    /// command that sends requests, named by any of its spellings, and the same set-up the command's run waits for.
+    /// The executable starts libcurl's set-up from the arguments alone, before it reads anything else: only when the
+    /// first one names a command that sends requests, and always the same set-up, the one the command's run waits for.
     @Test func libcurlsSetUpStartsFromTheArgumentsOnlyForACommandThatSends() {
         let tool = CommandLineTool(commands: [VerifyCommand.self, RecordCommand.self, MergeReportsCommand.self])
         let started = tool.startUp(for: ["verify", "contracts"])
