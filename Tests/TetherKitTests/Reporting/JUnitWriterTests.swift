@@ -246,6 +246,35 @@ import Testing
         #expect(left == ["junit.xml"])
     }
 
+    /// A report takes an existing file's place as a rename would (on Linux by an exchange, then the old file
+    /// unlinked): another link to the old file keeps the old bytes, a symbolic link is replaced, not followed, and no
+    /// other file is left.
+    @Test func aReportReplacesAFileAsARenameWould() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("junit.xml").path
+        let other = folder.appendingPathComponent("other-link").path
+        let target = folder.appendingPathComponent("target.xml").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.linkItem(atPath: path, toPath: other)
+        try JUnitWriter.write(ReportFixtures.everyOutcome, to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == JUnitWriter.xml(for: ReportFixtures.everyOutcome))
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "old")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["junit.xml", "other-link"])
+
+        try FileManager.default.removeItem(atPath: path)
+        try Data("target".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        try JUnitWriter.write(ReportFixtures.drift(message: "second"), to: path)
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("body: second"))
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "target")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == ["junit.xml", "other-link", "target.xml"])
+    }
+
     @Test func aReportOfManyMegabytesIsWrittenInPiecesAndReadsBackWhole() throws {
         // Past a megabyte the document goes out in pieces (to the file, or gathered by `xml(for:)`): every piece
         // must arrive once, in order, whatever the boundaries cut through.
