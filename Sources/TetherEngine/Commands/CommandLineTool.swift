@@ -47,10 +47,14 @@ public struct CommandLineTool {
     /// - Returns: The set-up, or `nil` for a command that sends nothing.
     @discardableResult
     public func startUp(for arguments: [String]) -> TransportStartUp? {
-        guard let first = arguments.first, let command = command(named: first), command.sendsRequests else {
-            return nil
-        }
-        return CurlTransport().startUp()
+        guard let first = arguments.first, let command = command(named: first) else { return nil }
+        return Self.startUp(for: command)
+    }
+
+    /// libcurl's set-up for a command that sends requests (`Command.sendsRequests`), `nil` for any other: the one
+    /// place that decides, for the executable's early start and for `run`.
+    private static func startUp(for command: any Command.Type) -> TransportStartUp? {
+        command.sendsRequests ? CurlTransport().startUp() : nil
     }
 
     private static func run<C: Command>(_ type: C.Type, _ arguments: ArraySlice<String>, context: CommandContext)
@@ -58,7 +62,7 @@ public struct CommandLineTool {
     {
         // libcurl's set-up on the other core while the arguments and the manifests are read: a run of one contract
         // is mostly start-up. Waited for before the command returns, whatever it returns.
-        let startUp = C.sendsRequests ? CurlTransport().startUp() : nil
+        let startUp = startUp(for: type)
         defer { startUp?.wait() }
         guard let command = try C.parse(arguments) else {
             context.write(C.configuration.help() + "\n")
