@@ -13,16 +13,23 @@ package enum JSONPath {
     }
 
     private static func isIdentifier(_ key: String) -> Bool {
-        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+        // The bytes in place (a manifest's and a body's keys are native strings): iterating the `UTF8View` checked
+        // the string's form at every byte, most of the time a path took to spell.
+        key.utf8.withContiguousStorageIfAvailable(isIdentifier) ?? isIdentifier(Array(key.utf8))
+    }
+
+    private static func isIdentifier<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
             return false
         }
-        return key.utf8.allSatisfy { byte in
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
-                true
-            default: false
+                continue
+            default: return false
             }
         }
+        return true
     }
 }

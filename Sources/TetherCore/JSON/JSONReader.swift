@@ -533,12 +533,15 @@ private struct JSONScanner {
 
     /// Whether the value about to be read, inside the open containers `stack`, is at the path `deferred` (as long as
     /// the stack).
+    /// By index: `zip(stack, deferred)` copied each frame, the references to its arrays and key with it.
     private static func isDeferred(_ stack: [Frame], _ deferred: [JSONPathPattern.Step]) -> Bool {
-        for (frame, step) in zip(stack, deferred) {
-            switch step {
+        for level in 0..<min(stack.count, deferred.count) {
+            switch deferred[level] {
             case .any: continue
-            case .key(let name): guard frame.isObject, sameBytes(frame.key, name) else { return false }
-            case .index(let position): guard !frame.isObject, frame.elements.count == position else { return false }
+            case .key(let name):
+                guard stack[level].isObject, sameBytes(stack[level].key, name) else { return false }
+            case .index(let position):
+                guard !stack[level].isObject, stack[level].elements.count == position else { return false }
             }
         }
         return true

@@ -12,30 +12,34 @@ struct ManifestNode: Sendable {
     /// The document the value was read from, and the value's number in it (see `JSONPositions`).
     let document: JSONDocument
     let index: Int
-    /// Where the value is: the parent's location, and the key the value has in it (`nil` for an array element or
-    /// the root, whose location is `parentLocation` itself). Spelled only when asked for (an error, a stub's
-    /// source): most values are read and never named.
-    private let parentLocation: String
+    /// Where the value is: a location, the key in it of the value's parent, and the value's key in its parent
+    /// (`nil` for an array element or the root, whose location is `outerLocation` itself, and `outerKey` is `nil`
+    /// then too). Spelled only when asked for (an error, a stub's source): most values are read and never named, and
+    /// a member of a member (a target's `sampleData.json`) is made without spelling its parent's location.
+    private let outerLocation: String
+    private let outerKey: String?
     private let key: String?
 
     /// The root of a manifest read from `file`.
     init(root document: JSONDocument, file: String) {
-        self.init(value: document.root, file: file, parentLocation: "", key: nil, document: document, index: 0)
+        self.init(value: document.root, file: file, outerLocation: "", document: document, index: 0)
     }
 
     /// Element `offset` of `array`, read on its own as `document` (see `JSONReader.document(of:in:deferring:)`).
     init(element offset: Int, of array: ManifestNode, document: JSONDocument) {
         self.init(
-            value: document.root, file: array.file, parentLocation: Self.elementLocation(offset, in: array.location),
-            key: nil, document: document, index: 0)
+            value: document.root, file: array.file, outerLocation: Self.elementLocation(offset, in: array.location),
+            document: document, index: 0)
     }
 
     private init(
-        value: JSONValue, file: String, parentLocation: String, key: String?, document: JSONDocument, index: Int
+        value: JSONValue, file: String, outerLocation: String, outerKey: String? = nil, key: String? = nil,
+        document: JSONDocument, index: Int
     ) {
         self.value = value
         self.file = file
-        self.parentLocation = parentLocation
+        self.outerLocation = outerLocation
+        self.outerKey = outerKey
         self.key = key
         self.document = document
         self.index = index
@@ -46,18 +50,29 @@ struct ManifestNode: Sendable {
     /// cache line the cores would pass back and forth for each node made or dropped.
     func withOwnReferences() -> ManifestNode {
         ManifestNode(
-            value: value, file: file.withOwnStorage, parentLocation: parentLocation.withOwnStorage,
+            value: value, file: file.withOwnStorage, outerLocation: outerLocation.withOwnStorage, outerKey: outerKey,
             key: key, document: document.sharingContents(), index: index)
     }
 
     /// `targets[2].sampleData`; empty at the root.
-    var location: String {
-        guard let key else { return parentLocation }
-        var path = parentLocation
+    var location: String { Self.location(Self.location(outerLocation, outerKey), key) }
+
+    /// `location` with `.key` (or `["key"]`) after it, when there is a key.
+    private static func location(_ location: String, _ key: String?) -> String {
+        guard let key else { return location }
+        var path = location
         JSONPath.appendKey(key, to: &path)
-        // `service`, not `.service`, at the root
-        if parentLocation.isEmpty && path.hasPrefix(".") { path.removeFirst() }
+        if location.isEmpty && path.hasPrefix(".") { path.removeFirst() }  // `service`, not `.service`, at the root
         return path
+    }
+
+    /// The node of a member of this object: its value, key and number.
+    private func member(_ value: JSONValue, key: String, index: Int) -> ManifestNode {
+        // This node's key becomes the member's outer key; only a member of a member of a member spells a location.
+        let outer = Self.location(outerLocation, outerKey)
+        return ManifestNode(
+            value: value, file: file, outerLocation: outer, outerKey: self.key, key: key, document: document,
+            index: index)
     }
 
     /// The value's text when the reader deferred it (see `JSONReader.document(_:deferring:)`): `value` is `null` then.
@@ -105,14 +120,9 @@ struct ManifestNode: Sendable {
     /// Each member of an object with its node, in document order; an error when the value is not an object.
     private func forEachMember(_ body: (String, ManifestNode) -> Void) throws(ContractError) {
         guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
-        let location = location
         var childIndex = index + 1
         for member in members {
-            body(
-                member.key,
-                ManifestNode(
-                    value: member.value, file: file, parentLocation: location, key: member.key, document: document,
-                    index: childIndex))
+            body(member.key, self.member(member.value, key: member.key, index: childIndex))
             childIndex = document.positions.next(after: childIndex)
         }
     }
@@ -122,22 +132,56 @@ struct ManifestNode: Sendable {
     func members(allowed: [String], reporting errors: inout [ContractError]) throws(ContractError)
         -> ManifestMembers
     {
-        var result = ManifestMembers()
-        if case .object(let members) = value { result.reserveCapacity(members.count) }
-        try forEachMember { key, node in
-            guard allowed.contains(key) else {
+        guard case .object(let members) = value else { throw error("expected an object, got \(value.typeName)") }
+        // The keys are checked as the object has them; a member's node is made only for an error, or when it is
+        // asked for (a node for every member, kept in an array of its own, was most of reading a target's keys).
+        var kept: [Int]?
+        for offset in members.indices {
+            let key = members[offset].key
+            var problem: String?
+            if !allowed.contains(key) {
                 let suggestion = didYouMean(key, in: allowed)
-                let hint = suggestion.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : suggestion
-                errors.append(node.keyError("unknown key\(hint)"))
-                return
+                problem =
+                    "unknown key"
+                    + (suggestion.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : suggestion)
+            } else if Self.offset(of: key, in: members, among: kept, before: offset) != nil {
+                problem = "key appears twice"
             }
-            guard result[key] == nil else {
-                errors.append(node.keyError("key appears twice"))
-                return
+            if let problem {
+                errors.append(member(offset, of: members).keyError(problem))
+                if kept == nil { kept = Array(0..<offset) }
+            } else {
+                kept?.append(offset)
             }
-            result.append(key, node)
         }
-        return result
+        return ManifestMembers(object: self, members: members, kept: kept)
+    }
+
+    /// The offset in `members` of the first member named `key`: among `kept` when some were left out, and before
+    /// `end` when given. Lengths first: a manifest's keys are ASCII names, which differ in length far more often
+    /// than not (and ASCII strings are equal only byte for byte).
+    fileprivate static func offset(
+        of key: String, in members: [JSONMember], among kept: [Int]?, before end: Int? = nil
+    ) -> Int? {
+        let count = key.utf8.count
+        let end = end ?? members.count
+        if let kept {
+            for offset in kept where offset < end && members[offset].key.utf8.count == count {
+                if members[offset].key == key { return offset }
+            }
+            return nil
+        }
+        for offset in 0..<end where members[offset].key.utf8.count == count {
+            if members[offset].key == key { return offset }
+        }
+        return nil
+    }
+
+    /// The node of `members[offset]`, this object's member.
+    fileprivate func member(_ offset: Int, of members: [JSONMember]) -> ManifestNode {
+        var childIndex = index + 1
+        for _ in 0..<offset { childIndex = document.positions.next(after: childIndex) }
+        return member(members[offset].value, key: members[offset].key, index: childIndex)
     }
 
     /// As `members(allowed:reporting:)`, throwing the first unknown or repeated key.
@@ -199,8 +243,8 @@ struct ManifestNode: Sendable {
             body(
                 offset,
                 ManifestNode(
-                    value: elements[offset], file: file, parentLocation: Self.elementLocation(offset, in: location),
-                    key: nil, document: document, index: childIndex))
+                    value: elements[offset], file: file, outerLocation: Self.elementLocation(offset, in: location),
+                    document: document, index: childIndex))
             childIndex = document.positions.next(after: childIndex)
         }
     }
@@ -228,28 +272,35 @@ struct ManifestNode: Sendable {
     }
 }
 
-/// The checked members of a manifest object, in document order, found by key with a linear search: a manifest's
-/// objects have a dozen keys at most, and a dictionary per object (hashing every key of every target) cost more
-/// than comparing them.
+/// The checked members of a manifest object (`ManifestNode.members(allowed:reporting:)`), in document order, found
+/// by key with a linear search: a manifest's objects have a dozen keys at most, and a dictionary per object (hashing
+/// every key of every target) cost more than comparing them. A view of the object's own members: a member's node is
+/// made when it is asked for.
 struct ManifestMembers {
-    private var entries: [(key: String, node: ManifestNode)] = []
+    private let object: ManifestNode
+    private let members: [JSONMember]
+    /// The offsets in `members` of the members kept, when some were left out (unknown or repeated keys); `nil`: all.
+    private let kept: [Int]?
 
-    /// The member named `key`, or `nil`. Lengths first: a manifest's keys are ASCII names, which differ in length
-    /// far more often than not (and ASCII strings are equal only byte for byte).
+    fileprivate init(object: ManifestNode, members: [JSONMember], kept: [Int]?) {
+        self.object = object
+        self.members = members
+        self.kept = kept
+    }
+
+    /// The member named `key`, or `nil`.
     subscript(key: String) -> ManifestNode? {
-        let count = key.utf8.count
-        return entries.first { $0.key.utf8.count == count && $0.key == key }?.node
+        ManifestNode.offset(of: key, in: members, among: kept).map { object.member($0, of: members) }
     }
 
     /// How many members there are.
-    var count: Int { entries.count }
+    var count: Int { kept?.count ?? members.count }
 
     /// The first member, in document order.
-    var first: (key: String, value: ManifestNode)? { entries.first.map { ($0.key, $0.node) } }
-
-    mutating func append(_ key: String, _ node: ManifestNode) { entries.append((key, node)) }
-
-    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+    var first: (key: String, value: ManifestNode)? {
+        guard let offset = kept == nil ? members.indices.first : kept?.first else { return nil }
+        return (members[offset].key, object.member(offset, of: members))
+    }
 }
 
 extension String {
