@@ -29,13 +29,19 @@ package enum DeepStack {
 
     /// Starts `body` on a new thread called `name` (its first 15 bytes, as the system keeps them), with `size` bytes
     /// of stack. A POSIX thread, not Foundation's `Thread`: on Linux that is swift-corelibs-foundation's (see `Lock`).
-    package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    /// - Parameter awayFromCaller: On Linux, the thread may run on every core the process may use but the one the
+    ///   caller is on, when there is another: for short work that runs beside the caller's (libcurl's set-up), which
+    ///   the kernel placed on the caller's own busy core in three of four traced runs, where it waited.
+    package static func start(name: String, awayFromCaller: Bool = false, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Start(name: String(decoding: name.utf8.prefix(15), as: UTF8.self), body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, size)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Glibc)
+            if awayFromCaller { CoreAffinity.awayFromCaller(&attributes) }
+        #endif
         #if canImport(Darwin)
             var thread: pthread_t?
         #else
@@ -72,8 +78,8 @@ package enum DeepStack {
         private var isDone = false  // guarded by `condition`
 
         /// Starts `work` on a new thread called `name`.
-        package init(name: String, _ work: @escaping @Sendable () -> Void) {
-            DeepStack.start(name: name) { [self] in
+        package init(name: String, awayFromCaller: Bool = false, _ work: @escaping @Sendable () -> Void) {
+            DeepStack.start(name: name, awayFromCaller: awayFromCaller) { [self] in
                 work()
                 condition.lock()
                 isDone = true
@@ -169,3 +175,46 @@ package enum DeepStack {
         }
     }
 }
+
+#if canImport(Glibc)
+    extension DeepStack {
+        /// Which cores a thread may run on: GNU extensions, found by name (Swift's Glibc module leaves them out).
+        enum CoreAffinity {
+            private typealias SetAffinity =
+                @convention(c) (UnsafeMutablePointer<pthread_attr_t>, Int, UnsafeRawPointer)
+                -> Int32
+            private typealias GetAffinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+            private typealias CurrentCore = @convention(c) () -> Int32
+            private static let functions: (set: SetAffinity, get: GetAffinity, current: CurrentCore)? = {
+                guard let set = dlsym(nil, "pthread_attr_setaffinity_np"), let get = dlsym(nil, "sched_getaffinity"),
+                    let current = dlsym(nil, "sched_getcpu")
+                else { return nil }
+                return (
+                    unsafeBitCast(set, to: SetAffinity.self), unsafeBitCast(get, to: GetAffinity.self),
+                    unsafeBitCast(current, to: CurrentCore.self)
+                )
+            }()
+            /// A `cpu_set_t`: 1,024 bits.
+            private static let setBytes = 128
+
+            /// The cores the calling thread may run on, as a `cpu_set_t`'s words; `nil` when that cannot be asked.
+            static func allowed() -> [UInt64]? {
+                guard let functions else { return nil }
+                var words = [UInt64](repeating: 0, count: setBytes / 8)
+                let status = words.withUnsafeMutableBytes { functions.get(0, setBytes, $0.baseAddress!) }
+                return status == 0 ? words : nil
+            }
+
+            /// Makes `attributes` start a thread on the cores the caller may run on but its current one, when there is
+            /// another; else leaves them as they are.
+            static func awayFromCaller(_ attributes: inout pthread_attr_t) {
+                guard let functions, var words = allowed() else { return }
+                let current = Int(functions.current())
+                guard (0..<setBytes * 8).contains(current) else { return }
+                words[current / 64] &= ~(1 << UInt64(current % 64))
+                guard words.contains(where: { $0 != 0 }) else { return }
+                _ = words.withUnsafeBytes { functions.set(&attributes, setBytes, $0.baseAddress!) }
+            }
+        }
+    }
+#endif

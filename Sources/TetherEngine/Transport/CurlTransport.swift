@@ -438,9 +438,10 @@ extension CurlTransport {
 public final class TransportStartUp: Sendable {
     private let work: DeepStack.Background
 
-    /// Starts `work` on a thread called `name`.
+    /// Starts `work` on a thread called `name`, on another core than the caller's where there is one (see
+    /// `DeepStack.start(name:awayFromCaller:_:)`): the caller goes on with its own start-up meanwhile.
     init(name: String, _ work: @escaping @Sendable () -> Void) {
-        self.work = DeepStack.Background(name: name, work)
+        self.work = DeepStack.Background(name: name, awayFromCaller: true, work)
     }
 
     /// Returns once the work is done.

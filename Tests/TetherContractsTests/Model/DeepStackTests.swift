@@ -36,6 +36,30 @@ import Testing
         #expect(size >= DeepStack.size, "\(size) bytes")
     }
 
+    #if canImport(Glibc)
+        /// A thread started away from its caller may run on every core the caller may but one: the caller's, when
+        /// the process has two or more; on one core, on that one.
+        @Test func aThreadStartedAwayFromTheCallerHasOneCoreFewer() async throws {
+            let caller = try #require(DeepStack.CoreAffinity.allowed())
+            let started = await withCheckedContinuation { continuation in
+                DeepStack.start(name: "deep-stack-test", awayFromCaller: true) {
+                    continuation.resume(returning: DeepStack.CoreAffinity.allowed())
+                }
+            }
+            let thread = try #require(started)
+            let cores = { (words: [UInt64]) in words.reduce(0) { $0 + $1.nonzeroBitCount } }
+            let expected = cores(caller) > 1 ? cores(caller) - 1 : cores(caller)
+            #expect(cores(thread) == expected, "caller \(caller.prefix(2)), thread \(thread.prefix(2))")
+            #expect(zip(thread, caller).allSatisfy { $0 & ~$1 == 0 }, "only cores the caller may use")
+            let plain = await withCheckedContinuation { continuation in
+                DeepStack.start(name: "deep-stack-test") {
+                    continuation.resume(returning: DeepStack.CoreAffinity.allowed())
+                }
+            }
+            #expect(plain == caller, "a thread started as usual may run where its caller may")
+        }
+    #endif
+
     @Test(arguments: [1, 2, 7, 64])
     func concurrentPerformCallsEachIndexOnceOnDeepStacks(iterations: Int) {
         let caller = pthread_self()
