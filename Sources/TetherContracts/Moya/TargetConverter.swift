@@ -146,7 +146,9 @@ public struct TargetConverter {
     package static func contract(from asked: Asked, rules: ContractRules) throws(ContractError) -> TargetContract {
         let label = asked.label
         let url = redirected(asked.url, from: asked.targetBase, to: asked.baseURL)
-        guard HTTPRequest.isHTTPURL(url) else {
+        // A URL that `URL(string:)` keeps whole is an http or https URL with a host (most endpoints): parsing each
+        // target's URL to ask was a quarter of converting bench/run's 2,000 targets.
+        guard URL.isKeptWhole(url) || HTTPRequest.isHTTPURL(url) else {
             throw ContractError(file: label, "the endpoint's url '\(url)' is not an http or https URL")
         }
         var requestHeaders = asked.headerFields.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }

@@ -235,7 +235,11 @@ public enum RequestBuilder {
     /// upper-case hex, every non-ASCII byte encoded) without Foundation's round trip through CFString, which was a
     /// fifth of loading 2,000 targets.
     package static func percentEncoded(_ text: String, keeping allowed: [Bool]) -> String {
-        percentEncoding(text.utf8, keeping: allowed).map { String(decoding: $0, as: UTF8.self) } ?? text
+        // The bytes in place (every target's path and query): the `UTF8View` checked the string's form at each byte.
+        let encoded =
+            text.utf8.withContiguousStorageIfAvailable { percentEncoding($0, keeping: allowed) }
+            ?? percentEncoding(Array(text.utf8), keeping: allowed)
+        return encoded.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
     /// `percentEncoded(_:keeping:)` on UTF-8 bytes, appended to `output`: the redactor writes every form of a secret

@@ -36,7 +36,11 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
             "http://h.test:65535/", "http://h.test:0",
             "https://x.test/a;b=c/@me/!$'()*+,~", "http://h", "https://h.test?q",
         ]
-        for text in kept { #expect(URL.isKeptWhole(text), "\(text)") }
+        for text in kept {
+            #expect(URL.isKeptWhole(text), "\(text)")
+            // What the converter takes for an http or https URL without asking `URL` (`TargetConverter.contract`).
+            #expect(HTTPRequest.isHTTPURL(text), "\(text)")
+        }
         for text in [
             "HTTP://h.test/", "https://H.test/", "https://h.test/a#f", "http://[::1]/", "http://h:/",
             "http://h:123456/",
@@ -58,6 +62,8 @@ func unauthorizedEndpointClosure(_ target: GitHub) -> Endpoint {
             let target = TestTarget(baseURL: literalURL(bases.randomElement(using: &generator)!), path: path)
             #expect(
                 URL.absoluteString(target: target) == URL(target: target).absoluteString, "\(target.baseURL) \(path)")
+            let joined = URL.absoluteString(target: target)
+            #expect(!URL.isKeptWhole(joined) || HTTPRequest.isHTTPURL(joined), "\(joined)")
         }
         for text in kept {
             #expect(URL(string: text)?.absoluteString == text, "\(text)")
