@@ -15,21 +15,20 @@ package enum JSONPath {
     private static func isIdentifier(_ key: String) -> Bool {
         // The bytes in place (a manifest's and a body's keys are native strings): iterating the `UTF8View` checked
         // the string's form at every byte, most of the time a path took to spell.
-        key.utf8.withContiguousStorageIfAvailable(isIdentifier) ?? isIdentifier(Array(key.utf8))
-    }
-
-    private static func isIdentifier<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        guard let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
-            return false
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
-                continue
-            default: return false
+        var key = key
+        return key.withUTF8 { bytes in
+            guard let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+                return false
             }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+                    continue
+                default: return false
+                }
+            }
+            return true
         }
-        return true
     }
 }

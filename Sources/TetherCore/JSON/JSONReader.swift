@@ -533,8 +533,8 @@ private struct JSONScanner {
 
     /// Whether the value about to be read, inside the open containers `stack`, is at the path `deferred` (as long as
     /// the stack).
-    /// By index: `zip(stack, deferred)` copied each frame, the references to its arrays and key with it.
     private static func isDeferred(_ stack: [Frame], _ deferred: [JSONPathPattern.Step]) -> Bool {
+        // By index: `zip(stack, deferred)` copied each frame, the references to its arrays and key with it.
         for level in 0..<min(stack.count, deferred.count) {
             switch deferred[level] {
             case .any: continue

@@ -236,9 +236,8 @@ public enum RequestBuilder {
     /// fifth of loading 2,000 targets.
     package static func percentEncoded(_ text: String, keeping allowed: [Bool]) -> String {
         // The bytes in place (every target's path and query): the `UTF8View` checked the string's form at each byte.
-        let encoded =
-            text.utf8.withContiguousStorageIfAvailable { percentEncoding($0, keeping: allowed) }
-            ?? percentEncoding(Array(text.utf8), keeping: allowed)
+        var bytes = text
+        let encoded = bytes.withUTF8 { percentEncoding($0, keeping: allowed) }
         return encoded.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
