@@ -304,6 +304,34 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         #expect(error?.countText == "7 contract errors")
     }
 
+    /// A repeated key is an error at its second place, at every depth, beside an unknown key of the same object (the
+    /// members kept are then the others, in order); a stub's `sampleData` reports its first problem.
+    @Test func aRepeatedKeyIsAnErrorAtItsSecondPlace() throws {
+        let folder = try ContractFolder([
+            "a.json": """
+            {"service": "S", "baseURL": "https://x.test", "targets": [
+             {"name": "a", "pth": "/a", "name": "b", "path": "/a", "path": "/b"},
+             {"name": "c", "sampleData": {"json": {"a": 1}, "jsn": 2, "json": {"b": 2}}},
+             {"name": "d", "sampleResponse": {"networkResponse": {"statusCode": 200, "statusCode": 201}}}
+            ], "service": "T"}
+            """
+        ])
+        let error = #expect(throws: ContractErrors.self) {
+            try ManifestLoader(environment: [:]).load(paths: [folder.path])
+        }
+        let lines = (error?.description ?? "").replacingOccurrences(of: folder.path + "/", with: "")
+            .split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "a.json:2:16: error: targets[0].pth: unknown key (did you mean 'path'?)",
+                "a.json:2:29: error: targets[0].name: key appears twice",
+                "a.json:2:56: error: targets[0].path: key appears twice",
+                "a.json:3:49: error: targets[1].sampleData.jsn: unknown key (did you mean 'json'?)",
+                "a.json:4:74: error: targets[2].sampleResponse.networkResponse.statusCode: key appears twice",
+                "a.json:5:4: error: service: key appears twice",
+            ])
+    }
+
     @Test func aLongListOfErrorsIsCappedWithACount() throws {
         let targets = (0..<60).map { #"{"name": "t\#($0)", "pth": "/"}"# }.joined(separator: ",\n")
         let folder = try ContractFolder([
