@@ -213,6 +213,13 @@ public struct CurlTransport: HTTPTransport {
             waker.map { options.cancellation?.unregister($0) }
             withExtendedLifetime(multi) {}
         }
+        // With one request in flight, the loop polls the connection without sleeping for a moment before it waits
+        // (`CurlMulti.spin`), once a connection has answered: a server on this machine (a mock, a container) answers
+        // within that, and a wakeup from a sleeping wait took longer than the answer (2,000 sequential requests to
+        // nginx on 127.0.0.1 in a C loop: 166.5 ms sleeping, 100.6 ms polling for 50 µs first). Never for one request
+        // alone, nor on one core, where the server could not run meanwhile.
+        let spins = requests.count > 1 && ProcessEnvironment.activeProcessorCount > 1
+        var hasAnswered = false
         // Transfers that finished, whose results are not made yet: each is made, then handed over or retried.
         var finishedTransfers: [(index: Int, transfer: Transfer, code: CURLcode, at: ContinuousClock.Instant)] = []
         func settle() {
@@ -296,6 +303,7 @@ public struct CurlTransport: HTTPTransport {
             multi.perform()
             settle()
             let finished = multi.finished()
+            hasAnswered = hasAnswered || !finished.isEmpty
             for (handle, code) in finished {
                 guard let (index, transfer) = running.first(where: { $0.value.easy.handle == handle }) else { continue }
                 running[index] = nil
@@ -319,9 +327,16 @@ public struct CurlTransport: HTTPTransport {
                 let wait = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
                 milliseconds = Int32(max(1, min(100, wait + 1)))
             }
+            if spins, hasAnswered, due == nil, running.count == 1, multi.spin(for: Self.spinTime) {
+                continue
+            }
             multi.wait(milliseconds: milliseconds)
         }
     }
+
+    /// How long a loop with one request in flight polls before it sleeps (see `sendLoop`): 50 µs did as well as 100
+    /// and 200 in the measurement there, 25 µs less well (110.8 ms).
+    private static let spinTime = Duration.microseconds(100)
 }
 
 /// Where the loops of one `send` take their next request from, in order: a counter behind a lock.
@@ -488,6 +503,18 @@ private final class CurlMulti {
     func wait(milliseconds: Int32) {
         var fds: Int32 = 0
         _ = curl_multi_poll(handle, nil, 0, milliseconds, &fds)
+    }
+
+    /// Polls the transfers' sockets without sleeping until one is ready or `duration` has passed; whether one
+    /// is ready. (`curl_multi_wait` with no timeout: a cancellation's wakeup is seen by the `wait` after it.)
+    func spin(for duration: Duration) -> Bool {
+        let end = ContinuousClock.now + duration
+        var fds: Int32 = 0
+        repeat {
+            guard curl_multi_wait(handle, nil, 0, 0, &fds) == CURLM_OK else { return false }
+            if fds > 0 { return true }
+        } while ContinuousClock.now < end
+        return false
     }
 
     /// The easy handles that completed since the last call, with their result codes.

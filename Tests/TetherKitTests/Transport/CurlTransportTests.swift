@@ -37,6 +37,40 @@ import Testing
         #expect(seen.all.count == 200)
     }
 
+    /// One request at a time (`--jobs 1`), the transport polls a moment before it sleeps (`CurlMulti.spin`): answers
+    /// that come within that, later, not at all (a closed connection) and after a timeout each come back as they
+    /// would without it, in order, each on its own request.
+    @Test func oneAtATimeEveryKindOfAnswerComesBackOnItsOwnRequest() throws {
+        let server = try MockServer { request in
+            let number = Int(request.path.split(separator: "/").last ?? "") ?? 0
+            var response = MockResponse.json(#"{"path": "\#(request.path)"}"#)
+            switch number % 5 {
+            case 1: response.delay = 0.02  // well after the spin: the wait takes over
+            case 3: response.ending = .close  // no answer at all
+            case 4 where number == 4: response.ending = .hold(seconds: 2)  // a timeout, once
+            default: break  // at once, within the spin
+            }
+            return response
+        }
+        let requests = (0..<30).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r/\($0)") }
+        var order: [Int] = []
+        var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        transport.send(requests, options: TransportOptions(jobs: 1, timeout: 0.5)) { index, result in
+            order.append(index)
+            results[index] = result
+        }
+        #expect(order == Array(0..<30), "one at a time, each handed over in the order sent")
+        for (index, result) in results.enumerated() {
+            let result = try #require(result)
+            if index % 5 == 3 || index == 4 {
+                #expect(throws: TransportError.self, "request \(index)") { try result.get() }
+            } else {
+                let body = String(decoding: try result.get().body, as: UTF8.self)
+                #expect(body == #"{"path": "/r/\#(index)"}"#)
+            }
+        }
+    }
+
     /// libcurl's set-up starts once per process, on a thread of its own (`tether verify` starts it before reading its
     /// arguments); waiting on it returns once it is done, and requests go out after it as before. Transports without
     /// a library to set up start nothing.
