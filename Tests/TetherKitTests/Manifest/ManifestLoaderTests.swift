@@ -286,11 +286,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
             "bad.json": "{\"a\": 1,\n}",
             "b.json": "{\"service\": \"B\", \"baseURL\": \"https://y.test\", \"targets\": [{\"nme\": \"x\"},]}",
         ])
-        let error = #expect(throws: ContractErrors.self) {
-            try ManifestLoader(environment: [:]).load(paths: [folder.path])
-        }
-        let lines = (error?.description ?? "").replacingOccurrences(of: folder.path + "/", with: "")
-            .split(separator: "\n").map(String.init)
+        let (lines, error) = Self.diagnostics(loading: folder)
         #expect(
             lines == [
                 "a.json:5:22: error: targets[0].qurey: unknown key (did you mean 'query'?)",
@@ -316,11 +312,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
             ], "service": "T"}
             """
         ])
-        let error = #expect(throws: ContractErrors.self) {
-            try ManifestLoader(environment: [:]).load(paths: [folder.path])
-        }
-        let lines = (error?.description ?? "").replacingOccurrences(of: folder.path + "/", with: "")
-            .split(separator: "\n").map(String.init)
+        let lines = Self.diagnostics(loading: folder).lines
         #expect(
             lines == [
                 "a.json:2:16: error: targets[0].pth: unknown key (did you mean 'path'?)",
@@ -330,6 +322,17 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
                 "a.json:4:74: error: targets[2].sampleResponse.networkResponse.statusCode: key appears twice",
                 "a.json:5:4: error: service: key appears twice",
             ])
+    }
+
+    /// The errors of loading `folder`, one diagnostic a line (`file:line:column: error: …`), the folder's path left
+    /// out; an issue is recorded when loading succeeds.
+    private static func diagnostics(loading folder: ContractFolder) -> (lines: [String], errors: ContractErrors?) {
+        let error = #expect(throws: ContractErrors.self) {
+            try ManifestLoader(environment: [:]).load(paths: [folder.path])
+        }
+        let lines = (error?.description ?? "").replacingOccurrences(of: folder.path + "/", with: "")
+            .split(separator: "\n").map(String.init)
+        return (lines, error)
     }
 
     @Test func aLongListOfErrorsIsCappedWithACount() throws {
