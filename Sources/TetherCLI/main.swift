@@ -15,6 +15,7 @@ import TetherEngine
 
 // The thin executable: parse the arguments, run the command, exit with its code. Each command is one file in
 // TetherKit's Commands/; a new one is a line here.
+ZeroedData.populate()  // while the process has one thread: see ZeroedData
 StopSignals.block()  // before any thread starts, so that every thread inherits it
 let tool = CommandLineTool(commands: [
     VerifyCommand.self, RecordCommand.self, UpdateCommand.self, LearnCommand.self, MockCommand.self,

@@ -142,11 +142,7 @@ import Testing
         #expect(small.reserve(PaddedBytes.prefaultBytes - 1))
         #expect(!small.wasPrefaulted)
         #if os(Linux)
-            var name = utsname()
-            uname(&name)
-            let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let version = release.split(separator: ".").prefix(2).compactMap { Int($0.prefix { $0.isNumber }) }
-            guard version.count == 2, (version[0], version[1]) >= (5, 14) else { return }
+            guard KernelVersion.isAtLeast(5, 14) else { return }
             let padded = PaddedBytes()
             let size = PaddedBytes.prefaultBytes * 3
             #expect(padded.reserve(size))
