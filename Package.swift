@@ -55,7 +55,10 @@ let package = Package(
             // ICU's regular expressions (Spec/ECMARegex.swift), as the toolchain builds ICU for Foundation.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         .target(name: "TetherKit", dependencies: ["TetherContracts", "TetherEngine"]),
-        .executableTarget(name: "TetherCLI", dependencies: ["TetherEngine"]),
+        // The executable's arguments as glibc hands them over, in place of the Swift runtime's search for them (Linux;
+        // arguments.c says why).
+        .target(name: "CArguments"),
+        .executableTarget(name: "TetherCLI", dependencies: ["TetherEngine", "CArguments"]),
         .target(name: "TetherTesting", dependencies: ["TetherKit"]),
         .plugin(
             name: "TetherCommand",
@@ -70,7 +73,8 @@ let package = Package(
             dependencies: ["TetherCLI"]),
         .testTarget(name: "TetherContractsTests", dependencies: ["TetherContracts", "TetherCore"]),
         .testTarget(
-            name: "TetherKitTests", dependencies: ["TetherKit", "TetherContracts", "TetherCore", "TetherEngine"],
+            name: "TetherKitTests",
+            dependencies: ["TetherKit", "TetherContracts", "TetherCore", "TetherEngine", "CArguments"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "TetherTestingTests", dependencies: ["TetherTesting", "TetherKit", "TetherEngine"]),
     ],
