@@ -15,7 +15,6 @@ import TetherEngine
 
 // The thin executable: parse the arguments, run the command, exit with its code. Each command is one file in
 // TetherKit's Commands/; a new one is a line here.
-ZeroedData.populate()  // while the process has one thread: see ZeroedData
 StopSignals.block()  // before any thread starts, so that every thread inherits it
 let tool = CommandLineTool(commands: [
     VerifyCommand.self, RecordCommand.self, UpdateCommand.self, LearnCommand.self, MockCommand.self,
@@ -23,6 +22,7 @@ let tool = CommandLineTool(commands: [
 ])
 let arguments = Array(CommandLine.arguments.dropFirst())
 tool.startUp(for: arguments)  // libcurl's set-up on the other core from here, before the environment is read
+ZeroedData.populate()  // before the first read of most of its pages: see ZeroedData
 let code = tool.run(arguments, context: .process()).rawValue
 // Everything is written by now (the console and the reports are written as they are made, each report file closed
 // and renamed into place): the libraries' clean-up at exit (OpenSSL's, about 0.2 ms of a one-contract run) is
