@@ -219,6 +219,7 @@ public struct CurlTransport: HTTPTransport {
         // nginx on 127.0.0.1 in a C loop: 166.5 ms sleeping, 100.6 ms polling for 50 µs first). Never for one request
         // alone, nor on one core, where the server could not run meanwhile.
         let spins = requests.count > 1 && ProcessEnvironment.activeProcessorCount > 1
+        let isProxyless = ProxyVariables.areAbsent()
         var hasAnswered = false
         // Transfers that finished, whose results are not made yet: each is made, then handed over or retried.
         var finishedTransfers: [(index: Int, transfer: Transfer, code: CURLcode, at: ContinuousClock.Instant)] = []
@@ -282,7 +283,9 @@ public struct CurlTransport: HTTPTransport {
                 } else {
                     break
                 }
-                switch Transfer.make(request: requests[index], options: options, reusing: idle.popLast()) {
+                switch Transfer.make(
+                    request: requests[index], options: options, isProxyless: isProxyless, reusing: idle.popLast())
+                {
                 case .success(let transfer):
                     transfer.startedAt = ContinuousClock.now
                     if let error = multi.add(transfer) {
@@ -618,23 +621,23 @@ private final class Transfer {
 
     deinit { curl_slist_free_all(headerList) }
 
-    static func make(request: HTTPRequest, options: TransportOptions, reusing idle: CurlEasy?) -> Result<
-        Transfer, TransportError
-    > {
+    static func make(request: HTTPRequest, options: TransportOptions, isProxyless: Bool, reusing idle: CurlEasy?)
+        -> Result<Transfer, TransportError>
+    {
         guard let easy = idle ?? CurlEasy() else {
             return .failure(
                 TransportError(message: "could not start libcurl (curl_easy_init failed)", url: request.url))
         }
         let transfer = Transfer(easy: easy, request: request, options: options)
-        if let message = transfer.configure(options: options) {
+        if let message = transfer.configure(options: options, isProxyless: isProxyless) {
             return .failure(TransportError(message: message, url: request.url))
         }
         return .success(transfer)
     }
 
     /// Sets the request's options, and the run's on a handle that has none yet; returns libcurl's text for the
-    /// first one it refuses.
-    private func configure(options: TransportOptions) -> String? {
+    /// first one it refuses. `isProxyless`: no proxy variable is set (`ProxyVariables`).
+    private func configure(options: TransportOptions, isProxyless: Bool) -> String? {
         var refused = CURLE_OK
         let set = { (code: CURLcode) in if refused == CURLE_OK { refused = code } }
         if !easy.hasRunOptions {
@@ -656,6 +659,10 @@ private final class Transfer {
             }
             if let path = options.caCertificatePath {
                 set(tether_curl_setopt_string(handle, CURLOPT_CAINFO, path))
+            }
+            if isProxyless {
+                set(tether_curl_setopt_string(handle, CURLOPT_PROXY, ""))
+                set(tether_curl_setopt_string(handle, CURLOPT_NOPROXY, ""))
             }
             easy.hasRunOptions = refused == CURLE_OK
         }
