@@ -1,5 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
+#if os(Linux)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
 
     /// The running Linux kernel's release, for tests of calls that came with a version (`MADV_POPULATE_WRITE`: 5.14).
     enum KernelVersion {
