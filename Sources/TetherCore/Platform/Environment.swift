@@ -21,19 +21,41 @@ package enum ProcessEnvironment {
     package static func variables() -> [String: String] {
         #if canImport(Glibc)
             var variables: [String: String] = [:]
-            var entry = environ
-            while let text = entry.pointee {
+            forEachEntry { text in
                 // As Foundation reads them: an entry that is not UTF-8, or has no `=`, is skipped; a later one wins.
                 if let line = String(validatingCString: text), let equals = Self.firstEquals(in: line) {
                     variables[String(line[..<equals])] = String(line[line.index(after: equals)...])
                 }
-                entry += 1
+                return true
             }
             return variables
         #else
             return ProcessInfo.processInfo.environment
         #endif
     }
+
+    /// Whether an entry of the environment satisfies `matches`, which gets its text: `NAME=value` from `environ` on
+    /// Linux, the name alone elsewhere. Read at each call, without the dictionary `variables()` makes.
+    package static func hasEntry(where matches: (UnsafePointer<CChar>) -> Bool) -> Bool {
+        #if canImport(Glibc)
+            var found = false
+            forEachEntry { text in
+                found = matches(text)
+                return !found
+            }
+            return found
+        #else
+            return ProcessInfo.processInfo.environment.keys.contains { $0.withCString(matches) }
+        #endif
+    }
+
+    #if canImport(Glibc)
+        /// Calls `body` with each entry of `environ`, in order, until it returns false.
+        private static func forEachEntry(_ body: (UnsafePointer<CChar>) -> Bool) {
+            var entry = environ
+            while let text = entry.pointee, body(text) { entry += 1 }
+        }
+    #endif
 
     /// Where the first `=` character of an entry is, found by its byte: a `Character` search was 5,500 instructions an
     /// entry (0.2 M of a one-contract run). A `=` byte between ASCII bytes is a character of its own; one beside other

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The environment's proxy variables, as libcurl reads them: `no_proxy`, `<scheme>_proxy` and `all_proxy`, in lower or
 /// upper case.
 ///
@@ -18,20 +9,7 @@ enum ProxyVariables {
     /// Whether no variable of the process's environment could name a proxy: none whose name ends in `_proxy`, in any
     /// case (more than libcurl reads, so that nothing it would read is missed). Read at each call: a process may set
     /// one between runs.
-    static func areAbsent() -> Bool {
-        #if canImport(Glibc)
-            var entry = environ
-            while let text = entry.pointee {
-                if namesAProxy(text) { return false }
-                entry += 1
-            }
-            return true
-        #else
-            return !ProcessInfo.processInfo.environment.keys.contains { name in
-                name.withCString { namesAProxy($0) }
-            }
-        #endif
-    }
+    static func areAbsent() -> Bool { !ProcessEnvironment.hasEntry(where: namesAProxy) }
 
     /// Whether the environment entry `text` (`NAME=value`, or a name alone) has a name that ends in `_proxy`, in any
     /// case, read from its bytes.
