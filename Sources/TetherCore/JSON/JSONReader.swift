@@ -34,8 +34,8 @@ public struct JSONReader: Sendable {
     /// - Throws: `JSONParseError` with the line and column of the first problem.
     public func value(_ bytes: Data) throws(JSONParseError) -> JSONValue {
         var positions: JSONPositions?
-        var deferredValues: [Int] = []
-        return try read(bytes, positions: &positions, deferredValues: &deferredValues)
+        var deferred = Deferred()
+        return try read(bytes, positions: &positions, deferred: &deferred)
     }
 
     /// Checks one JSON document as `value(_:)` reads it, the same errors at the same places, without building it: a
@@ -44,8 +44,8 @@ public struct JSONReader: Sendable {
     /// - Throws: `JSONParseError` with the line and column of the first problem.
     package func check(_ bytes: Data) throws(JSONParseError) {
         var positions: JSONPositions?
-        var deferredValues: [Int] = []
-        _ = try read(bytes, positions: &positions, building: false, deferredValues: &deferredValues)
+        var deferred = Deferred()
+        _ = try read(bytes, positions: &positions, building: false, deferred: &deferred)
     }
 
     /// Reads one JSON document and where each of its values and keys starts, for messages that point into the file.
@@ -61,20 +61,24 @@ public struct JSONReader: Sendable {
     /// (`JSONDocument.deferredText(of:)`), and nothing inside it is numbered. A manifest's stubs are most of its
     /// values and are read again only when a response is checked against them.
     /// `checkpoints`: the line checkpoints of `bytes`, when another thread counts them already.
+    /// `earlier`: a document read before with the same `deferred` path by a reader of the same `maxDepth` (another
+    /// version of the same manifest): a deferred value here whose bytes are those of the deferred value at the same
+    /// place in the order there, an object, array or string, is that same valid value, and is passed over with one
+    /// comparison instead of checked byte by byte (the same document, the same errors).
     func document(
         _ bytes: Data, deferring deferred: [JSONPathPattern.Step],
-        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints()
+        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints(), like earlier: JSONDocument? = nil
     ) throws(JSONParseError) -> JSONDocument {
         guard bytes.count <= JSONPositions.maxBytes else {
             throw JSONParseError(
                 reason: .tooLarge, detail: "\(bytes.count) bytes is more than the 4 GiB a manifest may have; split it")
         }
         var positions: JSONPositions? = JSONPositions()
-        var deferredValues: [Int] = []
-        let root = try read(bytes, positions: &positions, deferring: deferred, deferredValues: &deferredValues)
+        var read = Deferred()
+        let root = try self.read(bytes, positions: &positions, deferring: deferred, like: earlier, deferred: &read)
         return JSONDocument(
-            root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: deferredValues,
-            checkpoints: checkpoints)
+            root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: read.values,
+            checkpoints: checkpoints, valuesLikeEarlier: read.likeEarlier)
     }
 
     /// One value of `whole` read on its own (a value `whole` deferred): a document whose root is that value, its
@@ -103,22 +107,34 @@ public struct JSONReader: Sendable {
             deferredValues: deferredValues, checkpoints: whole.checkpoints)
     }
 
+    /// What a reading deferred: the numbers of the values read but not built, and how many of them had the bytes
+    /// of the earlier document's (`document(_:deferring:checkpoints:like:)`).
+    private struct Deferred {
+        var values: [Int] = []
+        var likeEarlier = 0
+    }
+
     private func read(
-        _ bytes: Data, positions: inout JSONPositions?, deferring deferred: [JSONPathPattern.Step] = [],
-        building: Bool = true, deferredValues: inout [Int]
+        _ bytes: Data, positions: inout JSONPositions?, deferring deferredPath: [JSONPathPattern.Step] = [],
+        like earlier: JSONDocument? = nil, building: Bool = true, deferred: inout Deferred
     ) throws(JSONParseError) -> JSONValue {
+        let earlierValues = earlier?.deferredSpans() ?? []
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
-            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, deferred: deferred)
-            do throws(JSONParseError) {
-                guard building else {
-                    try scanner.check()
-                    return .success(.null)
+            (earlier?.bytes ?? Data()).withUnsafeBytes { earlierBytes in
+                var scanner = JSONScanner(
+                    bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, deferred: deferredPath)
+                scanner.earlier = (earlierBytes, earlierValues)
+                do throws(JSONParseError) {
+                    guard building else {
+                        try scanner.check()
+                        return .success(.null)
+                    }
+                    let root = try scanner.document(positions: &positions)
+                    deferred = Deferred(values: scanner.deferredValues, likeEarlier: scanner.valuesLikeEarlier)
+                    return .success(root)
+                } catch {
+                    return .failure(error)
                 }
-                let root = try scanner.document(positions: &positions)
-                deferredValues = scanner.deferredValues
-                return .success(root)
-            } catch {
-                return .failure(error)
             }
         }
         switch result {
@@ -174,6 +190,9 @@ public final class JSONDocument: Sendable {
 
     /// The numbers of the values read but not built (`JSONReader.document(_:deferring:)`), ascending.
     private let deferredValues: [Int]
+    /// How many of them had the bytes of the same value of an earlier document, and were not checked again
+    /// (`JSONReader.document(_:deferring:checkpoints:like:)`).
+    package let valuesLikeEarlier: Int
 
     /// - Parameters:
     ///   - root: The value.
@@ -182,15 +201,17 @@ public final class JSONDocument: Sendable {
     ///   - deferredValues: The numbers of the values read but not built.
     ///   - checkpoints: The line checkpoints of `bytes`, if they are being counted already (else counted when a
     ///     place is first asked for).
+    ///   - valuesLikeEarlier: How many deferred values an earlier document had alike.
     package init(
         root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = [],
-        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints()
+        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints(), valuesLikeEarlier: Int = 0
     ) {
         self.root = root
         self.positions = positions
         self.bytes = bytes
         self.deferredValues = deferredValues
         self.checkpoints = checkpoints
+        self.valuesLikeEarlier = valuesLikeEarlier
     }
 
     /// A second object for the same document (the same value, places and bytes, shared, not copied): for a thread
@@ -248,6 +269,9 @@ extension JSONDocument {
     /// The number of the first value after value `index` and everything inside it (its next sibling, if it has one),
     /// for walks that follow the tree and its places together (the spec reader).
     package func value(after index: Int) -> Int { positions.next(after: index) }
+
+    /// Where each deferred value is in the bytes, in the order of the document.
+    fileprivate func deferredSpans() -> [Range<Int>] { deferredValues.map { positions.span(of: $0) } }
 
     /// The text of value `index` when it was deferred (its tree holds `null`): a slice that shares the document's
     /// bytes, which `JSONReader` reads without error. `nil` for a value that was built.
@@ -346,6 +370,14 @@ private struct JSONScanner {
     let deferred: [JSONPathPattern.Step]
     /// The numbers (positions) of the values deferred so far, ascending.
     var deferredValues: [Int] = []
+    /// The bytes of a document read before and where its deferred values are (`JSONReader.document(_:deferring:
+    /// checkpoints:like:)`): the deferred value of the same number here, when its bytes are the same, is not checked
+    /// again.
+    var earlier: (bytes: UnsafeRawBufferPointer, values: [Range<Int>]) = (
+        UnsafeRawBufferPointer(start: nil, count: 0), []
+    )
+    /// How many deferred values were the earlier document's.
+    var valuesLikeEarlier = 0
     var index = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
@@ -415,7 +447,12 @@ private struct JSONScanner {
             keyOffset = -1
             var value: JSONValue
             if stack.count == deferred.count && !deferred.isEmpty && Self.isDeferred(stack, deferred) {
-                try skipValue(depth: stack.count)
+                if let length = earlierValueLength(at: deferredValues.count) {
+                    index += length
+                    valuesLikeEarlier += 1
+                } else {
+                    try skipValue(depth: stack.count)
+                }
                 value = .null
                 deferredValues.append(position)
                 // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
@@ -555,6 +592,23 @@ private struct JSONScanner {
         return a.withUTF8 { x in
             b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
+    }
+
+    /// The length of the earlier document's deferred value `number` when the bytes at the index are the same: an
+    /// object, an array or a string (each ends where its bytes do, unlike a number that more digits may follow),
+    /// checked there at the same depth, so valid here. `nil` when there is none, or another.
+    private func earlierValueLength(at number: Int) -> Int? {
+        guard number < earlier.values.count, let base = bytes.baseAddress, let earlierBase = earlier.bytes.baseAddress
+        else { return nil }
+        let span = earlier.values[number]
+        guard span.count > 0, index + span.count <= bytes.count, bytes[index] == earlier.bytes[span.lowerBound] else {
+            return nil
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""): break
+        default: return nil
+        }
+        return memcmp(base + index, earlierBase + span.lowerBound, span.count) == 0 ? span.count : nil
     }
 
     /// Checks one value, as the document's loop would read it (the same errors at the same bytes), without building

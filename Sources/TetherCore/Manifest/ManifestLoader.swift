@@ -154,9 +154,7 @@ public struct ManifestLoader: Sendable {
     /// only when no version before holds it alike (`TargetReuse`). `nil` when anything is wrong with it (not JSON, a
     /// baseline, no targets, any error), for it to be read as any manifest is.
     private func readingTargetsAsText(_ data: Data, file: String) -> [Contract]? {
-        guard
-            let document = reuse?.readAhead.take(file)
-                ?? (try? JSONReader().document(data, deferring: Self.targetTexts)),
+        guard let document = reuse?.readAhead.take(file) ?? readAsText(data, file: file),
             document.root["tetherBaseline"] == nil, document.root["targets"] != nil
         else { return nil }
         var errors: [ContractError] = []
@@ -174,13 +172,21 @@ public struct ManifestLoader: Sendable {
             guard case .success(let (files, _)) = Self.files(at: path) else { continue }
             for file in files {
                 guard let data = MappedFiles.contents(atPath: file, mappingFrom: mappingThreshold),
-                    Self.mentionsTargets(data),
-                    let document = try? JSONReader().document(data, deferring: Self.targetTexts)
+                    Self.mentionsTargets(data), let document = readAsText(data, file: file)
                 else { continue }
                 document.checkpoints.count(data)  // every target's place is asked for when it is read
                 reuse.readAhead.keep(document, for: file)
             }
         }
+    }
+
+    /// A version's manifest read with its targets as text, each target compared with the same target's text in the
+    /// version read as text before it (most are the same, and are then not checked again); kept for the next.
+    private func readAsText(_ data: Data, file: String) -> JSONDocument? {
+        let document = try? JSONReader().document(
+            data, deferring: Self.targetTexts, like: reuse?.textRead(before: file))
+        if let document { reuse?.keepTextRead(document, of: file) }
+        return document
     }
 
     /// The files a path given to `load` names: itself, or a folder's `*.json` files (`jsonFiles(in:)`), and whether

@@ -45,6 +45,20 @@ package final class TargetReuse: @unchecked Sendable {
             return targets.lock.withLock { targets.paths.contains(path) }
         }
 
+        /// The manifest at `file`'s path as a version read before read it as text, the last to do so: its
+        /// targets' texts are what this version's are compared with as they are read (`JSONReader.document(_:
+        /// deferring:checkpoints:like:)`), so that a target no version changed is not checked byte by byte again.
+        func textRead(before file: String) -> JSONDocument? {
+            let path = relative(file)
+            return targets.lock.withLock { targets.textRead[path] }
+        }
+
+        /// Keeps `document`, this version's manifest at `file` read as text, for the versions read after it.
+        func keepTextRead(_ document: JSONDocument, of file: String) {
+            let path = relative(file)
+            targets.lock.withLock { targets.textRead[path] = document }
+        }
+
         private func relative(_ file: String) -> String {
             file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file
         }
@@ -237,6 +251,8 @@ package final class TargetReuse: @unchecked Sendable {
     // guarded by `lock`
     private var manifests: [ManifestKey: Manifest] = [:]
     private var paths: Set<String> = []
+    /// By path: the last version's manifest there read as text (`Scope.textRead(before:)`).
+    private var textRead: [String: JSONDocument] = [:]
 
     /// Nothing built yet.
     package init() {}

@@ -308,8 +308,11 @@ public struct Contract: Sendable, Equatable {
         set { update { $0.request = newValue } }
     }
 
-    /// Whether the contract sends `request` (compared where the contract keeps its request, without a copy of it).
-    package func sends(_ request: HTTPRequest) -> Bool { storage.fields.request == request }
+    /// Whether the contract sends the request `other` sends, compared where each keeps it, without a copy of either
+    /// (a run at five git refs compares 10,000 requests with those sent already).
+    package func sendsTheRequest(of other: Contract) -> Bool {
+        storage === other.storage || storage.fields.request == other.storage.fields.request
+    }
 
     /// The stub's body: what the live body's structure must match.
     public var sampleData: StubBody {

@@ -134,6 +134,9 @@ public struct ContractRunner: Sendable {
         // stub: `sharers[k]` are the positions in `sendable` of the targets that send `requests[k]`.
         var requests: [HTTPRequest] = []
         var sharers: [[Int]] = []
+        // The contract that sends each of `requests` first: unsigned, a request is compared with that contract's in
+        // place, not with a copy.
+        var senders: [Int] = []
         let signer = signIn  // copied once: the closures above hold `signIn` in a box, copied out at each use
         if contracts.contains(where: { $0.ref != nil }) {
             // The numbers in `requests` of the requests with each hash (`SentRequest.hash`): numbers, not copies of
@@ -149,7 +152,7 @@ public struct ContractRunner: Sendable {
                     shared < requests.count
                     && (signsIn
                         ? signer.signed(contracts[index]) == requests[shared]
-                        : contracts[index].sends(requests[shared]))
+                        : contracts[index].sendsTheRequest(of: contracts[senders[shared]]))
                 if !isNext {
                     let request = signsIn ? signer.signed(contracts[index]) : contracts[index].request
                     let hash = SentRequest.hash(request)
@@ -159,6 +162,7 @@ public struct ContractRunner: Sendable {
                         shared = requests.count
                         withHash[hash, default: []].append(shared)
                         requests.append(request)
+                        senders.append(index)
                         sharers.append([])
                     }
                 }

@@ -204,6 +204,87 @@ import Testing
         #expect(differing.isEmpty, "\(differing.prefix(3))")
     }
 
+    // MARK: - Deferred values like an earlier document's (`--ref`: the versions of a manifest)
+
+    private static let elementPath: [JSONPathPattern.Step] = [.key("targets"), .any]
+
+    /// What a document is made of, to compare one read with an earlier document and one read without.
+    private func contents(_ document: JSONDocument) -> String {
+        var deferred: [String] = []
+        for index in 0..<document.positions.count {
+            guard let text = document.deferredText(of: index) else { continue }
+            deferred.append(
+                "\(index) \(document.lineAndColumn(ofValue: index)): \(String(decoding: text, as: UTF8.self))")
+        }
+        return "\(document.root) \(document.positions.count) \(deferred)"
+    }
+
+    private func read(_ bytes: Data, like earlier: JSONDocument? = nil) -> Result<JSONDocument, JSONParseError> {
+        Result { () throws(JSONParseError) in
+            try JSONReader(maxDepth: 6).document(bytes, deferring: Self.elementPath, like: earlier)
+        }
+    }
+
+    @Test func anElementWithAnEarlierDocumentsBytesIsTakenAsItIs() throws {
+        let earlier = try JSONReader(maxDepth: 6).document(
+            Data(#"{"targets": [{"a": [1, "x"]}, [true], "text", 12, {"b": {}}, null]}"#.utf8),
+            deferring: Self.elementPath)
+        #expect(earlier.valuesLikeEarlier == 0)
+        // The same elements: the containers and the string are taken; the number and null are read (a number the
+        // earlier document ends may go on here: 123).
+        let same = Data(#"{"targets": [{"a": [1, "x"]}, [true], "text", 12, {"b": {}}, null], "more": 1}"#.utf8)
+        let read = try self.read(same, like: earlier).get()
+        #expect(read.valuesLikeEarlier == 4)
+        #expect(contents(read) == contents(try self.read(same).get()))
+        let longer = Data(#"{"targets": [{"a": [1, "x"]}, [true], "text", 123, {"b": {}}, null]}"#.utf8)
+        // Pre-order: 0 the root, 1 targets, 2 to 7 its elements (nothing inside them numbered).
+        #expect(try self.read(longer, like: earlier).get().valuesLikeEarlier == 4)
+        #expect(try self.read(longer, like: earlier).get().deferredText(of: 5).map { Array($0) } == Array("123".utf8))
+        // Moved by a byte, one element changed, one inserted: only what is the same at its number is taken.
+        let changed = Data(#"{ "targets": [{"a": [1, "y"]}, [true], "text", 12, {"b": {}}, null, {}]}"#.utf8)
+        #expect(try self.read(changed, like: earlier).get().valuesLikeEarlier == 3)
+        #expect(contents(try self.read(changed, like: earlier).get()) == contents(try self.read(changed).get()))
+        let inserted = Data(#"{"targets": [{}, {"a": [1, "x"]}, [true], "text", 12, {"b": {}}, null]}"#.utf8)
+        #expect(try self.read(inserted, like: earlier).get().valuesLikeEarlier == 0)
+    }
+
+    @Test func randomlyChangedVersionsReadTheSameWithOrWithoutTheEarlier() throws {
+        // An earlier version, and versions of it with one to three bytes inserted, deleted or replaced: every
+        // document (values, places, deferred texts) and every error is the same read either way.
+        var generator = SystemRandomNumberGenerator()  // a failure quotes its inputs
+        let base = Array(
+            #"{"targets": [{"id": 12, "a": [true, null, {"b": "c\n\ud83d\ude00"}]}, [[[[1]]]], "t\u00e9", {"d": -0.5e-2}, {}, [], "x"]}"#
+                .utf8)
+        let earlier = try JSONReader(maxDepth: 6).document(Data(base), deferring: Self.elementPath)
+        let alphabet = Array("{}[],:\"\\ abn0-.eu1".utf8) + [0x09, 0xC3, 0xA9]
+        var differing: [String] = []
+        var taken = 0
+        for _ in 0..<3000 {
+            var bytes = base
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                case 1: bytes.remove(at: at)
+                default: bytes[at] = alphabet.randomElement(using: &generator)!
+                }
+            }
+            let (alone, like) = (read(Data(bytes)), read(Data(bytes), like: earlier))
+            switch (alone, like) {
+            case (.success(let alone), .success(let like)):
+                taken += like.valuesLikeEarlier
+                if contents(alone) != contents(like) { differing.append(String(decoding: bytes, as: UTF8.self)) }
+            case (.failure(let alone), .failure(let like)):
+                if alone.detail != like.detail || alone.line != like.line || alone.column != like.column {
+                    differing.append(String(decoding: bytes, as: UTF8.self))
+                }
+            default: differing.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(3))")
+        #expect(taken > 1000)  // most changes leave most elements as they were
+    }
+
     /// The reader skips a string's plain text 8 bytes at a time: a quote, a backslash or a control character at any
     /// place of the 8, and text running up to the input's last byte, are each found where a byte-by-byte reading
     /// finds them. Non-ASCII text (whose bytes are 0x80 and up) is plain.
