@@ -282,6 +282,58 @@ import Testing
             text.split(separator: "\n").map { $0.split(separator: " ").dropFirst().first } == ["S.t0", "S.t1", "S.t2"])
     }
 
+    /// Many lines coming due at once (a `--ref` run's later versions, as the first version's last result comes)
+    /// are written in two parts, on both cores: the same text, in contract order.
+    @Test func manyLinesDueAtOnceAreWrittenInOrder() {
+        let count = ConsoleWriter.Stream.linesWrittenInParts * 2 + 7
+        let contracts = (0..<count).map {
+            Contract(
+                service: "S", name: "t\($0)", baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/\($0)"), sampleData: .none, source: "x")
+        }
+        let results = contracts.indices.map {
+            $0 % 3 == 0
+                ? ContractResult(
+                    contract: contracts[$0], outcome: .drifted,
+                    findings: [Finding(.drift, .emptyBody, at: .body, "expected a body \($0)")])
+                : ContractResult(contract: contracts[$0], outcome: .passed, duration: Double($0) / 1000)
+        }
+        var inOrder = ConsoleWriter.Stream(contracts: contracts, color: false)
+        let expected = results.indices.map { inOrder.add(results[$0], at: $0) }.joined()
+        var stream = ConsoleWriter.Stream(contracts: contracts, color: false)
+        var generator = SystemRandomNumberGenerator()
+        for index in Array(1..<count).shuffled(using: &generator) {
+            #expect(stream.add(results[index], at: index) == "")
+        }
+        let text = stream.add(results[0], at: 0)
+        #expect(text == expected)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("DRIFT") }.count == count)
+    }
+
+    /// A line that waits for its turn is written when its result comes; a secret that a result coming after it
+    /// teaches the stream (a sign-in's token in its contract) is still hidden in it when it is printed.
+    @Test func aWaitingLineHidesASecretLearnedBeforeItsTurn() {
+        let token = "tok-7f3a9c"
+        var contracts = (0..<2).map {
+            Contract(
+                service: "S", name: "t\($0)", baseURL: "http://127.0.0.1",
+                request: HTTPRequest(method: "GET", url: "http://127.0.0.1/\($0)"), sampleData: .none, source: "x")
+        }
+        var stream = ConsoleWriter.Stream(contracts: contracts, color: false)
+        let leaking = ContractResult(
+            contract: contracts[1], outcome: .drifted,
+            findings: [Finding(.drift, .emptyBody, at: .body, "expected a body, got \(token)")])
+        #expect(stream.add(leaking, at: 1) == "")
+        contracts[0].secrets = [token]
+        let text = stream.add(ContractResult(contract: contracts[0], outcome: .passed), at: 0)
+        #expect(text.contains("S.t1") && text.contains("expected a body"))
+        #expect(!text.contains(token), "\(text)")
+        // Learned before the line came, the secret is hidden as the line is written.
+        var learned = ConsoleWriter.Stream(contracts: contracts, color: false)
+        #expect(learned.add(ContractResult(contract: contracts[0], outcome: .passed), at: 0).contains("S.t0"))
+        #expect(!learned.add(leaking, at: 1).contains(token))
+    }
+
     /// Whatever the order results come in (as 16 transfers in flight finish, or as a `--ref` run's later versions
     /// come with the first's), every result is printed once, in contract order, as soon as those before it are.
     @Test func everyArrivalOrderPrintsEachResultOnceAsSoonAsItsTurnComes() {
