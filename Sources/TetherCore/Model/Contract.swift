@@ -314,6 +314,12 @@ public struct Contract: Sendable, Equatable {
         storage === other.storage || storage.fields.request == other.storage.fields.request
     }
 
+    /// Whether the stub's body is text (`StubBody.text`), asked where the contract keeps it, without a copy of it:
+    /// the checks for XML stubs ask it of every target of a run before anything is sent.
+    package var hasTextStub: Bool {
+        if case .text = storage.fields.sampleData { true } else { false }
+    }
+
     /// The stub's body: what the live body's structure must match.
     public var sampleData: StubBody {
         get { storage.fields.sampleData }

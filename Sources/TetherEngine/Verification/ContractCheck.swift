@@ -107,7 +107,8 @@ public enum ContractCheck {
 
     /// The bytes and headers of a text stub sent to the service: the only stubs that may be XML.
     private static func textStub(of contract: Contract) -> (data: Data, headers: [HTTPHeader])? {
-        guard case .text(let data) = contract.sampleData, case .network(_, let headers) = contract.sampleResponse
+        guard contract.hasTextStub, case .text(let data) = contract.sampleData,
+            case .network(_, let headers) = contract.sampleResponse
         else { return nil }
         return (data, headers)
     }
