@@ -276,7 +276,9 @@ public enum JUnitWriter {
         writer.startElement("testcase")
         try writer.attribute("classname", nonBlank(result.contract.service, or: "unnamed"))
         try writer.attribute("name", nonBlank(result.contract.name, or: "unnamed"))
-        try writer.attribute("time", ReportText.seconds(result.duration))
+        try writer.attribute("time", maxLength: ReportText.maximumSecondsLength) {
+            ReportText.writeSeconds(result.duration, into: $0)
+        }
         if isFileAttributes, let place = result.contract.declaration {
             try writer.attribute("file", ReportText.clean(place.file, redactor: redactor))
             try writer.attribute("line", String(place.line))
