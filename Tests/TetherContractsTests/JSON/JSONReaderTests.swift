@@ -176,6 +176,22 @@ import Testing
         #expect(target?["sampleData"]?["text"] == .string("t"))
     }
 
+    /// `base` with one to three bytes inserted, deleted or replaced, each one of JSON's syntax, a letter, a digit, a
+    /// tab or a byte of `é`.
+    private static func randomlyChanged(_ base: [UInt8], using generator: inout some RandomNumberGenerator) -> [UInt8] {
+        let alphabet = Array("{}[],:\"\\ abn0-.eu1".utf8) + [0x09, 0xC3, 0xA9]
+        var bytes = base
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+            let at = Int.random(in: 0..<bytes.count, using: &generator)
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+            case 1: bytes.remove(at: at)
+            default: bytes[at] = alphabet.randomElement(using: &generator)!
+            }
+        }
+        return bytes
+    }
+
     @Test func randomlyBrokenManifestsFailTheSameWayDeferredOrBuilt() {
         // Valid manifests with one to three bytes inserted, deleted or replaced: every error (or none) is the same.
         var generator = SystemRandomNumberGenerator()  // a failure quotes its inputs
@@ -184,18 +200,9 @@ import Testing
                 stub:
                     "{\"id\": 12, \"a\": [true, false, null, {\"b\": \"c\\n\\ud83d\\ude00\"}], \"d\": -0.5e-2, \"e\": {}}"
             ))
-        let alphabet = Array("{}[],:\"\\ abn0-.eu1".utf8) + [0x09, 0xC3, 0xA9]
         var differing: [String] = []
         for _ in 0..<3000 {
-            var bytes = base
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let at = Int.random(in: 0..<bytes.count, using: &generator)
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
-                case 1: bytes.remove(at: at)
-                default: bytes[at] = alphabet.randomElement(using: &generator)!
-                }
-            }
+            let bytes = Self.randomlyChanged(base, using: &generator)
             let (built, deferred) = bothErrors(Data(bytes), maxDepth: 5)
             if built?.detail != deferred?.detail || built?.line != deferred?.line || built?.column != deferred?.column {
                 differing.append(String(decoding: bytes, as: UTF8.self))
@@ -256,19 +263,10 @@ import Testing
             #"{"targets": [{"id": 12, "a": [true, null, {"b": "c\n\ud83d\ude00"}]}, [[[[1]]]], "t\u00e9", {"d": -0.5e-2}, {}, [], "x"]}"#
                 .utf8)
         let earlier = try JSONReader(maxDepth: 6).document(Data(base), deferring: Self.elementPath)
-        let alphabet = Array("{}[],:\"\\ abn0-.eu1".utf8) + [0x09, 0xC3, 0xA9]
         var differing: [String] = []
         var taken = 0
         for _ in 0..<3000 {
-            var bytes = base
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let at = Int.random(in: 0..<bytes.count, using: &generator)
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
-                case 1: bytes.remove(at: at)
-                default: bytes[at] = alphabet.randomElement(using: &generator)!
-                }
-            }
+            let bytes = Self.randomlyChanged(base, using: &generator)
             let (alone, like) = (read(Data(bytes)), read(Data(bytes), like: earlier))
             switch (alone, like) {
             case (.success(let alone), .success(let like)):
