@@ -311,7 +311,25 @@ public struct Contract: Sendable, Equatable {
     /// Whether the contract sends the request `other` sends, compared where each keeps it, without a copy of either
     /// (a run at five git refs compares 10,000 requests with those sent already).
     package func sendsTheRequest(of other: Contract) -> Bool {
-        storage === other.storage || storage.fields.request == other.storage.fields.request
+        if storage === other.storage { return true }
+        // Two requests with the same bits are equal (the same strings' and arrays' buffers, the same inline bytes), and
+        // most compared here are: a later version's target takes the request of the earlier one it matches
+        // (`TargetReuse`). Compared in place, that needs no copy of either: `==` compares copies, each retained
+        // and released (two of each per compare, 8,000 compares in a run at five git refs).
+        let sameBits = withUnsafeBytes(of: &storage.fields.request) { request in
+            withUnsafeBytes(of: &other.storage.fields.request) { otherRequest in
+                var offset = 0
+                while offset + 8 <= request.count {
+                    guard
+                        request.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == otherRequest.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    else { return false }
+                    offset += 8
+                }
+                return request[offset...].elementsEqual(otherRequest[offset...])
+            }
+        }
+        return sameBits || storage.fields.request == other.storage.fields.request
     }
 
     /// Whether the stub's body is text (`StubBody.text`), asked where the contract keeps it, without a copy of it:

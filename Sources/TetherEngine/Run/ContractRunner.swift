@@ -131,9 +131,10 @@ public struct ContractRunner: Sendable {
         }
         let parser = try? JSONParser()  // one parser for every body: it keeps its buffers between documents
         // At several git refs (`--ref`), one request is sent once and its answer checked against every version's
-        // stub: `sharers[k]` are the positions in `sendable` of the targets that send `requests[k]`.
+        // stub: `sent[position]` is the number in `requests` of the request the target at `position` in `sendable`
+        // sends (grouped by request below, `Sharers`).
         var requests: [HTTPRequest] = []
-        var sharers: [[Int]] = []
+        var sent: [Int] = []
         // The contract that sends each of `requests` first: unsigned, a request is compared with that contract's in
         // place, not with a copy.
         var senders: [Int] = []
@@ -146,6 +147,7 @@ public struct ContractRunner: Sendable {
             // compared first, in place. Each of `requests` is a different request, so an equal one is the one a
             // lookup finds.
             var next = 0
+            sent.reserveCapacity(sendable.count)
             for (position, index) in sendable.enumerated() {
                 var shared = next
                 let isNext =
@@ -163,16 +165,16 @@ public struct ContractRunner: Sendable {
                         withHash[hash, default: []].append(shared)
                         requests.append(request)
                         senders.append(index)
-                        sharers.append([])
                     }
                 }
-                sharers[shared].append(position)
+                sent.append(shared)
                 next = shared + 1
             }
         } else {
             requests = sendable.map { signsIn ? signer.signed(contracts[$0]) : contracts[$0].request }
-            sharers = sendable.indices.map { [$0] }
+            sent = Array(sendable.indices)
         }
+        let sharers = Sharers(sent, requests: requests.count)
         // Each stub against its spec, once: for the coverage, and for the triangle when its answer arrives.
         var verdicts: [String: [SpecCheck.Verdict]] = [:]
         var stubFindings: [Int: [Finding]] = [:]
@@ -206,7 +208,8 @@ public struct ContractRunner: Sendable {
         Self.send(requests, through: self.transport, options: transport, inStep: inStep) { position, response in
             // Versions that share a request mostly share the stub too: one check serves each of them alike.
             var last: (contract: Contract, result: ContractResult)?
-            for index in sharers[position].map({ sendable[$0] }) {
+            for sharer in sharers.positions(sending: position) {
+                let index = sendable[sharer]
                 // A 401 to a signed-in target: its token may have expired. It waits; the service signs in once more
                 // and the target is sent again, once (its first answer is not reported).
                 if case .success(let live) = response, live.statusCode == 401, contracts[index].signsIn {
@@ -530,4 +533,35 @@ private enum SentRequest {
         hasher.combine(request.body?.count ?? -1)
         return hasher.finalize()
     }
+}
+
+/// The targets that send each request of a run, grouped by request in three flat arrays, not one array per request
+/// (a run at five git refs made 2,000 of them and grew each four times; a run at one ref, one of one element per
+/// target).
+private struct Sharers {
+    /// Positions (in the run's sendable targets), those of request 0 first, then those of request 1, …; ascending
+    /// within each request.
+    private let positions: [Int]
+    /// Where each request's positions start in `positions`, and, last, their count.
+    private let starts: [Int]
+
+    /// - Parameters:
+    ///   - sent: The number of the request each position sends.
+    ///   - requests: How many requests there are.
+    init(_ sent: [Int], requests: Int) {
+        var starts = [Int](repeating: 0, count: requests + 1)
+        for request in sent { starts[request + 1] += 1 }
+        for request in 0..<requests { starts[request + 1] += starts[request] }
+        var next = starts
+        var positions = [Int](repeating: 0, count: sent.count)
+        for (position, request) in sent.enumerated() {
+            positions[next[request]] = position
+            next[request] += 1
+        }
+        self.positions = positions
+        self.starts = starts
+    }
+
+    /// The positions of the targets that send request `request`, ascending.
+    func positions(sending request: Int) -> ArraySlice<Int> { positions[starts[request]..<starts[request + 1]] }
 }

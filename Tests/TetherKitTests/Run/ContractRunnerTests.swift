@@ -217,3 +217,55 @@ private final class ThreadNotingTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 }
+
+/// `Contract.sendsTheRequest(of:)`: the runner's test for one request sent for several versions' targets. Requests
+/// with the same bits (a later version's target keeps the earlier one's request) and equal requests held in other
+/// buffers both send one request; a difference in any part of the request sends two.
+@Suite struct SendsTheRequestTests {
+    /// `http://127.0.0.1:8080/items/<path>`, made at run time: a string of its own, not a shared literal.
+    static func url(_ path: String) -> String { "http://127.0.0.1:8080/items/" + path }
+
+    static func contract(_ request: HTTPRequest) -> Contract {
+        Contract(
+            service: "Shop@v1", name: "item", baseURL: "http://127.0.0.1:8080", request: request,
+            sampleData: .none, source: "v1:shop.json")
+    }
+
+    static let request = HTTPRequest(
+        method: "POST", url: url("42"), headers: [HTTPHeader("Accept", "application/json")],
+        body: Data(String(repeating: "x", count: 40).utf8))
+
+    @Test func aVersionKeepingTheRequestAndAnEqualRequestElsewhereSendOne() {
+        let base = Self.contract(Self.request)
+        #expect(base.sendsTheRequest(of: base))
+        var version = base  // a storage of its own, the request's buffers shared
+        version.service = "Shop@v2"
+        version.source = "v2:shop.json"
+        #expect(version.sendsTheRequest(of: base) && base.sendsTheRequest(of: version))
+        // Equal, in buffers of their own: compared by value.
+        let rebuilt = Self.contract(
+            HTTPRequest(
+                method: String("POST".reversed().reversed()), url: Self.url(String(42)),
+                headers: [HTTPHeader("Accept", "application/" + "json")],
+                body: Data(String(repeating: "x", count: 40).utf8)))
+        #expect(rebuilt.sendsTheRequest(of: base) && base.sendsTheRequest(of: rebuilt))
+    }
+
+    @Test func eachPartOfTheRequestTellsTwoApart() {
+        let base = Self.contract(Self.request)
+        let changes: [(String, (inout HTTPRequest) -> Void)] = [
+            ("method", { $0.method = "PUT" }),
+            ("url", { $0.url = Self.url("43") }),
+            ("header value", { $0.headers = [HTTPHeader("Accept", "application/xml")] }),
+            ("another header", { $0.headers.append(HTTPHeader("X-Trace", "1")) }),
+            ("body", { $0.body = Data(String(repeating: "y", count: 40).utf8) }),
+            ("no body", { $0.body = nil }),
+        ]
+        for (what, change) in changes {
+            var request = Self.request
+            change(&request)
+            let changed = Self.contract(request)
+            #expect(!changed.sendsTheRequest(of: base) && !base.sendsTheRequest(of: changed), "\(what)")
+        }
+    }
+}
