@@ -105,6 +105,9 @@ public enum JUnitMerge {
                     for value in values where !properties[index].values.contains(value) {
                         properties[index].values.append(value)
                     }
+                    if name == "baseURL" || name == "source" {
+                        properties[index].values = Self.listed(properties[index].values)
+                    }
                 } else {
                     properties.append((name, values))
                 }
@@ -117,6 +120,14 @@ public enum JUnitMerge {
                     errText.append(element.text)
                 }
             }
+        }
+
+        /// United base URLs or sources as the writer lists a suite's (`JUnitWriter.listedValues`): the first ones,
+        /// then `…` where a part had more or the union has.
+        static func listed(_ values: [String]) -> [String] {
+            let named = values.filter { $0 != JUnitWriter.moreValues }
+            guard named.count > JUnitWriter.listedValues || named.count < values.count else { return values }
+            return named.prefix(JUnitWriter.listedValues) + [JUnitWriter.moreValues]
         }
 
         /// `2/3` and `1/2` make `3/5`; a value that is not `covered/total` is kept as the first one.

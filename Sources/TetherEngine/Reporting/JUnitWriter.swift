@@ -338,14 +338,18 @@ public enum JUnitWriter {
     }
 
     /// Distinct values, in order of first appearance, cleaned and joined by `, ` (a suite's base URLs, its sources).
+    /// A suite's distinct base URLs or sources, in the order met: at most `JUnitWriter.listedValues` of them, then
+    /// `…` when there are more. A manifest's suite has one or a few; a suite of Swift targets has a source per target
+    /// (`Service.name`, which its test cases name already), and 2,000 of them were a 40 KB property, a quarter of the
+    /// report.
     private struct DistinctValues {
-        private var seen = Set<String>()
         private var values: [String] = []
-        private var last: String?  // a suite's targets mostly share one value: a repeat of the last one is not hashed
+        private var isCut = false
 
         mutating func add(_ value: String) {
-            if value != last && seen.insert(value).inserted { values.append(value) }
-            last = value
+            // Mostly the last value again: compared with it first, then with the few before it.
+            guard !isCut, values.last != value, !values.contains(value) else { return }
+            if values.count == JUnitWriter.listedValues { isCut = true } else { values.append(value) }
         }
 
         /// Appended in a loop: the generic `joined(separator:)` looked its conformance up at its first use in a
@@ -356,9 +360,14 @@ public enum JUnitWriter {
                 if position > 0 { text += ", " }
                 text += ReportText.clean(value, redactor: redactor)
             }
-            return text
+            return isCut ? text + ", " + JUnitWriter.moreValues : text
         }
     }
+
+    /// How many base URLs or sources a suite's property lists before `moreValues` (`DistinctValues`).
+    static let listedValues = 20
+    /// What stands for the base URLs or sources a suite's property does not list.
+    static let moreValues = "…"
 }
 
 /// The JUnit XML file of a run, as a report sink: its path is checked before anything is sent, and it is written

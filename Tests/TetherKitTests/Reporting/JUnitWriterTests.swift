@@ -394,3 +394,68 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["file", "taken"])
     }
 }
+
+/// A suite's `baseURL` and `source` properties list its distinct values, the first 20 of them, then `…`; a merge of
+/// shards lists them as one run would.
+@Suite struct JUnitListedValuesTests {
+    /// Passes of one service, target `itemK` for each K in `targets`, with source `sources(K)` and base URL
+    /// `baseURLs(K)`.
+    static func report(
+        _ targets: Range<Int>, sources: (Int) -> String, baseURLs: (Int) -> String = { _ in "http://127.0.0.1:8080" }
+    ) -> RunReport {
+        let results = targets.map { index in
+            ContractResult(
+                contract: Contract(
+                    service: "Shop", name: "item\(index)", baseURL: baseURLs(index),
+                    request: HTTPRequest(method: "GET", url: baseURLs(index) + "/items/\(index)"), sampleData: .none,
+                    source: sources(index)),
+                outcome: .passed, liveStatusCode: 200, duration: 0.001)
+        }
+        return RunReport(results: results, startedAt: ReportFixtures.startedAt, duration: 1, hostname: "ci-host")
+    }
+
+    static func property(_ name: String, of xml: Data) throws -> [String] {
+        try XMLElementNode.read(xml, name: "junit.xml").strings(
+            "//testsuite/properties/property[@name='\(name)']/@value")
+    }
+
+    @Test func theFirstTwentyDistinctValuesThenAnEllipsis() throws {
+        // 25 Swift targets: a source each; two base URLs, taken in turn.
+        let many = try JUnitWriter.xml(
+            for: Self.report(
+                0..<25, sources: { "Shop.item\($0)" }, baseURLs: { "http://127.0.0.1:\(8080 + $0 % 2)" }))
+        let first20 = (0..<20).map { "Shop.item\($0)" }.joined(separator: ", ")
+        #expect(try Self.property("source", of: many) == [first20 + ", …"])
+        #expect(try Self.property("baseURL", of: many) == ["http://127.0.0.1:8080, http://127.0.0.1:8081"])
+        // Twenty, each repeated: all listed, no ellipsis; one manifest: its path once.
+        let twenty = try JUnitWriter.xml(for: Self.report(0..<40, sources: { "contracts/shop-\($0 % 20).json" }))
+        #expect(
+            try Self.property("source", of: twenty)
+                == [(0..<20).map { "contracts/shop-\($0).json" }.joined(separator: ", ")])
+        let one = try JUnitWriter.xml(for: Self.report(0..<2_000, sources: { _ in "contracts/shop.json" }))
+        #expect(try Self.property("source", of: one) == ["contracts/shop.json"])
+        #expect(try JUnitValidator.validate(String(decoding: many, as: UTF8.self)).isValid)
+    }
+
+    @Test func aMergeListsTheShardsValuesAsOneRunWould() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-listed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Shards of 12 and 13 targets, a source each: neither is cut, their union (25) is.
+        let shards: [(String, Range<Int>)] = [("a.xml", 0..<12), ("b.xml", 12..<25)]
+        for (file, range) in shards {
+            let report = Self.report(range, sources: { "Shop.item\($0)" })
+            try JUnitWriter.xml(for: report).write(to: folder.appendingPathComponent(file))
+        }
+        let merged = try JUnitMerge.merge(shards.map { folder.appendingPathComponent($0.0).path }).xml
+        let first20 = (0..<20).map { "Shop.item\($0)" }.joined(separator: ", ")
+        #expect(try Self.property("source", of: merged) == [first20 + ", …"])
+        // A shard already cut and one of two: the cut one's twenty, then one ellipsis.
+        try JUnitWriter.xml(for: Self.report(0..<30, sources: { "Shop.item\($0)" }))
+            .write(to: folder.appendingPathComponent("a.xml"))
+        try JUnitWriter.xml(for: Self.report(30..<32, sources: { "Other.item\($0)" }))
+            .write(to: folder.appendingPathComponent("b.xml"))
+        let cut = try JUnitMerge.merge(shards.map { folder.appendingPathComponent($0.0).path }).xml
+        #expect(try Self.property("source", of: cut) == [first20 + ", …"])
+    }
+}
