@@ -105,11 +105,9 @@ public enum JUnitMerge {
                     for value in values where !properties[index].values.contains(value) {
                         properties[index].values.append(value)
                     }
-                    if name == "baseURL" || name == "source" {
-                        properties[index].values = Self.listed(properties[index].values)
-                    }
+                    if Self.isListed(name) { properties[index].values = Self.listed(properties[index].values) }
                 } else {
-                    properties.append((name, values))
+                    properties.append((name, Self.isListed(name) ? Self.listed(values) : values))
                 }
             }
             for element in suite.element.elements {
@@ -121,6 +119,9 @@ public enum JUnitMerge {
                 }
             }
         }
+
+        /// Whether the property lists a suite's distinct values as `JUnitWriter` cuts them (`listed(_:)`).
+        static func isListed(_ name: String) -> Bool { name == "baseURL" || name == "source" }
 
         /// United base URLs or sources as the writer lists a suite's (`JUnitWriter.listedValues`): the first ones,
         /// then `…` where a part had more or the union has.

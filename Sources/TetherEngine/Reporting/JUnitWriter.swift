@@ -337,11 +337,10 @@ public enum JUnitWriter {
         return text.allSatisfy(\.isWhitespace) ? fallback : text
     }
 
-    /// Distinct values, in order of first appearance, cleaned and joined by `, ` (a suite's base URLs, its sources).
-    /// A suite's distinct base URLs or sources, in the order met: at most `JUnitWriter.listedValues` of them, then
-    /// `…` when there are more. A manifest's suite has one or a few; a suite of Swift targets has a source per target
-    /// (`Service.name`, which its test cases name already), and 2,000 of them were a 40 KB property, a quarter of the
-    /// report.
+    /// A suite's distinct base URLs or sources, in the order met, cleaned and joined by `, `: at most
+    /// `JUnitWriter.listedValues` of them, then `…` when there are more. A manifest's suite has one or a few; a suite
+    /// of Swift targets has a source per target (`Service.name`, which its test cases name already), and 2,000 of them
+    /// were a 40 KB property, a sixth of the report.
     private struct DistinctValues {
         private var values: [String] = []
         private var isCut = false

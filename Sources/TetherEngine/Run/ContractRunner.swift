@@ -535,7 +535,7 @@ private enum SentRequest {
     }
 }
 
-/// The targets that send each request of a run, grouped by request in three flat arrays, not one array per request
+/// The targets that send each request of a run, grouped by request in two flat arrays, not one array per request
 /// (a run at five git refs made 2,000 of them and grew each four times; a run at one ref, one of one element per
 /// target).
 private struct Sharers {

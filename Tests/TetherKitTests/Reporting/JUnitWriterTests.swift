@@ -457,5 +457,12 @@ import Testing
             .write(to: folder.appendingPathComponent("b.xml"))
         let cut = try JUnitMerge.merge(shards.map { folder.appendingPathComponent($0.0).path }).xml
         #expect(try Self.property("source", of: cut) == [first20 + ", …"])
+        // One report that lists 25 (an earlier Tether's), merged alone: cut as the writer cuts.
+        let earlier = String(decoding: try Data(contentsOf: folder.appendingPathComponent("a.xml")), as: UTF8.self)
+            .replacingOccurrences(
+                of: first20 + ", …", with: (0..<25).map { "Shop.item\($0)" }.joined(separator: ", "))
+        try Data(earlier.utf8).write(to: folder.appendingPathComponent("a.xml"))
+        let alone = try JUnitMerge.merge([folder.appendingPathComponent("a.xml").path]).xml
+        #expect(try Self.property("source", of: alone) == [first20 + ", …"])
     }
 }
