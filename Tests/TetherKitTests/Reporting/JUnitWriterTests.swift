@@ -405,9 +405,8 @@ import Testing
     ) -> RunReport {
         let results = targets.map { index in
             ContractResult(
-                contract: Contract(
-                    service: "Shop", name: "item\(index)", baseURL: baseURLs(index),
-                    request: HTTPRequest(method: "GET", url: baseURLs(index) + "/items/\(index)"), sampleData: .none,
+                contract: ReportFixtures.contract(
+                    "Shop", "item\(index)", url: baseURLs(index) + "/items/\(index)", baseURL: baseURLs(index),
                     source: sources(index)),
                 outcome: .passed, liveStatusCode: 200, duration: 0.001)
         }

@@ -15,12 +15,12 @@ enum ReportFixtures {
 
     static func contract(
         _ service: String, _ name: String, url: String = "http://127.0.0.1:8080/x", headers: [HTTPHeader] = [],
-        secrets: [String] = []
+        secrets: [String] = [], baseURL: String = "http://127.0.0.1:8080", source: String? = nil
     ) -> Contract {
         Contract(
-            service: service, name: name, baseURL: "http://127.0.0.1:8080",
+            service: service, name: name, baseURL: baseURL,
             request: HTTPRequest(method: "GET", url: url, headers: headers), sampleData: .none,
-            source: "contracts/\(service.lowercased()).json", secrets: secrets)
+            source: source ?? "contracts/\(service.lowercased()).json", secrets: secrets)
     }
 
     /// Two services; a pass with a note, a drift with drifts and a note, an error, a skip, a plain pass.
