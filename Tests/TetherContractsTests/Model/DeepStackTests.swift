@@ -60,7 +60,7 @@ import Testing
         }
     #endif
 
-    @Test(arguments: [1, 2, 7, 64])
+    @Test(arguments: [1, 2, 7, 64, 2_000])
     func concurrentPerformCallsEachIndexOnceOnDeepStacks(iterations: Int) {
         let caller = pthread_self()
         let seen = NSLock()
@@ -79,6 +79,34 @@ import Testing
         #expect(calls.sorted() == Array(0..<iterations))
         #expect(sizes.allSatisfy { $0 >= DeepStack.size }, "\(sizes)")
         #expect(!onCaller)
+    }
+
+    /// The indexes are handed out in runs, in order, each a share of what is left: a few dozen takes of the lock for
+    /// thousands of short calls, single indexes at the end.
+    @Test(arguments: [(1, 1), (2, 2), (7, 2), (64, 2), (2_000, 2), (2_000, 8), (100_000, 2)])
+    func indexesComeInShrinkingRuns(count: Int, threads: Int) {
+        let next = DeepStack.NextIndexes(count: count, threads: threads)
+        var runs: [Range<Int>] = []
+        while let run = next.take() { runs.append(run) }
+        #expect(runs.first?.lowerBound == 0)
+        #expect(runs.last?.upperBound == count)
+        #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "no gap, no overlap")
+        #expect(runs.allSatisfy { !$0.isEmpty })
+        #expect(runs.last?.count == 1, "the last run is one index")
+        for run in runs {
+            let left = count - run.lowerBound
+            #expect(run.count == max(1, left / (2 * threads)), "run \(run) of \(left) left")
+        }
+        if count >= 2_000 { #expect(runs.count < 40 * threads, "\(runs.count) takes for \(count)") }
+    }
+
+    /// Each value lands at its index, whichever thread made it.
+    @Test(arguments: [0, 1, 7, 2_000])
+    func concurrentMapKeepsTheOrderOfIndexes(iterations: Int) {
+        let values = DeepStack.concurrentMap(name: "deep-stack-test", iterations: iterations) { index in
+            String(repeating: "x", count: index % 50) + String(index)
+        }
+        #expect(values == (0..<iterations).map { String(repeating: "x", count: $0 % 50) + String($0) })
     }
 
     /// Every thread the product starts for bodies and stubs comes from `DeepStack`: nothing else in Sources/ starts
