@@ -94,7 +94,8 @@ public struct RunPipeline {
         defer { keepUntilExit((selected, sinks, specs, versions as Any)) }
         do {
             let (finished, lines) = try run(
-                selected, sinks: sinks, baseline: baseline, specs: specs, onResponse: tap.onResponse)
+                selected, sinks: sinks, baseline: baseline, specs: specs, onResponse: tap.onResponse,
+                whenChecked: { versions?.startRemovingScratch() })
             for line in lines { console(line + "\n") }
             if plan.spec.listsUncovered {
                 for coverage in finished.specCoverage {
@@ -129,11 +130,13 @@ public struct RunPipeline {
     ///   - baseline: The known drifts and pending targets (`--baseline`).
     ///   - specs: The OpenAPI documents (`--spec`); with `--offline` the targets are checked against them alone.
     ///   - onResponse: Called with each live response before its body is dropped (see `ContractRunner.run`).
+    ///   - whenChecked: Called once every answer is checked, before the sinks finish their reports.
     /// - Returns: The run, and the lines the sinks give for the console (where each report went).
     /// - Throws: `RunPipelineError` when a sink cannot write its report (every other sink has still been finished).
     public func run(
         _ contracts: [Contract], sinks: [any ReportSink], baseline: BaselineGate = BaselineGate(),
-        specs: SpecSet = SpecSet(), onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in }
+        specs: SpecSet = SpecSet(), onResponse: @escaping (Int, HTTPResponse) -> Void = { _, _ in },
+        whenChecked: () -> Void = {}
     ) throws(RunPipelineError) -> (report: RunReport, lines: [String]) {
         var sinks = sinks
         // Only sinks that show live bodies (HTML) get responses; without one, a body is dropped once checked.
@@ -162,6 +165,7 @@ public struct RunPipeline {
                     onResponse(index, response)
                     for position in wanting { sinks[position].addResponse(response, at: index) }
                 }, onResult: deliver)
+        whenChecked()
         if let failFast { report.results = report.results.map(failFast.relabeled) }
         report.shard = plan.inputs.sharding.shard
         report.failsOnFlaky = plan.gate.failsOnFlaky

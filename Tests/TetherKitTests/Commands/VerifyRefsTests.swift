@@ -143,6 +143,32 @@ import Testing
         #expect(String(decoding: last.stdout, as: UTF8.self).contains("  target      v1.1.0  v1.2.0  first drifted\n"))
     }
 
+    /// The versions' scratch folder (removed beside the reports' writing, once the answers are checked) is gone when
+    /// the run ends, whatever the outcome: nothing is left in the temporary folder.
+    @Test(arguments: [false, true])
+    func nothingIsLeftInTheTemporaryFolder(drifts: Bool) throws {
+        let server = try MockServer { request in
+            .json(request.path == "/items/1" ? #"{"id": 1, "name": "pen"}"# : #"{"ok": true}"#)
+        }
+        let repository = try Repository()
+        try repository.release("v1.0.0", day: 1, ["contracts/shop.json": Self.manifest(server.baseURL, id: "1")])
+        let id = drifts ? #""1""# : "1"
+        try repository.release(
+            "v1.1.0", day: 2, ["contracts/shop.json": Self.manifest(server.baseURL, id: id, extra: true)])
+        let temporary = repository.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        let run = try ChildProcess.run(
+            TetherBinary.path,
+            ["verify", "--ref", "v*", "--no-color", "--junit", repository.path + "/reports/junit.xml"],
+            environment: environment, directory: repository.path)
+        let stdout = String(decoding: run.stdout, as: UTF8.self)
+        #expect(run.status == (drifts ? 1 : 0), "\(stdout)\(run.stderrText)")
+        #expect(stdout.contains("  target      v1.0.0  v1.1.0  first drifted\n"), "\(stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+    }
+
     /// The versions are read side by side, yet the first broken one in the order of the refs stops the run, its
     /// errors placed in its file as git names it, as if they were read one after the other; nothing is sent.
     @Test func theFirstBrokenVersionInTheOrderOfTheRefsStopsTheRun() throws {
