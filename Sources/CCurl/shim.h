@@ -15,6 +15,8 @@ static inline CURLcode tether_curl_getinfo_double(CURL *h, CURLINFO i, double *v
 static inline CURLcode tether_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode tether_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode tether_curl_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
+/// The features libcurl was built with (`curl_version_info`'s bitmask of CURL_VERSION_*).
+static inline int tether_curl_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
 static inline CURLMcode tether_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 #endif

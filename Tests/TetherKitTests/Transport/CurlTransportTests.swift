@@ -1,3 +1,4 @@
+internal import CCurl
 import Foundation
 import Testing
 
@@ -132,6 +133,45 @@ import Testing
         #expect(request.header("X-Trace") == "abc")
         #expect(request.header("Content-Type") == "application/json")
         #expect(request.header("Expect") == nil)
+    }
+
+    /// `Accept-Encoding` is sent once, as libcurl writes it for `CURLOPT_ACCEPT_ENCODING ""` (what a handle of its
+    /// own, with nothing else set, sends to the same server), though the transport gives it in the header list: on a
+    /// request with no headers, one with headers, a POST (after which the handle's options are reset) and a GET after
+    /// it. A request's own `Accept-Encoding` goes alone.
+    @Test func acceptEncodingIsLibcurlsOnceOrTheRequestsOwn() throws {
+        let seen = SeenRequests()
+        let server = try MockServer { request in
+            seen.record(request)
+            return .json("{}")
+        }
+        let handle = try #require(curl_easy_init())
+        defer { curl_easy_cleanup(handle) }
+        _ = tether_curl_setopt_string(handle, CURLOPT_URL, "\(server.baseURL)/libcurl")
+        _ = tether_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        _ = tether_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count }
+        #expect(curl_easy_perform(handle) == CURLE_OK)
+        let results = transport.send(
+            [
+                HTTPRequest(method: "GET", url: "\(server.baseURL)/plain"),
+                HTTPRequest(method: "GET", url: "\(server.baseURL)/headers", headers: [HTTPHeader("X-Trace", "abc")]),
+                HTTPRequest(
+                    method: "GET", url: "\(server.baseURL)/own", headers: [HTTPHeader("accept-encoding", "gzip")]),
+                HTTPRequest(method: "POST", url: "\(server.baseURL)/post", body: Data("{}".utf8)),
+                HTTPRequest(method: "GET", url: "\(server.baseURL)/after"),
+            ], options: TransportOptions(jobs: 1))
+        for result in results { #expect(try result.get().statusCode == 200) }
+        var sent: [String: [String]] = [:]
+        for request in seen.all {
+            sent[request.path] = request.headers.filter { $0.isNamed("Accept-Encoding") }.map(\.value)
+        }
+        let libcurls = try #require(sent["/libcurl"]?.first)
+        #expect(sent["/libcurl"] == [libcurls])
+        #expect(libcurls.contains("gzip"), "Debian's and Homebrew's libcurl decode gzip: \(libcurls)")
+        for path in ["/plain", "/headers", "/post", "/after"] {
+            #expect(sent[path] == [libcurls], "\(path)")
+        }
+        #expect(sent["/own"] == ["gzip"])
     }
 
     @Test func compressedBodiesAreDecodedAndRedirectsFollowed() throws {
