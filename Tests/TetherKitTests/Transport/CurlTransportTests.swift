@@ -135,11 +135,11 @@ import Testing
         #expect(request.header("Expect") == nil)
     }
 
-    /// `Accept-Encoding` is sent once, as libcurl writes it for `CURLOPT_ACCEPT_ENCODING ""` (what a handle of its
-    /// own, with nothing else set, sends to the same server), though the transport gives it in the header list: on a
-    /// request with no headers, one with headers, a POST (after which the handle's options are reset) and a GET after
-    /// it. A request's own `Accept-Encoding` goes alone.
-    @Test func acceptEncodingIsLibcurlsOnceOrTheRequestsOwn() throws {
+    /// `User-Agent` and `Accept-Encoding` are sent once each, though the transport gives them in the header list:
+    /// the product's, and libcurl's as it writes it for `CURLOPT_ACCEPT_ENCODING ""` (what a handle of its own, with
+    /// nothing else set, sends to the same server); on a request with no headers, one with headers, a POST (after
+    /// which the handle's options are reset) and a GET after it. A request's own goes alone.
+    @Test func userAgentAndAcceptEncodingAreSentOnceOrTheRequestsOwn() throws {
         let seen = SeenRequests()
         let server = try MockServer { request in
             seen.record(request)
@@ -156,22 +156,28 @@ import Testing
                 HTTPRequest(method: "GET", url: "\(server.baseURL)/plain"),
                 HTTPRequest(method: "GET", url: "\(server.baseURL)/headers", headers: [HTTPHeader("X-Trace", "abc")]),
                 HTTPRequest(
-                    method: "GET", url: "\(server.baseURL)/own", headers: [HTTPHeader("accept-encoding", "gzip")]),
+                    method: "GET", url: "\(server.baseURL)/own",
+                    headers: [HTTPHeader("accept-encoding", "gzip"), HTTPHeader("user-agent", "App/2.1")]),
                 HTTPRequest(method: "POST", url: "\(server.baseURL)/post", body: Data("{}".utf8)),
                 HTTPRequest(method: "GET", url: "\(server.baseURL)/after"),
             ], options: TransportOptions(jobs: 1))
         for result in results { #expect(try result.get().statusCode == 200) }
-        var sent: [String: [String]] = [:]
+        var sent: [String: (agent: [String], encoding: [String])] = [:]
         for request in seen.all {
-            sent[request.path] = request.headers.filter { $0.isNamed("Accept-Encoding") }.map(\.value)
+            sent[request.path] = (
+                request.headers.filter { $0.isNamed("User-Agent") }.map(\.value),
+                request.headers.filter { $0.isNamed("Accept-Encoding") }.map(\.value)
+            )
         }
-        let libcurls = try #require(sent["/libcurl"]?.first)
-        #expect(sent["/libcurl"] == [libcurls])
+        let libcurls = try #require(sent["/libcurl"]?.encoding.first)
+        #expect(sent["/libcurl"]?.encoding == [libcurls])
         #expect(libcurls.contains("gzip"), "Debian's and Homebrew's libcurl decode gzip: \(libcurls)")
         for path in ["/plain", "/headers", "/post", "/after"] {
-            #expect(sent[path] == [libcurls], "\(path)")
+            #expect(sent[path]?.agent == [CurlTransport.userAgent], "\(path)")
+            #expect(sent[path]?.encoding == [libcurls], "\(path)")
         }
-        #expect(sent["/own"] == ["gzip"])
+        #expect(sent["/own"]?.agent == ["App/2.1"])
+        #expect(sent["/own"]?.encoding == ["gzip"])
     }
 
     @Test func compressedBodiesAreDecodedAndRedirectsFollowed() throws {

@@ -61,5 +61,11 @@ import Testing
             #expect(direct.all.map(\.path) == ["/item"])
             #expect(proxied.all.isEmpty)
         }
+        // The product's User-Agent, once, whether libcurl also has it as an option (a proxy variable is set: for a
+        // proxy's CONNECT) or the header list alone has it.
+        let agents = (viaProxy ? proxied : direct).all.map {
+            $0.headers.filter { $0.isNamed("User-Agent") }.map(\.value)
+        }
+        #expect(agents == [[CurlTransport.userAgent]])
     }
 }
