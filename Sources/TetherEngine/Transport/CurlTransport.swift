@@ -728,10 +728,10 @@ private final class Transfer {
 
     /// The header list of a request with `headers`: `Expect:` (no "Expect: 100-continue" round trip for larger
     /// bodies), then the product's `User-Agent` and libcurl's `Accept-Encoding` unless the request has its own, then
-    /// the request's headers (which replace libcurl's own of the same name, as `Accept`). libcurl wrote those two lines with its own printf for every request when
-    /// they were options (`CURLOPT_USERAGENT`, and `CURLOPT_ACCEPT_ENCODING ""`, which stays set for decoding): a run
-    /// of 2,000 contracts went 365.5 → 354.8 M instructions; a line of the list is copied as it is, and libcurl leaves
-    /// its own out where the list has one.
+    /// the request's headers (which replace libcurl's own of the same name, as `Accept`). libcurl wrote those two
+    /// lines with its own printf for every request when they were options (`CURLOPT_USERAGENT`, and
+    /// `CURLOPT_ACCEPT_ENCODING ""`, which stays set for decoding): a run of 2,000 contracts went 365.5 → 354.8 M
+    /// instructions; a line of the list is copied as it is, and libcurl leaves its own out where the list has one.
     static func headerList(for headers: [HTTPHeader]) -> UnsafeMutablePointer<curl_slist>? {
         var list = curl_slist_append(nil, "Expect:")
         if !headers.contains(where: { $0.isNamed("User-Agent") }) { list = curl_slist_append(list, userAgentLine) }

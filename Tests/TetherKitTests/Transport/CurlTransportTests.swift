@@ -145,6 +145,9 @@ import Testing
             seen.record(request)
             return .json("{}")
         }
+        // libcurl's global set-up first, once, as the transport does it: `curl_easy_init` would otherwise run it, which
+        // is not safe beside the other tests' threads.
+        transport.startUp()?.wait()
         let handle = try #require(curl_easy_init())
         defer { curl_easy_cleanup(handle) }
         _ = tether_curl_setopt_string(handle, CURLOPT_URL, "\(server.baseURL)/libcurl")
