@@ -22,6 +22,9 @@
 public struct JSONReader: Sendable {
     /// How deeply arrays and objects may nest; deeper input is an error, never a crash.
     public var maxDepth: Int
+    /// From how many bytes after the first element of a deferred path's first-level array (a manifest's `targets`)
+    /// the array's second half is read on a thread of its own while this one reads the first (`JSONScanner.Tail`).
+    package var tailBytes = 128 << 10
 
     /// - Parameter maxDepth: How deeply arrays and objects may nest (at least 1).
     public init(maxDepth: Int = 1024) {
@@ -78,7 +81,7 @@ public struct JSONReader: Sendable {
         let root = try self.read(bytes, positions: &positions, deferring: deferred, like: earlier, deferred: &read)
         return JSONDocument(
             root: root, positions: positions ?? JSONPositions(), bytes: bytes, deferredValues: read.values,
-            checkpoints: checkpoints, valuesLikeEarlier: read.likeEarlier)
+            checkpoints: checkpoints, valuesLikeEarlier: read.likeEarlier, tailOffset: read.tailOffset)
     }
 
     /// One value of `whole` read on its own (a value `whole` deferred): a document whose root is that value, its
@@ -112,6 +115,7 @@ public struct JSONReader: Sendable {
     private struct Deferred {
         var values: [Int] = []
         var likeEarlier = 0
+        var tailOffset: Int?
     }
 
     private func read(
@@ -124,13 +128,20 @@ public struct JSONReader: Sendable {
                 var scanner = JSONScanner(
                     bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, deferred: deferredPath)
                 scanner.earlier = (earlierBytes, earlierValues)
+                if earlierValues.isEmpty && positions != nil && JSONScanner.Tail.canRead(deferredPath) {
+                    scanner.tailBytes = tailBytes
+                }
+                // The tail's thread reads these bytes: it must be done before they may go.
+                defer { _ = scanner.tail?.wait() }
                 do throws(JSONParseError) {
                     guard building else {
                         try scanner.check()
                         return .success(.null)
                     }
                     let root = try scanner.document(positions: &positions)
-                    deferred = Deferred(values: scanner.deferredValues, likeEarlier: scanner.valuesLikeEarlier)
+                    deferred = Deferred(
+                        values: scanner.deferredValues, likeEarlier: scanner.valuesLikeEarlier,
+                        tailOffset: scanner.tailTaken)
                     return .success(root)
                 } catch {
                     return .failure(error)
@@ -193,6 +204,9 @@ public final class JSONDocument: Sendable {
     /// How many of them had the bytes of the same value of an earlier document, and were not checked again
     /// (`JSONReader.document(_:deferring:checkpoints:like:)`).
     package let valuesLikeEarlier: Int
+    /// Where the second half of its first-level array began, when it was read on another thread
+    /// (`JSONReader.tailBytes`).
+    package let tailOffset: Int?
 
     /// - Parameters:
     ///   - root: The value.
@@ -204,7 +218,7 @@ public final class JSONDocument: Sendable {
     ///   - valuesLikeEarlier: How many deferred values an earlier document had alike.
     package init(
         root: JSONValue, positions: JSONPositions, bytes: Data, deferredValues: [Int] = [],
-        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints(), valuesLikeEarlier: Int = 0
+        checkpoints: JSONLineCheckpoints = JSONLineCheckpoints(), valuesLikeEarlier: Int = 0, tailOffset: Int? = nil
     ) {
         self.root = root
         self.positions = positions
@@ -212,6 +226,7 @@ public final class JSONDocument: Sendable {
         self.deferredValues = deferredValues
         self.checkpoints = checkpoints
         self.valuesLikeEarlier = valuesLikeEarlier
+        self.tailOffset = tailOffset
     }
 
     /// A second object for the same document (the same value, places and bytes, shared, not copied): for a thread
@@ -344,6 +359,16 @@ package struct JSONPositions: Sendable, Equatable {
         entries[index].end = UInt32(truncatingIfNeeded: offset)
     }
 
+    /// Adds the values of `other`, numbered on from this one's (a document's tail read on its own, `JSONScanner.Tail`).
+    package mutating func append(_ other: JSONPositions) {
+        let base = UInt32(truncatingIfNeeded: entries.count)
+        entries.reserveCapacity(entries.count + other.entries.count)
+        for var entry in other.entries {
+            entry.subtreeEnd += base
+            entries.append(entry)
+        }
+    }
+
     /// The bytes of value `index`: from its first byte to just past its last.
     func span(of index: Int) -> Range<Int> { Int(entries[index].value)..<Int(entries[index].end) }
 
@@ -379,6 +404,18 @@ private struct JSONScanner {
     /// How many deferred values were the earlier document's.
     var valuesLikeEarlier = 0
     var index = 0
+    /// From how many bytes after its first element a deferred path's first-level array has its second half read on
+    /// another thread (`Tail`); `Int.max` for never.
+    var tailBytes = Int.max
+    /// That reading, once started, until it is taken where it starts (`takeTail`).
+    private(set) var tail: Tail?
+    /// Where a tail's reading ends: just past the last element of the array it reads.
+    private var tailEnd = 0
+    /// Where the tail taken (`takeTail`) began.
+    private(set) var tailTaken: Int?
+    /// How many bytes this reading moves on between two releases of a mapped manifest's pages (`MappedFiles`): half
+    /// as many for each of two readings at once, so that the pages read between two releases are as many as before.
+    private var bytesBetweenReleases = MappedFiles.bytesBetweenReleases
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
         self.bytes = bytes
@@ -428,7 +465,17 @@ private struct JSONScanner {
         -> JSONValue
     {
         if let offset { index = offset } else { try start() }
-        var stack: [Frame] = []
+        return try values(positions: &positions, inside: [])
+    }
+
+    /// The values from the index on, inside the open containers `open` (none for a document; a tail's array and
+    /// its object, `Tail`): the document's root, or, when `open` is given, the value of the innermost of them once it
+    /// closes (its position not ended, its close not read), the index just past its last element (`tailEnd`).
+    private mutating func values(positions: inout JSONPositions?, inside open: [Frame]) throws(JSONParseError)
+        -> JSONValue
+    {
+        var stack = open
+        let floor = open.count
         // The buffers of closed containers, emptied with their capacity kept: a container's contents are gathered in
         // one of them and copied out at its exact size when it closes. Growing each container's own array by
         // doubling left it up to half empty, for the life of the value (a manifest's stubs live for the whole run).
@@ -438,72 +485,79 @@ private struct JSONScanner {
         // Where the next release of a mapped manifest's pages is due (after a deferred value, the bulk of a manifest):
         // counted from where the reading starts (a target read on its own starts deep in the file, and each released
         // every page of it).
-        var nextRelease = index + MappedFiles.bytesBetweenReleases
+        var nextRelease = index + bytesBetweenReleases
         while true {
             // A value starts here.
             guard index < bytes.count else { throw invalid("expected a value, got the end of the input") }
-            let start = index
-            let position = positions?.begin(at: start, keyOffset: keyOffset) ?? 0
-            keyOffset = -1
             var value: JSONValue
-            if stack.count == deferred.count && !deferred.isEmpty && Self.isDeferred(stack, deferred) {
-                if let length = earlierValueLength(at: deferredValues.count) {
-                    index += length
-                    valuesLikeEarlier += 1
-                } else {
-                    try skipValue(depth: stack.count)
-                }
-                value = .null
-                deferredValues.append(position)
-                // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
-                MappedFiles.releaseReadPages(reaching: index, due: &nextRelease)
+            if index == tail?.offset, let last = takeTail(&stack, &positions) {
+                // This array's elements from here on were read on the tail's thread: on from the last of them.
+                value = last
             } else {
-                switch bytes[index] {
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    let isObject = bytes[index] == UInt8(ascii: "{")
-                    index += 1
-                    skipWhitespace()
-                    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                    if index < bytes.count && bytes[index] == close {
-                        index += 1
-                        value = isObject ? .object([]) : .array([])
+                let start = index
+                let position = positions?.begin(at: start, keyOffset: keyOffset) ?? 0
+                keyOffset = -1
+                if tailBytes != .max && stack.count == 2 { startTail(stack) }
+                if stack.count == deferred.count && !deferred.isEmpty && Self.isDeferred(stack, deferred) {
+                    if let length = earlierValueLength(at: deferredValues.count) {
+                        index += length
+                        valuesLikeEarlier += 1
                     } else {
-                        // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
-                        guard stack.count < maxDepth else {
-                            throw JSONParseError(
-                                reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start)
-                        }
-                        var frame = Frame(isObject: isObject, position: position)
-                        if isObject {
-                            frame.members = spareMembers.popLast() ?? []
-                        } else {
-                            frame.elements = spareElements.popLast() ?? []
-                        }
-                        if isObject {
-                            keyOffset = index
-                            frame.key = try key()
-                        }
-                        stack.append(frame)
-                        continue
+                        try skipValue(depth: stack.count)
                     }
-                case UInt8(ascii: "\""):
-                    value = .string(try string())
-                case UInt8(ascii: "t"):
-                    try literal("true")
-                    value = .bool(true)
-                case UInt8(ascii: "f"):
-                    try literal("false")
-                    value = .bool(false)
-                case UInt8(ascii: "n"):
-                    try literal("null")
                     value = .null
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    value = try number()
-                default:
-                    throw invalid("expected a value, got \(describeByte())")
+                    deferredValues.append(position)
+                    // A mapped manifest's pages go back to the page cache as the reader moves on (`MappedFiles`).
+                    MappedFiles.releaseReadPages(reaching: index, due: &nextRelease, every: bytesBetweenReleases)
+                } else {
+                    switch bytes[index] {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        let isObject = bytes[index] == UInt8(ascii: "{")
+                        index += 1
+                        skipWhitespace()
+                        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                        if index < bytes.count && bytes[index] == close {
+                            index += 1
+                            value = isObject ? .object([]) : .array([])
+                        } else {
+                            // Only a container with contents is a level (an empty one is a value, as simdjson counts it).
+                            guard stack.count < maxDepth else {
+                                throw JSONParseError(
+                                    reason: .tooDeep, detail: "nested deeper than \(maxDepth) levels", byteOffset: start
+                                )
+                            }
+                            var frame = Frame(isObject: isObject, position: position)
+                            if isObject {
+                                frame.members = spareMembers.popLast() ?? []
+                            } else {
+                                frame.elements = spareElements.popLast() ?? []
+                            }
+                            if isObject {
+                                keyOffset = index
+                                frame.key = try key()
+                            }
+                            stack.append(frame)
+                            continue
+                        }
+                    case UInt8(ascii: "\""):
+                        value = .string(try string())
+                    case UInt8(ascii: "t"):
+                        try literal("true")
+                        value = .bool(true)
+                    case UInt8(ascii: "f"):
+                        try literal("false")
+                        value = .bool(false)
+                    case UInt8(ascii: "n"):
+                        try literal("null")
+                        value = .null
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        value = try number()
+                    default:
+                        throw invalid("expected a value, got \(describeByte())")
+                    }
                 }
+                positions?.end(position, at: index)
             }
-            positions?.end(position, at: index)
             // The value is complete: add it to its container, and close every container that ends here.
             while true {
                 guard var frame = stack.popLast() else {
@@ -515,6 +569,8 @@ private struct JSONScanner {
                 } else {
                     frame.elements.append(value)
                 }
+                let closesTail = stack.count + 1 == floor
+                if closesTail { tailEnd = index }
                 if try afterMember(isObject: frame.isObject) {
                     if frame.isObject {
                         keyOffset = index
@@ -523,6 +579,7 @@ private struct JSONScanner {
                     stack.append(frame)
                     break
                 }
+                if closesTail { return .array(frame.elements) }
                 positions?.end(frame.position, at: index)
                 if frame.isObject {
                     value = .object(frame.members.withUnsafeBufferPointer { Array($0) })
@@ -535,6 +592,141 @@ private struct JSONScanner {
                 }
             }
         }
+    }
+
+    /// The second half of a long document's first-level array at the deferred path (a manifest's `targets`), read on
+    /// a thread of its own while this one reads the first half: the reading of a 120 MB manifest, most of its
+    /// time before the first request, on both cores instead of one.
+    ///
+    /// Where the half starts is a guess (the first element's opening and first key, `{"name"`, after a comma, from
+    /// the middle on), taken only where this thread's reading arrives at an element of that array at that very
+    /// byte; the other thread's reading is that of the same code from the same state (the same open containers,
+    /// depth and deferred path), so the document, its places and its errors are those of one thread. A wrong guess,
+    /// or an error in the second half, and this thread reads on by itself, as without it.
+    final class Tail: @unchecked Sendable {
+        /// Where the tail's first element starts.
+        let offset: Int
+        private let background: DeepStack.Background
+        private let result: Result
+
+        /// What the tail's thread read: the array's elements, their places numbered from 0, the numbers of the
+        /// values it deferred, and the offset just past the last element; `nil` after an error.
+        final class Result: @unchecked Sendable {
+            var read: (elements: [JSONValue], positions: JSONPositions, deferred: [Int], end: Int)?
+        }
+
+        /// Whether a document read with `deferred` values has such an array: the path starts with a key and any
+        /// element (`targets[*]`).
+        static func canRead(_ deferred: [JSONPathPattern.Step]) -> Bool {
+            guard deferred.count >= 2, case .key = deferred[0], case .any = deferred[1] else { return false }
+            return true
+        }
+
+        init(_ scanner: JSONScanner, from offset: Int, key: String) {
+            self.offset = offset
+            let result = Result()
+            self.result = result
+            let tail = Reading(
+                bytes: scanner.bytes, maxDepth: scanner.maxDepth, deferred: scanner.deferred, key: key)
+            background = DeepStack.Background(name: "tether-tail", awayFromCaller: true) {
+                result.read = tail.read(from: offset)
+            }
+        }
+
+        /// Waits for the tail's reading; what it read, or `nil`.
+        func wait() -> (elements: [JSONValue], positions: JSONPositions, deferred: [Int], end: Int)? {
+            background.wait()
+            return result.read
+        }
+
+        /// What the tail's thread reads: the same bytes (the caller's reading waits for it before they may go), as
+        /// deeply and with the same path deferred, inside the object member `key`.
+        private struct Reading: @unchecked Sendable {
+            let bytes: UnsafeBufferPointer<UInt8>
+            let maxDepth: Int
+            let deferred: [JSONPathPattern.Step]
+            let key: String
+
+            func read(from offset: Int) -> (elements: [JSONValue], positions: JSONPositions, deferred: [Int], end: Int)?
+            {
+                var scanner = JSONScanner(bytes: bytes, maxDepth: maxDepth, deferred: deferred)
+                scanner.index = offset
+                scanner.bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
+                var positions: JSONPositions? = JSONPositions()
+                var object = Frame(isObject: true, position: 0)
+                object.key = key
+                guard
+                    case .array(let elements)? = try? scanner.values(
+                        positions: &positions, inside: [object, Frame(isObject: false, position: 1)]),
+                    let positions
+                else { return nil }
+                return (elements, positions, scanner.deferredValues, scanner.tailEnd)
+            }
+        }
+    }
+
+    /// At a value two levels down: when it is the first element of the deferred path's first-level array
+    /// (`targets[*]…`, `Tail.canRead`), starts reading that array's second half on another thread (`Tail`) if what is
+    /// left is long enough and a start for it is found. Tried once, at that array.
+    private mutating func startTail(_ stack: [Frame]) {
+        guard case .key(let name) = deferred[0], stack[0].isObject, !stack[1].isObject, stack[1].elements.isEmpty,
+            Self.sameBytes(stack[0].key, name)
+        else { return }
+        let bytesLeft = bytes.count - index
+        defer { tailBytes = .max }
+        guard bytesLeft >= tailBytes, let start = tailStart() else { return }
+        tail = Tail(self, from: start, key: name)
+        bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
+    }
+
+    /// Where the second half of the array whose first element starts at the index may start: the first comma from
+    /// the middle of the bytes left that is followed (past whitespace) by the same opening and first key as that
+    /// element's (`{"name"`). `nil` when the element is not an object with a plain key, or there is none.
+    private func tailStart() -> Int? {
+        guard let base = bytes.baseAddress, bytes[index] == UInt8(ascii: "{") else { return nil }
+        func pastWhitespace(_ at: Int) -> Int {
+            var at = at
+            while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[at]) { at += 1 }
+            return at
+        }
+        // The first key, its quotes included.
+        let keyStart = pastWhitespace(index + 1)
+        guard keyStart < bytes.count, bytes[keyStart] == UInt8(ascii: "\"") else { return nil }
+        var keyEnd = keyStart + 1
+        while keyEnd < bytes.count, bytes[keyEnd] != UInt8(ascii: "\""), bytes[keyEnd] != UInt8(ascii: "\\") {
+            keyEnd += 1
+        }
+        guard keyEnd < bytes.count, bytes[keyEnd] == UInt8(ascii: "\"") else { return nil }
+        let keyLength = keyEnd + 1 - keyStart
+        var at = index + (bytes.count - index) / 2
+        while at < bytes.count, let comma = memchr(base + at, Int32(UInt8(ascii: ",")), bytes.count - at) {
+            let open = pastWhitespace(base.distance(to: comma.assumingMemoryBound(to: UInt8.self)) + 1)
+            at = open
+            guard open < bytes.count, bytes[open] == UInt8(ascii: "{") else { continue }
+            let key = pastWhitespace(open + 1)
+            if key + keyLength <= bytes.count && memcmp(base + key, base + keyStart, keyLength) == 0 { return open }
+        }
+        return nil
+    }
+
+    /// The tail's elements (`Tail`) when the index is where it starts, at an element of the array it reads: each
+    /// added to that array's frame but the last, returned, their places and deferred values numbered on from this
+    /// reading's, the index past the last. `nil` (this thread reads on) after a wrong guess or an error in the tail.
+    private mutating func takeTail(_ stack: inout [Frame], _ positions: inout JSONPositions?) -> JSONValue? {
+        guard let tail else { return nil }
+        self.tail = nil
+        defer { self.tail = tail }  // waited for again before the bytes go: at once
+        guard stack.count == 2, stack[0].isObject, !stack[1].isObject, case .key(let name)? = deferred.first,
+            Self.sameBytes(stack[0].key, name), positions != nil, var read = tail.wait(),
+            let last = read.elements.popLast()
+        else { return nil }
+        let base = positions?.count ?? 0
+        positions?.append(read.positions)
+        deferredValues.append(contentsOf: read.deferred.lazy.map { $0 + base })
+        stack[1].elements.append(contentsOf: read.elements)
+        tailTaken = index
+        index = read.end
+        return last
     }
 
     /// After a container's member or element: a `,` (true: the index is at the next member's key or element) or the

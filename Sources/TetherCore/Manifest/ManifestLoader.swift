@@ -60,6 +60,7 @@ public struct ManifestLoader: Sendable {
         var errors: [ContractError] = []
         var manifestCount = 0
         var seen: Set<String> = []
+        var readInHalves = false
         func take(_ loaded: [Contract]) {
             // One manifest (the usual case) is taken as it is: appending it would hold two copies at once.
             if contracts.isEmpty { contracts = loaded } else { contracts += loaded }
@@ -104,6 +105,7 @@ public struct ManifestLoader: Sendable {
                 let document: JSONDocument
                 do {
                     document = try JSONReader().document(data, deferring: Self.inlineStubs, checkpoints: checkpoints)
+                    readInHalves = readInHalves || document.tailOffset != nil
                 } catch {
                     errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
                     continue
@@ -147,6 +149,8 @@ public struct ManifestLoader: Sendable {
                 ))
         }
         guard errors.isEmpty else { throw ContractErrors(Self.inFileOrder(errors)) }
+        // The thread that read a long manifest's second half left free pages amid its heap's (`MappedFiles`).
+        if readInHalves { MappedFiles.releaseFreeHeapPages() }
         return contracts
     }
 

@@ -163,6 +163,108 @@ import Testing
         #expect(deferred.lineAndColumn(ofValue: 8, key: true) == (3, 4))
     }
 
+    // MARK: - A long array's second half read on another thread (`JSONReader.tailBytes`)
+
+    /// A manifest of `count` targets, each with a stub, written as `style` says, and `after` as the root's last
+    /// members.
+    private func longManifest(
+        count: Int, pretty: Bool, stub: (Int) -> String, before: String = "", after: String = ""
+    ) -> Data {
+        let separator = pretty ? ",\n    " : ","
+        let targets = (0..<count).map { index in
+            pretty
+                ? "{\n      \"name\": \"t\(index)\",\n      \"sampleData\": {\"json\": \(stub(index))}\n    }"
+                : "{\"name\":\"t\(index)\",\"sampleData\":{\"json\":\(stub(index))}}"
+        }
+        let open =
+            pretty
+            ? "{\n  \"service\": \"A\",\(before)\n  \"targets\": [\n    " : "{\"service\":\"A\",\(before)\"targets\":["
+        return Data((open + targets.joined(separator: separator) + "]" + after + "}").utf8)
+    }
+
+    /// Reads `bytes` on one thread and with the tail on another; expects the same document or the same error, and
+    /// returns the second reading (nil after an error).
+    @discardableResult
+    private func sameReadingBothWays(_ bytes: Data, _ comment: Comment) throws -> JSONDocument? {
+        var oneThread = JSONReader()
+        oneThread.tailBytes = .max
+        var twoThreads = JSONReader()
+        twoThreads.tailBytes = 0
+        let one = Result { () throws(JSONParseError) in try oneThread.document(bytes, deferring: Self.stubPath) }
+        let two = Result { () throws(JSONParseError) in try twoThreads.document(bytes, deferring: Self.stubPath) }
+        switch (one, two) {
+        case (.failure(let first), .failure(let second)):
+            #expect(second.detail == first.detail, comment)
+            #expect(second.line == first.line && second.column == first.column, comment)
+            return nil
+        case (.success(let first), .success(let second)):
+            #expect(second.root == first.root, comment)
+            #expect(second.positions == first.positions, comment)
+            for value in 0..<first.positions.count {
+                #expect(second.deferredText(of: value) == first.deferredText(of: value), comment)
+            }
+            #expect(first.tailOffset == nil)
+            return second
+        default:
+            Issue.record("one reading failed, the other did not: \(comment)")
+            return nil
+        }
+    }
+
+    @Test func aLongArraysTailReadOnAnotherThreadGivesTheSameDocument() throws {
+        let stubs: [(Int) -> String] = [
+            { "{\"id\": \($0), \"tags\": [\"a\", \"b\"], \"owner\": {\"login\": \"o\"}, \"x\": null}" },
+            // A stub whose own arrays hold objects that open with the targets' first key: guesses inside stubs.
+            { "[{\"name\": \"n\($0)\"}, {\"name\": [1, {\"name\": 2}]}]" },
+            // A string that holds what a target's start looks like.
+            { "\",{\\\"name\\\": \\\"x\($0)\\\"}, {\\\"name\\\"\"" },
+        ]
+        for (kind, stub) in stubs.enumerated() {
+            for pretty in [false, true] {
+                for count in [1, 2, 3, 40] {
+                    for after in ["", ", \"after\": [{\"name\": 1}]"] {
+                        try sameReadingBothWays(
+                            longManifest(count: count, pretty: pretty, stub: stub, after: after),
+                            "stub \(kind), pretty \(pretty), \(count) targets, \(after)")
+                    }
+                }
+            }
+        }
+        // The plain case is read in two halves, at a target's start, half way or later; also after other members
+        // whose values are containers.
+        for before in ["", " \"defaults\": {\"headers\": {\"a\": \"b\"}}, \"tags\": [[1]],"] {
+            let bytes = longManifest(count: 40, pretty: true, stub: stubs[0], before: before)
+            let document = try #require(try sameReadingBothWays(bytes, "plain, \(before)"))
+            let offset = try #require(document.tailOffset)
+            #expect(offset >= bytes.count / 2 && offset < bytes.count)
+            #expect(bytes[offset] == UInt8(ascii: "{"))
+            #expect(document.lineAndColumn(ofValue: document.positions.count - 1, key: true).line > 1)
+        }
+    }
+
+    @Test func anErrorInEitherHalfIsTheOneThreadsError() throws {
+        let good = "{\"id\": 1}"
+        for bad in ["{\"id\": 1,}", "{\"id\": tru}", "[1 2]", "{\"id\": \"\\x\"}", "[[[[[[[[1]]]]]]]]"] {
+            for place in [0, 5, 20, 38, 39] {
+                for pretty in [false, true] {
+                    try sameReadingBothWays(
+                        longManifest(count: 40, pretty: pretty, stub: { $0 == place ? bad : good }),
+                        "\(bad) in target \(place), pretty \(pretty)")
+                }
+            }
+        }
+        // Outside the stubs: a target's key, the array's close, what follows it.
+        let text = String(decoding: longManifest(count: 40, pretty: false, stub: { _ in good }), as: UTF8.self)
+        for broken in [
+            text.replacingOccurrences(of: "\"name\":\"t30\"", with: "\"name\" \"t30\""),
+            text.replacingOccurrences(of: "}}]}", with: "}},]}"),
+            text.replacingOccurrences(of: "}}]}", with: "}}]"),
+            text.replacingOccurrences(of: "}}]}", with: "}}]}x"),
+        ] {
+            try sameReadingBothWays(Data(broken.utf8), "\(broken.suffix(40))")
+        }
+    }
+
     @Test func onlyThePathIsDeferred() throws {
         // A `json` key elsewhere, a `sampleData` outside `targets`, `targets` nested deeper: all built.
         let text =
