@@ -633,9 +633,10 @@ private struct JSONScanner {
             }
         }
 
-        /// Waits for the tail's reading; what it read, or `nil`.
+        /// Waits for the tail's reading; what it read (handed over once: its places are megabytes), or `nil`.
         func wait() -> (elements: [JSONValue], positions: JSONPositions, deferred: [Int], end: Int)? {
             background.wait()
+            defer { result.read = nil }
             return result.read
         }
 
