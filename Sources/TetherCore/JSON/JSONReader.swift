@@ -654,6 +654,7 @@ private struct JSONScanner {
                 scanner.index = offset
                 scanner.bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
                 var positions: JSONPositions? = JSONPositions()
+                // The caller's open object and array: their positions are the caller's, never ended here.
                 var object = Frame(isObject: true, position: 0)
                 object.key = key
                 guard
