@@ -671,14 +671,21 @@ private struct JSONScanner {
     /// (`targets[*]…`, `Tail.canRead`), starts reading that array's second half on another thread (`Tail`) if what is
     /// left is long enough and a start for it is found. Tried once, at that array.
     private mutating func startTail(_ stack: [Frame]) {
-        guard case .key(let name) = deferred[0], stack[0].isObject, !stack[1].isObject, stack[1].elements.isEmpty,
-            Self.sameBytes(stack[0].key, name)
-        else { return }
+        guard let name = tailArrayKey(stack), stack[1].elements.isEmpty else { return }
         let bytesLeft = bytes.count - index
         defer { tailBytes = .max }
         guard bytesLeft >= tailBytes, let start = tailStart() else { return }
         tail = Tail(self, from: start, key: name)
         bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
+    }
+
+    /// The deferred path's first key (`targets`) when the open containers `stack` are the root object at that member
+    /// and its array: where a tail is started and taken.
+    private func tailArrayKey(_ stack: [Frame]) -> String? {
+        guard stack.count == 2, case .key(let name)? = deferred.first, stack[0].isObject, !stack[1].isObject,
+            Self.sameBytes(stack[0].key, name)
+        else { return nil }
+        return name
     }
 
     /// Where the second half of the array whose first element starts at the index may start: the first comma from
@@ -687,9 +694,10 @@ private struct JSONScanner {
     private func tailStart() -> Int? {
         guard let base = bytes.baseAddress, bytes[index] == UInt8(ascii: "{") else { return nil }
         func pastWhitespace(_ at: Int) -> Int {
-            var at = at
-            while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[at]) { at += 1 }
-            return at
+            var probe = JSONScanner(bytes: bytes, maxDepth: maxDepth)
+            probe.index = at
+            probe.skipWhitespace()
+            return probe.index
         }
         // The first key, its quotes included.
         let keyStart = pastWhitespace(index + 1)
@@ -718,9 +726,7 @@ private struct JSONScanner {
         guard let tail else { return nil }
         self.tail = nil
         defer { self.tail = tail }  // waited for again before the bytes go: at once
-        guard stack.count == 2, stack[0].isObject, !stack[1].isObject, case .key(let name)? = deferred.first,
-            Self.sameBytes(stack[0].key, name), positions != nil, var read = tail.wait(),
-            let last = read.elements.popLast()
+        guard tailArrayKey(stack) != nil, positions != nil, var read = tail.wait(), let last = read.elements.popLast()
         else { return nil }
         let base = positions?.count ?? 0
         positions?.append(read.positions)
