@@ -182,33 +182,39 @@ import Testing
         return Data((open + targets.joined(separator: separator) + "]" + after + "}").utf8)
     }
 
-    /// Reads `bytes` on one thread and with the tail on another; expects the same document or the same error, and
-    /// returns the second reading (nil after an error).
-    @discardableResult
-    private func sameReadingBothWays(_ bytes: Data, _ comment: Comment) throws -> JSONDocument? {
-        var oneThread = JSONReader()
+    /// Reads `bytes` on one thread and with the tail on another (at any length: `tailBytes` 0): what differs
+    /// between the two readings (nil when they are the same document or the same error), and the second reading.
+    private func bothReadings(_ bytes: Data, maxDepth: Int = 1024) -> (difference: String?, twoThreads: JSONDocument?) {
+        var oneThread = JSONReader(maxDepth: maxDepth)
         oneThread.tailBytes = .max
-        var twoThreads = JSONReader()
+        var twoThreads = oneThread
         twoThreads.tailBytes = 0
         let one = Result { () throws(JSONParseError) in try oneThread.document(bytes, deferring: Self.stubPath) }
         let two = Result { () throws(JSONParseError) in try twoThreads.document(bytes, deferring: Self.stubPath) }
         switch (one, two) {
         case (.failure(let first), .failure(let second)):
-            #expect(second.detail == first.detail, comment)
-            #expect(second.line == first.line && second.column == first.column, comment)
-            return nil
+            let same = second.detail == first.detail && second.line == first.line && second.column == first.column
+            return (same ? nil : "errors \(first) and \(second)", nil)
         case (.success(let first), .success(let second)):
-            #expect(second.root == first.root, comment)
-            #expect(second.positions == first.positions, comment)
-            for value in 0..<first.positions.count {
-                #expect(second.deferredText(of: value) == first.deferredText(of: value), comment)
+            if first.tailOffset != nil { return ("one thread's reading has a tail", second) }
+            if second.root != first.root { return ("roots \(first.root) and \(second.root)", second) }
+            if second.positions != first.positions { return ("the values' places", second) }
+            for value in 0..<first.positions.count
+            where second.deferredText(of: value) != first.deferredText(of: value) {
+                return ("value \(value)'s deferred text", second)
             }
-            #expect(first.tailOffset == nil)
-            return second
-        default:
-            Issue.record("one reading failed, the other did not: \(comment)")
-            return nil
+            return (nil, second)
+        case (.failure(let error), .success): return ("only the first reading failed: \(error)", nil)
+        case (.success, .failure(let error)): return ("only the second reading failed: \(error)", nil)
         }
+    }
+
+    /// Expects `bytes` to read the same both ways (`bothReadings`), and returns the second reading.
+    @discardableResult
+    private func sameReadingBothWays(_ bytes: Data, maxDepth: Int = 1024, _ comment: Comment) -> JSONDocument? {
+        let (difference, document) = bothReadings(bytes, maxDepth: maxDepth)
+        #expect(difference == nil, comment)
+        return document
     }
 
     @Test func aLongArraysTailReadOnAnotherThreadGivesTheSameDocument() throws {
@@ -223,7 +229,7 @@ import Testing
             for pretty in [false, true] {
                 for count in [1, 2, 3, 40] {
                     for after in ["", ", \"after\": [{\"name\": 1}]"] {
-                        try sameReadingBothWays(
+                        sameReadingBothWays(
                             longManifest(count: count, pretty: pretty, stub: stub, after: after),
                             "stub \(kind), pretty \(pretty), \(count) targets, \(after)")
                     }
@@ -234,7 +240,7 @@ import Testing
         // whose values are containers.
         for before in ["", " \"defaults\": {\"headers\": {\"a\": \"b\"}}, \"tags\": [[1]],"] {
             let bytes = longManifest(count: 40, pretty: true, stub: stubs[0], before: before)
-            let document = try #require(try sameReadingBothWays(bytes, "plain, \(before)"))
+            let document = try #require(sameReadingBothWays(bytes, "plain, \(before)"))
             let offset = try #require(document.tailOffset)
             #expect(offset >= bytes.count / 2 && offset < bytes.count)
             #expect(bytes[offset] == UInt8(ascii: "{"))
@@ -247,9 +253,12 @@ import Testing
         for bad in ["{\"id\": 1,}", "{\"id\": tru}", "[1 2]", "{\"id\": \"\\x\"}", "[[[[[[[[1]]]]]]]]"] {
             for place in [0, 5, 20, 38, 39] {
                 for pretty in [false, true] {
-                    try sameReadingBothWays(
-                        longManifest(count: 40, pretty: pretty, stub: { $0 == place ? bad : good }),
-                        "\(bad) in target \(place), pretty \(pretty)")
+                    // 11 levels: the eight arrays nest one too deep (the root, `targets`, a target, its `sampleData`).
+                    for maxDepth in [11, 1024] {
+                        sameReadingBothWays(
+                            longManifest(count: 40, pretty: pretty, stub: { $0 == place ? bad : good }),
+                            maxDepth: maxDepth, "\(bad) in target \(place), pretty \(pretty), depth \(maxDepth)")
+                    }
                 }
             }
         }
@@ -261,8 +270,36 @@ import Testing
             text.replacingOccurrences(of: "}}]}", with: "}}]"),
             text.replacingOccurrences(of: "}}]}", with: "}}]}x"),
         ] {
-            try sameReadingBothWays(Data(broken.utf8), "\(broken.suffix(40))")
+            sameReadingBothWays(Data(broken.utf8), "\(broken.suffix(40))")
         }
+    }
+
+    @Test func randomlyBrokenLongManifestsReadTheSameInOneOrTwoHalves() {
+        // Manifests of targets (plain stubs, and stubs that tempt the guess), with one to three bytes inserted, deleted or replaced
+        // anywhere (in a stub, a target's key, the array's brackets; the deepest stub at the depth limit):
+        // both readings give the same document or error.
+        var generator = SystemRandomNumberGenerator()  // a failure quotes its inputs
+        let stubs: [(Int) -> String] = [
+            { "{\"id\": \($0), \"a\": [true, null, {\"b\": \"c\\n\"}], \"d\": -0.5e-2}" },
+            { "[{\"name\": \"n\($0)\"}, {\"name\": [1, {\"name\": 2}]}, \",{\\\"name\\\"\"]" },
+        ]
+        var differing: [String] = []
+        var tails = 0
+        for (kind, stub) in stubs.enumerated() {
+            for pretty in [false, true] {
+                let base = Array(longManifest(count: 6, pretty: pretty, stub: stub, after: ", \"b\": [{\"name\": 1}]"))
+                for _ in 0..<1500 {
+                    let bytes = Self.randomlyChanged(base, using: &generator)
+                    let (difference, document) = bothReadings(Data(bytes), maxDepth: 8)
+                    if document?.tailOffset != nil { tails += 1 }
+                    if let difference {
+                        differing.append("stub \(kind): \(difference): \(String(decoding: bytes, as: UTF8.self))")
+                    }
+                }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(3))")
+        #expect(tails > 200, "\(tails) documents read in two halves")
     }
 
     @Test func onlyThePathIsDeferred() throws {
