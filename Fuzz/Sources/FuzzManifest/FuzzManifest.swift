@@ -1,10 +1,11 @@
 import Foundation
 import FuzzSupport
-import TetherKit
+@_spi(Testing) import TetherKit
 
 // The manifest loader on arbitrary bytes. Input: a manifest, then (after a `=====` line) the bytes of a sample file,
 // written as `sample.json` and `sample.txt` beside it. The manifest is loaded as a file and as a folder; either way a
-// `ContractError` is a fine answer, a trap, a leak or a hang is not.
+// `ContractError` is a fine answer, a trap, a leak or a hang is not. Its JSON is also read in one thread and in two
+// halves (`JSONReader.halvesDiffer`), which must agree.
 //
 // No file the loader reads is ever empty: Foundation of Swift 6.3.1 leaks 4 KiB on every read of an empty file
 // (`FileManager.contents(atPath:)`, `Data(contentsOf:)`: a malloc in `readBytesFromFile` that is never freed), which
@@ -28,6 +29,9 @@ private let environment = ["TOKEN": "fuzz-secret-token", "HOST": "api.example.co
 /// reads what it is told to, and hanging on `/dev/stdin` is not a parser bug.
 private let specialPaths = ["dev/", "proc/", "sys/", "fd/"].map { Data($0.utf8) }
 
+/// Where a manifest's inline stubs are: read as text, not built (as `ManifestLoader` reads them).
+private let inlineStubs: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
+
 /// libFuzzer's entry: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -40,6 +44,12 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } else {
             writeScratch(sample, to: path)
         }
+    }
+    // Read with its `targets` array's second half on another thread (from any length here; a manifest waits for
+    // 128 KB), the manifest is the one thread's document or error. Nested at most 16 levels, so that inputs reach the
+    // limit in either half.
+    if let difference = JSONReader(maxDepth: 16).halvesDiffer(manifest, deferring: inlineStubs).difference {
+        violated("a manifest reads the same in one thread and in two halves", difference)
     }
     let loader = ManifestLoader(environment: environment)
     for paths in [[manifestPath], [folder]] {

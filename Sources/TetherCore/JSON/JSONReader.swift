@@ -161,6 +161,40 @@ public struct JSONReader: Sendable {
     }
 }
 
+extension JSONReader {
+    /// Reads `bytes` on one thread and with the second half of the deferred path's first-level array on another at
+    /// any length (`tailBytes` 0, where a manifest waits for 128 KB): what differs between the two readings, `nil`
+    /// when they give the same document (its tree, places and deferred texts) or the same error (its detail, line
+    /// and column); and the second reading. For the tests and the manifest fuzzer, whose inputs are far shorter than
+    /// a manifest read in two halves.
+    @_spi(Testing) public func halvesDiffer(_ bytes: Data, deferring deferred: [JSONPathPattern.Step]) -> (
+        difference: String?, twoHalves: JSONDocument?
+    ) {
+        var oneThread = self
+        oneThread.tailBytes = .max
+        var twoThreads = self
+        twoThreads.tailBytes = 0
+        let one = Result { () throws(JSONParseError) in try oneThread.document(bytes, deferring: deferred) }
+        let two = Result { () throws(JSONParseError) in try twoThreads.document(bytes, deferring: deferred) }
+        switch (one, two) {
+        case (.failure(let first), .failure(let second)):
+            let same = second.detail == first.detail && second.line == first.line && second.column == first.column
+            return (same ? nil : "errors \(first) and \(second)", nil)
+        case (.success(let first), .success(let second)):
+            if first.tailOffset != nil { return ("the one thread's reading has a tail", second) }
+            if second.root != first.root { return ("roots \(first.root) and \(second.root)", second) }
+            if second.positions != first.positions { return ("the values' places", second) }
+            for value in 0..<first.positions.count
+            where second.deferredText(of: value) != first.deferredText(of: value) {
+                return ("value \(value)'s deferred text", second)
+            }
+            return (nil, second)
+        case (.failure(let error), .success): return ("only the one thread's reading failed: \(error)", nil)
+        case (.success, .failure(let error)): return ("only the reading in two halves failed: \(error)", nil)
+        }
+    }
+}
+
 extension JSONValue {
     /// Parses a JSON document with `JSONReader` (pure Swift; simdjson's `JSONParser` is for live bodies).
     ///

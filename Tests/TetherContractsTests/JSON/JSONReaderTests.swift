@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import TetherContracts
-@testable import TetherCore
+@_spi(Testing) @testable import TetherCore
 
 @Suite struct JSONReaderTests {
     private func readError(_ text: String) -> JSONParseError? {
@@ -182,37 +182,11 @@ import Testing
         return Data((open + targets.joined(separator: separator) + "]" + after + "}").utf8)
     }
 
-    /// Reads `bytes` on one thread and with the tail on another (at any length: `tailBytes` 0): what differs
-    /// between the two readings (nil when they are the same document or the same error), and the second reading.
-    private func bothReadings(_ bytes: Data, maxDepth: Int = 1024) -> (difference: String?, twoThreads: JSONDocument?) {
-        var oneThread = JSONReader(maxDepth: maxDepth)
-        oneThread.tailBytes = .max
-        var twoThreads = oneThread
-        twoThreads.tailBytes = 0
-        let one = Result { () throws(JSONParseError) in try oneThread.document(bytes, deferring: Self.stubPath) }
-        let two = Result { () throws(JSONParseError) in try twoThreads.document(bytes, deferring: Self.stubPath) }
-        switch (one, two) {
-        case (.failure(let first), .failure(let second)):
-            let same = second.detail == first.detail && second.line == first.line && second.column == first.column
-            return (same ? nil : "errors \(first) and \(second)", nil)
-        case (.success(let first), .success(let second)):
-            if first.tailOffset != nil { return ("one thread's reading has a tail", second) }
-            if second.root != first.root { return ("roots \(first.root) and \(second.root)", second) }
-            if second.positions != first.positions { return ("the values' places", second) }
-            for value in 0..<first.positions.count
-            where second.deferredText(of: value) != first.deferredText(of: value) {
-                return ("value \(value)'s deferred text", second)
-            }
-            return (nil, second)
-        case (.failure(let error), .success): return ("only the first reading failed: \(error)", nil)
-        case (.success, .failure(let error)): return ("only the second reading failed: \(error)", nil)
-        }
-    }
-
-    /// Expects `bytes` to read the same both ways (`bothReadings`), and returns the second reading.
+    /// Expects `bytes` to read the same in one thread and in two halves (`JSONReader.halvesDiffer`), and returns the
+    /// second reading.
     @discardableResult
     private func sameReadingBothWays(_ bytes: Data, maxDepth: Int = 1024, _ comment: Comment) -> JSONDocument? {
-        let (difference, document) = bothReadings(bytes, maxDepth: maxDepth)
+        let (difference, document) = JSONReader(maxDepth: maxDepth).halvesDiffer(bytes, deferring: Self.stubPath)
         #expect(difference == nil, comment)
         return document
     }
@@ -290,7 +264,8 @@ import Testing
                 let base = Array(longManifest(count: 6, pretty: pretty, stub: stub, after: ", \"b\": [{\"name\": 1}]"))
                 for _ in 0..<1500 {
                     let bytes = Self.randomlyChanged(base, using: &generator)
-                    let (difference, document) = bothReadings(Data(bytes), maxDepth: 8)
+                    let (difference, document) = JSONReader(maxDepth: 8).halvesDiffer(
+                        Data(bytes), deferring: Self.stubPath)
                     if document?.tailOffset != nil { tails += 1 }
                     if let difference {
                         differing.append("stub \(kind): \(difference): \(String(decoding: bytes, as: UTF8.self))")
