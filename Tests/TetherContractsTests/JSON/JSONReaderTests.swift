@@ -249,9 +249,9 @@ import Testing
     }
 
     @Test func randomlyBrokenLongManifestsReadTheSameInOneOrTwoHalves() {
-        // Manifests of targets (plain stubs, and stubs that tempt the guess), with one to three bytes inserted, deleted or replaced
-        // anywhere (in a stub, a target's key, the array's brackets; the deepest stub at the depth limit):
-        // both readings give the same document or error.
+        // Manifests of targets (plain stubs, and stubs that tempt the guess), with one to three bytes inserted,
+        // deleted or replaced anywhere (in a stub, a target's key, the array's brackets; the deepest stub at the depth
+        // limit): both readings give the same document or error.
         var generator = SystemRandomNumberGenerator()  // a failure quotes its inputs
         let stubs: [(Int) -> String] = [
             { "{\"id\": \($0), \"a\": [true, null, {\"b\": \"c\\n\"}], \"d\": -0.5e-2}" },
