@@ -447,8 +447,8 @@ private struct JSONScanner {
     private var tailEnd = 0
     /// Where the tail taken (`takeTail`) began.
     private(set) var tailTaken: Int?
-    /// How many bytes this reading moves on between two releases of a mapped manifest's pages (`MappedFiles`): half
-    /// as many for each of two readings at once, so that the pages read between two releases are as many as before.
+    /// How many bytes this reading moves on between two releases of a mapped manifest's pages (`MappedFiles`); fewer
+    /// while a tail is read beside it (`Tail.bytesBetweenReleases`).
     private var bytesBetweenReleases = MappedFiles.bytesBetweenReleases
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, deferred: [JSONPathPattern.Step] = []) {
@@ -638,6 +638,10 @@ private struct JSONScanner {
     /// depth and deferred path), so the document, its places and its errors are those of one thread. A wrong guess,
     /// or an error in the second half, and this thread reads on by itself, as without it.
     final class Tail: @unchecked Sendable {
+        /// How many bytes each of the two readings moves on between two releases of a mapped manifest's pages:
+        /// half as many as one reading alone, so that the pages read between two releases are as many as before.
+        static let bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
+
         /// Where the tail's first element starts.
         let offset: Int
         private let background: DeepStack.Background
@@ -686,7 +690,7 @@ private struct JSONScanner {
             {
                 var scanner = JSONScanner(bytes: bytes, maxDepth: maxDepth, deferred: deferred)
                 scanner.index = offset
-                scanner.bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
+                scanner.bytesBetweenReleases = Tail.bytesBetweenReleases
                 var positions: JSONPositions? = JSONPositions()
                 // The caller's open object and array: their positions are the caller's, never ended here.
                 var object = Frame(isObject: true, position: 0)
@@ -710,7 +714,7 @@ private struct JSONScanner {
         defer { tailBytes = .max }
         guard bytesLeft >= tailBytes, let start = tailStart() else { return }
         tail = Tail(self, from: start, key: name)
-        bytesBetweenReleases = MappedFiles.bytesBetweenReleases / 2
+        bytesBetweenReleases = Tail.bytesBetweenReleases
     }
 
     /// The deferred path's first key (`targets`) when the open containers `stack` are the root object at that member
