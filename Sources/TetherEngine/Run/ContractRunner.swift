@@ -148,7 +148,7 @@ public struct ContractRunner: Sendable {
             // lookup finds.
             var next = 0
             sent.reserveCapacity(sendable.count)
-            for (position, index) in sendable.enumerated() {
+            for index in sendable {
                 var shared = next
                 let isNext =
                     shared < requests.count
