@@ -429,12 +429,7 @@ public enum ConsoleWriter {
 
     /// Multi-line text (a diff, a body excerpt) keeps the block's indentation on every line.
     private static func indentingContinuations(_ text: String) -> String {
-        // A character is a newline only if it is (or begins with, for CR LF) one of LF, VT, FF, CR, NEL, U+2028 and
-        // U+2029, whose UTF-8 starts with 0A-0D, C2 or E2: text without those bytes needs no walk by characters.
-        guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else {
-            return text
-        }
-        guard text.contains(where: \.isNewline) else { return text }
+        guard ReportText.mayBreakLines(text), text.contains(where: \.isNewline) else { return text }
         return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .joined(separator: "\n" + indent + "  ")
     }

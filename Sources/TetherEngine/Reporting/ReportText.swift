@@ -116,8 +116,16 @@ enum ReportText {
 
     /// The text's first line, for one-line summaries (attributes, headlines).
     static func firstLine(_ text: String) -> String {
-        guard let newline = text.firstIndex(where: \.isNewline) else { return text }
+        guard mayBreakLines(text), let newline = text.firstIndex(where: \.isNewline) else { return text }
         return String(text[..<newline]) + " …"
+    }
+
+    /// Whether `text` may hold a line break, read from its bytes: a character is a newline only if it is (or begins
+    /// with, for CR LF) one of LF, VT, FF, CR, NEL, U+2028 and U+2029, whose UTF-8 starts with 0A-0D, C2 or E2. Text
+    /// without those bytes needs no walk by characters (a run of 2,000 errors spent 8 % of its CPU walking their
+    /// one-line messages by characters, for the JUnit file and the recap).
+    static func mayBreakLines(_ text: String) -> Bool {
+        text.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
     }
 
     // MARK: Words about a result
