@@ -125,7 +125,11 @@ enum ReportText {
     /// without those bytes needs no walk by characters (a run of 2,000 errors spent 8 % of its CPU walking their
     /// one-line messages by characters, for the JUnit file and the recap).
     static func mayBreakLines(_ text: String) -> Bool {
-        text.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
+        let mayStartANewline = { (byte: UInt8) in (0x0A...0x0D).contains(byte) || byte == 0xC2 || byte == 0xE2 }
+        // In place where the bytes are contiguous (a native string's are): byte by byte through the view, this test
+        // was 1.2 % of a run of 2,000 drifts.
+        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: mayStartANewline) }
+            ?? text.utf8.contains(where: mayStartANewline)
     }
 
     // MARK: Words about a result
