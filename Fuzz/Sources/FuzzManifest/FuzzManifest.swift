@@ -29,9 +29,6 @@ private let environment = ["TOKEN": "fuzz-secret-token", "HOST": "api.example.co
 /// reads what it is told to, and hanging on `/dev/stdin` is not a parser bug.
 private let specialPaths = ["dev/", "proc/", "sys/", "fd/"].map { Data($0.utf8) }
 
-/// Where a manifest's inline stubs are: read as text, not built (as `ManifestLoader` reads them).
-private let inlineStubs: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
-
 /// libFuzzer's entry: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -48,7 +45,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Read with its `targets` array's second half on another thread (from any length here; a manifest waits for
     // 128 KB), the manifest is the one thread's document or error. Nested at most 16 levels, so that inputs reach the
     // limit in either half.
-    if let difference = JSONReader(maxDepth: 16).halvesDiffer(manifest, deferring: inlineStubs).difference {
+    let halves = JSONReader(maxDepth: 16).halvesDiffer(manifest, deferring: ManifestLoader.inlineStubs)
+    if let difference = halves.difference {
         violated("a manifest reads the same in one thread and in two halves", difference)
     }
     let loader = ManifestLoader(environment: environment)

@@ -208,8 +208,11 @@ public struct ManifestLoader: Sendable {
         }
     }
 
-    /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`).
-    private static let inlineStubs: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
+    /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`). Testing SPI: the tests and
+    /// the manifest fuzzer read manifests as the loader does.
+    @_spi(Testing) public static let inlineStubs: [JSONPathPattern.Step] = [
+        .key("targets"), .any, .key("sampleData"), .key("json"),
+    ]
     /// The targets of a version read before, read as text (`TargetReuse`).
     private static let targetTexts: [JSONPathPattern.Step] = [.key("targets"), .any]
     /// A target's inline JSON stub, from the target.

@@ -101,8 +101,6 @@ import Testing
 
     // MARK: - Deferred values (a manifest's inline stubs)
 
-    private static let stubPath: [JSONPathPattern.Step] = [.key("targets"), .any, .key("sampleData"), .key("json")]
-
     /// The error of reading `bytes` with and without deferring the stubs (nil for none), to compare.
     private func bothErrors(_ bytes: Data, maxDepth: Int = 1024) -> (built: JSONParseError?, deferred: JSONParseError?)
     {
@@ -110,7 +108,7 @@ import Testing
         var built: JSONParseError?
         var deferred: JSONParseError?
         do { _ = try reader.document(bytes) } catch { built = error }
-        do { _ = try reader.document(bytes, deferring: Self.stubPath) } catch { deferred = error }
+        do { _ = try reader.document(bytes, deferring: ManifestLoader.inlineStubs) } catch { deferred = error }
         return (built, deferred)
     }
 
@@ -147,7 +145,7 @@ import Testing
         let stub = "{\"id\": 1, \"tags\": [\"a\", {\"b\": null}], \"name\": \"\\u00e9t\\u00e9\", \"x\": -1.5e3}"
         let bytes = manifest(stub: stub)
         let built = try JSONReader().document(bytes)
-        let deferred = try JSONReader().document(bytes, deferring: Self.stubPath)
+        let deferred = try JSONReader().document(bytes, deferring: ManifestLoader.inlineStubs)
         let target = deferred.root["targets"]?.firstElement
         #expect(target?["sampleData"]?["json"] == .null)
         // Pre-order: 0 root, 1 service, 2 targets, 3 target a, 4 its name, 5 sampleData, 6 json (deferred), 7 target b.
@@ -186,7 +184,8 @@ import Testing
     /// second reading.
     @discardableResult
     private func sameReadingBothWays(_ bytes: Data, maxDepth: Int = 1024, _ comment: Comment) -> JSONDocument? {
-        let (difference, document) = JSONReader(maxDepth: maxDepth).halvesDiffer(bytes, deferring: Self.stubPath)
+        let (difference, document) = JSONReader(maxDepth: maxDepth).halvesDiffer(
+            bytes, deferring: ManifestLoader.inlineStubs)
         #expect(difference == nil, comment)
         return document
     }
@@ -265,7 +264,7 @@ import Testing
                 for _ in 0..<1500 {
                     let bytes = Self.randomlyChanged(base, using: &generator)
                     let (difference, document) = JSONReader(maxDepth: 8).halvesDiffer(
-                        Data(bytes), deferring: Self.stubPath)
+                        Data(bytes), deferring: ManifestLoader.inlineStubs)
                     if document?.tailOffset != nil { tails += 1 }
                     if let difference {
                         differing.append("stub \(kind): \(difference): \(String(decoding: bytes, as: UTF8.self))")
@@ -281,7 +280,7 @@ import Testing
         // A `json` key elsewhere, a `sampleData` outside `targets`, `targets` nested deeper: all built.
         let text =
             #"{"json": [1], "sampleData": {"json": [2]}, "x": {"targets": [{"sampleData": {"json": [3]}}]}, "targets": [{"sampleData": {"json": [4], "text": "t"}}, 5]}"#
-        let document = try JSONReader().document(Data(text.utf8), deferring: Self.stubPath)
+        let document = try JSONReader().document(Data(text.utf8), deferring: ManifestLoader.inlineStubs)
         #expect(document.root["json"] == .array([.integer(1)]))
         #expect(document.root["sampleData"]?["json"] == .array([.integer(2)]))
         #expect(document.root["x"]?["targets"]?.firstElement?["sampleData"]?["json"] == .array([.integer(3)]))
