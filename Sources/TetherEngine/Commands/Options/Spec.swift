@@ -33,7 +33,8 @@ extension SpecOptions: OptionGroup {
         ) { $0.isOffline = true },
         .value(
             "--fail-on", "CULPRITS", section: .spec,
-            help: "which culprits' drifts fail the gate: a comma-separated list of stub, service, spec (default: all)"
+            help: "which culprits' drifts fail the gate: a comma-separated list of stub, service, spec",
+            defaultValue: "all"
         ) { (options: inout SpecOptions, text: String) throws(InvalidValue) in
             var culprits = Set<Finding.Culprit>()
             for word in text.split(separator: ",", omittingEmptySubsequences: false) {

@@ -49,7 +49,7 @@ extension RefSelection: OptionGroup {
             "--ref", "REF", section: .whichTargets,
             help: "check the contracts as they were at this git tag, branch or commit, read from git without "
                 + "touching the working tree; a glob ('v*') takes the tags it matches; every ref's targets run in "
-                + "one run, the same request sent once (repeatable)",
+                + "one run, the same request sent once",
             isRepeatable: true
         ) { $0.refs.append($1) },
         .value(
