@@ -27,7 +27,7 @@ public struct ServeCommand: Command {
 
     /// `tether serve`.
     public static let configuration = CommandConfiguration(
-        names: ["serve"], usage: "tether serve [PATH ...] [--port N] [--host ADDRESS] [--har FILE]",
+        names: ["serve"], usage: "tether serve [PATH ...] [--port N] [--host ADDRESS] [--har FILE.har]",
         summary: "serve the stubs (or a HAR file) as a mock service on 127.0.0.1", help: { help })
 
     /// `--port`, `--host`, `--har`, and the manifests.
