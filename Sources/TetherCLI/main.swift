@@ -13,13 +13,10 @@ import TetherEngine
     import Darwin
 #endif
 
-// The thin executable: parse the arguments, run the command, exit with its code. Each command is one file in
-// TetherKit's Commands/; a new one is a line here.
+// The thin executable: parse the arguments, run the command, exit with its code (the commands are
+// `CommandLineTool.tether`'s).
 StopSignals.block()  // before any thread starts, so that every thread inherits it
-let tool = CommandLineTool(commands: [
-    VerifyCommand.self, RecordCommand.self, UpdateCommand.self, LearnCommand.self, MockCommand.self,
-    ServeCommand.self, ImportCommand.self, MergeReportsCommand.self,
-])
+let tool = CommandLineTool.tether
 let arguments = Array(CommandLine.arguments.dropFirst())
 tool.startUp(for: arguments)  // libcurl's set-up on the other core from here, before the environment is read
 ZeroedData.populate()  // before the first read of most of its pages: see ZeroedData

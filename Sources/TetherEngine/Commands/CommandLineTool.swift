@@ -9,6 +9,14 @@ public struct CommandLineTool {
         self.commands = commands
     }
 
+    /// The `tether` executable's commands: each is one file in Commands/, and a new one is a line here.
+    public static var tether: CommandLineTool {
+        CommandLineTool(commands: [
+            VerifyCommand.self, RecordCommand.self, UpdateCommand.self, LearnCommand.self, MockCommand.self,
+            ServeCommand.self, ImportCommand.self, MergeReportsCommand.self,
+        ])
+    }
+
     /// Runs the command line.
     /// - Parameters:
     ///   - arguments: The arguments after the program's name.

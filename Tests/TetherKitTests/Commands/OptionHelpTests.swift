@@ -6,11 +6,9 @@ import Testing
 /// text that says them again prints them twice (`--ref`'s row read "(repeatable) (repeatable)").
 @Suite struct OptionHelpTests {
     @Test func noHelpTextRepeatsTheNotesTheTableAdds() {
-        let repeated =
-            Self.repeatedNotes(VerifyCommand.options) + Self.repeatedNotes(RecordCommand.options)
-            + Self.repeatedNotes(UpdateCommand.options) + Self.repeatedNotes(LearnCommand.options)
-            + Self.repeatedNotes(MockCommand.options) + Self.repeatedNotes(ServeCommand.options)
-            + Self.repeatedNotes(ImportCommand.options) + Self.repeatedNotes(MergeReportsCommand.options)
+        let commands = CommandLineTool.tether.commands
+        #expect(commands.count == 8)
+        let repeated = commands.flatMap { Self.repeatedNotes($0) }
         #expect(repeated == [])
         // The rows as printed: each note once.
         let help = VerifyCommand.options.helpSections()
@@ -18,9 +16,9 @@ import Testing
         #expect(help.contains("sent once (repeatable)"))
     }
 
-    /// The spellings of the options of `table` whose help text says "repeatable" or "default" itself.
-    private static func repeatedNotes<Parsed>(_ table: OptionTable<Parsed>) -> [String] {
-        table.options.flatMap { option in
+    /// The spellings of the options of `command` whose help text says "repeatable" or "default" itself.
+    private static func repeatedNotes<C: Command>(_ command: C.Type) -> [String] {
+        C.options.options.flatMap { option in
             option.forms.compactMap { form in
                 form.help.contains("repeatable") || form.help.contains("(default") ? option.names[0] : nil
             }
