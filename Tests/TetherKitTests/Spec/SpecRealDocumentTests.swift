@@ -103,14 +103,18 @@ import Testing
         #expect(miss.suggestion?.name == "GET /2010-04-01/Accounts/{AccountSid}/Messages.json")
     }
 
-    /// The large document, generated once per test run (`Fixtures/spec/large/generate.py`, reproducible).
+    /// The large document, generated once per test run (`Fixtures/spec/large/generate.py`, reproducible), and
+    /// removed when the test process exits: 27 MB a run would otherwise pile up in the temporary folder.
     static let large: Result<String, Error> = Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-spec-large-\(getpid())")
+        atexit { try? FileManager.default.removeItem(atPath: SpecRealDocumentTests.largeFolder) }
         let run = try ChildProcess.run(
-            "/usr/bin/env", ["python3", FixturePaths.fixture("spec/large/generate.py"), folder.path])
+            "/usr/bin/env", ["python3", FixturePaths.fixture("spec/large/generate.py"), largeFolder])
         guard run.status == 0 else { throw CocoaError(.fileWriteUnknown) }
-        return folder.path
+        return largeFolder
     }
+
+    /// This test process's own folder for the large document.
+    static var largeFolder: String { NSTemporaryDirectory() + "tether-spec-large-\(getpid())" }
 
     /// The first reference object in `node`, depth first.
     static func firstReference(in node: SpecNode) -> SpecNode? {
