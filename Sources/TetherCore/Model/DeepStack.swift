@@ -29,10 +29,15 @@ package enum DeepStack {
 
     /// Starts `body` on a new thread called `name` (its first 15 bytes, as the system keeps them), with `size` bytes
     /// of stack. A POSIX thread, not Foundation's `Thread`: on Linux that is swift-corelibs-foundation's (see `Lock`).
-    /// - Parameter awayFromCaller: On Linux, the thread may run on every core the process may use but the one the
-    ///   caller is on, when there is another: for short work that runs beside the caller's (libcurl's set-up), which
-    ///   the kernel placed on the caller's own busy core in three of four traced runs, where it waited.
-    package static func start(name: String, awayFromCaller: Bool = false, _ body: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - awayFromCaller: On Linux, the thread may run on every core the process may use but the one the caller is
+    ///     on, when there is another: for short work that runs beside the caller's (libcurl's set-up), which the
+    ///     kernel placed on the caller's own busy core in three of four traced runs, where it waited.
+    ///   - core: On Linux, the thread runs on the `core`-th of the cores the process may use and no other, when it
+    ///     may use `core + 1` or more (see `concurrentPerform`'s `coreEach`).
+    package static func start(
+        name: String, awayFromCaller: Bool = false, core: Int? = nil, _ body: @escaping @Sendable () -> Void
+    ) {
         let context = Unmanaged.passRetained(Start(name: String(decoding: name.utf8.prefix(15), as: UTF8.self), body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -41,6 +46,7 @@ package enum DeepStack {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         #if canImport(Glibc)
             if awayFromCaller { CoreAffinity.awayFromCaller(&attributes) }
+            if let core { CoreAffinity.only(core: core, &attributes) }
         #endif
         #if canImport(Darwin)
             var thread: pthread_t?
@@ -109,7 +115,13 @@ package enum DeepStack {
     /// Calls `body` once with each of `0..<iterations`, in parallel on threads of `size` bytes of stack (at most one
     /// per core, each taking the next indexes), and returns when every call has: `DispatchQueue.concurrentPerform` on
     /// threads whose stack is known. None of the calls runs on the caller's thread, whose stack may be small.
-    package static func concurrentPerform(name: String, iterations: Int, _ body: (Int) -> Void) {
+    /// - Parameter coreEach: On Linux, each thread stays on a core of its own (the first on the first core the process
+    ///   may use, and so on), where the process may use as many: for loops that each keep a core busy beside a server
+    ///   on the same machine (`CurlTransport`'s, see there). Elsewhere, and with fewer cores, the threads go where the
+    ///   system puts them.
+    package static func concurrentPerform(
+        name: String, iterations: Int, coreEach: Bool = false, _ body: (Int) -> Void
+    ) {
         guard iterations > 0 else { return }
         withoutActuallyEscaping(body) { body in
             // The threads reach `body` through an unretained reference: a thread's closure may outlive its last call
@@ -119,9 +131,9 @@ package enum DeepStack {
             let threads = min(iterations, max(1, ProcessEnvironment.activeProcessorCount))
             let next = NextIndexes(count: iterations, threads: threads)
             let done = DispatchGroup()
-            for _ in 0..<threads {
+            for thread in 0..<threads {
                 done.enter()
-                start(name: name) {
+                start(name: name, core: coreEach ? thread : nil) {
                     while let indexes = next.take() {
                         for index in indexes { handle.value.takeUnretainedValue().call(index) }
                     }
@@ -207,6 +219,22 @@ package enum DeepStack {
                 var words = [UInt64](repeating: 0, count: setBytes / 8)
                 let status = words.withUnsafeMutableBytes { functions.get(0, setBytes, $0.baseAddress!) }
                 return status == 0 ? words : nil
+            }
+
+            /// Makes `attributes` start a thread on the `core`-th of the cores the caller may run on (counting from 0,
+            /// in the cores' order) and no other, when it may run on that many; else leaves them as they are.
+            static func only(core: Int, _ attributes: inout pthread_attr_t) {
+                guard let functions, let allowed = allowed() else { return }
+                var seen = 0
+                for bit in 0..<setBytes * 8 where allowed[bit / 64] & (1 << UInt64(bit % 64)) != 0 {
+                    if seen == core {
+                        var words = [UInt64](repeating: 0, count: setBytes / 8)
+                        words[bit / 64] = 1 << UInt64(bit % 64)
+                        _ = words.withUnsafeBytes { functions.set(&attributes, setBytes, $0.baseAddress!) }
+                        return
+                    }
+                    seen += 1
+                }
             }
 
             /// Makes `attributes` start a thread on the cores the caller may run on but its current one, when there is

@@ -158,8 +158,11 @@ public struct CurlTransport: HTTPTransport {
         // The loops run on threads of their own, all done when this returns (no closure outlives the call), whose
         // stack holds the deepest body: `onResult` may check the answers there (`--fail-fast`), and Dispatch's
         // threads have 512 KB on Darwin (see `DeepStack`). Were fewer threads free than loops, the first loops would
-        // take every request.
-        DeepStack.concurrentPerform(name: "tether-transport-loop", iterations: shares.count) { loop in
+        // take every request. On Linux each loop stays on a core of its own: a request to a server on the same
+        // machine wakes the server on the sending core, where it and the loop ran by turns while the other core idled
+        // (`perf sched timehist`); kept apart, the loops ran 2,000 contracts in 3-4 % less time (bench/HISTORY.md,
+        // 2026-12-07). A loop whose core other work keeps busy takes fewer requests: they come from one source.
+        DeepStack.concurrentPerform(name: "tether-transport-loop", iterations: shares.count, coreEach: true) { loop in
             Self.sendLoop(
                 requests, options: options, jobs: shares[loop], source: source,
                 handsOverAfterSending: handsOverAfterSending, onResult: onResult)

@@ -60,6 +60,43 @@ import Testing
         }
     #endif
 
+    #if canImport(Glibc)
+        /// With `coreEach`, each of `concurrentPerform`'s threads stays on a core of its own, among the first cores
+        /// the caller may use (the transport's loops); without it, a thread may run wherever the caller may.
+        @Test func concurrentPerformKeepsEachThreadOnACoreOfItsOwnWhenAsked() throws {
+            let caller = try #require(DeepStack.CoreAffinity.allowed())
+            let cores = { (words: [UInt64]) in words.reduce(0) { $0 + $1.nonzeroBitCount } }
+            let threads = min(64, ProcessEnvironment.activeProcessorCount)  // as many as `concurrentPerform` starts
+            for coreEach in [true, false] {
+                let lock = NSLock()
+                var kept: [UInt: [UInt64]] = [:]  // each thread's cores, by thread
+                DeepStack.concurrentPerform(name: "deep-stack-test", iterations: 64, coreEach: coreEach) { _ in
+                    let allowed = DeepStack.CoreAffinity.allowed() ?? []
+                    lock.withLock { kept[UInt(pthread_self())] = allowed }
+                    usleep(1_000)  // every thread takes a share
+                }
+                #expect(kept.count == threads, "coreEach \(coreEach): \(kept.count) threads")
+                guard coreEach else {
+                    #expect(kept.values.allSatisfy { $0 == caller }, "where the caller may run")
+                    continue
+                }
+                guard cores(caller) >= threads else { continue }  // fewer cores than threads: only the first kept
+                #expect(kept.values.allSatisfy { cores($0) == 1 }, "one core each: \(kept.values.map { $0.prefix(1) })")
+                #expect(Set(kept.values).count == kept.count, "no two threads on one core")
+                var first = [UInt64](repeating: 0, count: caller.count)  // the caller's first `threads` cores
+                var left = threads
+                for bit in 0..<caller.count * 64 where left > 0 && caller[bit / 64] & (1 << UInt64(bit % 64)) != 0 {
+                    first[bit / 64] |= 1 << UInt64(bit % 64)
+                    left -= 1
+                }
+                let union = kept.values.reduce(into: [UInt64](repeating: 0, count: caller.count)) { union, words in
+                    for index in words.indices { union[index] |= words[index] }
+                }
+                #expect(union == first, "the caller's first \(threads) cores")
+            }
+        }
+    #endif
+
     @Test(arguments: [1, 2, 7, 64, 2_000])
     func concurrentPerformCallsEachIndexOnceOnDeepStacks(iterations: Int) {
         let caller = pthread_self()

@@ -110,6 +110,27 @@ import Testing
                 == [16])
     }
 
+    #if canImport(Glibc)
+        /// On Linux, each loop of a long run stays on a core of its own (`DeepStack.concurrentPerform`'s `coreEach`):
+        /// the results come from as many threads as loops, each kept on one core, no two on the same one.
+        @Test func eachLoopOfALongRunStaysOnACoreOfItsOwn() throws {
+            let loops = CurlTransport.loops(requests: 200, options: TransportOptions(jobs: 16))
+            let allowed = try #require(DeepStack.CoreAffinity.allowed())
+            let server = try MockServer { _ in .json(#"{"ok": true}"#) }
+            let requests = (0..<200).map { HTTPRequest(method: "GET", url: "\(server.baseURL)/r/\($0)") }
+            var cores: [UInt: [UInt64]] = [:]  // by thread; `onResult` is called under the transport's lock
+            transport.send(requests, options: TransportOptions(jobs: 16)) { _, result in
+                #expect(throws: Never.self) { try result.get() }
+                cores[UInt(pthread_self())] = DeepStack.CoreAffinity.allowed() ?? []
+            }
+            #expect(cores.count == loops.count, "\(loops.count) loops")
+            guard loops.count > 1 else { return }  // one loop: the caller's cores, as a thread of its own would have
+            #expect(cores.values.allSatisfy { $0.reduce(0) { $0 + $1.nonzeroBitCount } == 1 }, "one core each")
+            #expect(Set(cores.values).count == loops.count, "no two loops on one core")
+            #expect(cores.values.allSatisfy { zip($0, allowed).allSatisfy { $0 & ~$1 == 0 } }, "cores it may use")
+        }
+    #endif
+
     @Test func methodHeadersAndBodyReachTheServer() throws {
         let seen = SeenRequests()
         let server = try MockServer { request in
