@@ -115,10 +115,10 @@ package enum DeepStack {
     /// Calls `body` once with each of `0..<iterations`, in parallel on threads of `size` bytes of stack (at most one
     /// per core, each taking the next indexes), and returns when every call has: `DispatchQueue.concurrentPerform` on
     /// threads whose stack is known. None of the calls runs on the caller's thread, whose stack may be small.
-    /// - Parameter coreEach: On Linux, each thread stays on a core of its own (the first on the first core the process
-    ///   may use, and so on), where the process may use as many: for loops that each keep a core busy beside a server
-    ///   on the same machine (`CurlTransport`'s, see there). Elsewhere, and with fewer cores, the threads go where the
-    ///   system puts them.
+    /// - Parameter coreEach: On Linux, each thread stays on a core of its own: the first on the first core the process
+    ///   may use, and so on, as far as the process may use cores (a thread beyond them goes where the system puts
+    ///   it). For loops that each keep a core busy beside a server on the same machine (`CurlTransport`'s, see there).
+    ///   Elsewhere the threads go where the system puts them.
     package static func concurrentPerform(
         name: String, iterations: Int, coreEach: Bool = false, _ body: (Int) -> Void
     ) {

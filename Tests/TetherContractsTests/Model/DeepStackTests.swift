@@ -68,12 +68,17 @@ import Testing
             let cores = { (words: [UInt64]) in words.reduce(0) { $0 + $1.nonzeroBitCount } }
             let threads = min(64, ProcessEnvironment.activeProcessorCount)  // as many as `concurrentPerform` starts
             for coreEach in [true, false] {
-                let lock = NSLock()
+                let arrived = NSCondition()
                 var kept: [UInt: [UInt64]] = [:]  // each thread's cores, by thread
                 DeepStack.concurrentPerform(name: "deep-stack-test", iterations: 64, coreEach: coreEach) { _ in
                     let allowed = DeepStack.CoreAffinity.allowed() ?? []
-                    lock.withLock { kept[UInt(pthread_self())] = allowed }
-                    usleep(1_000)  // every thread takes a share
+                    arrived.lock()
+                    defer { arrived.unlock() }
+                    kept[UInt(pthread_self())] = allowed
+                    arrived.broadcast()
+                    // Each thread waits for the others' first call (for 10 s at most), so that every one takes a share.
+                    let deadline = Date(timeIntervalSinceNow: 10)
+                    while kept.count < threads && arrived.wait(until: deadline) {}
                 }
                 #expect(kept.count == threads, "coreEach \(coreEach): \(kept.count) threads")
                 guard coreEach else {
