@@ -666,7 +666,7 @@ private struct JSONScanner {
             self.result = result
             let tail = Reading(
                 bytes: scanner.bytes, maxDepth: scanner.maxDepth, deferred: scanner.deferred, key: key)
-            background = DeepStack.Background(name: "tether-tail", awayFromCaller: true) {
+            background = DeepStack.Background(name: "tether-tail", placement: .awayFromCaller) {
                 result.read = tail.read(from: offset)
             }
         }

@@ -27,16 +27,24 @@ package enum DeepStack {
     /// below 4 MB); a release build less. Only the pages a thread touches are ever backed by memory.
     package static let size = 16 << 20
 
+    /// Where a thread may run, on Linux; elsewhere every thread goes where the system puts it.
+    package enum Placement: Sendable, Equatable {
+        /// Where the system puts it, on any core the process may use.
+        case anywhere
+        /// On every core the process may use but the one the caller is on, when there is another: for short work
+        /// that runs beside the caller's (libcurl's set-up), which the kernel placed on the caller's own busy core in
+        /// three of four traced runs, where it waited.
+        case awayFromCaller
+        /// On the `core`-th of the cores the process may use (counting from 0) and no other, when it may use `core + 1`
+        /// or more; else anywhere (see `concurrentPerform`'s `coreEach`).
+        case core(Int)
+    }
+
     /// Starts `body` on a new thread called `name` (its first 15 bytes, as the system keeps them), with `size` bytes
-    /// of stack. A POSIX thread, not Foundation's `Thread`: on Linux that is swift-corelibs-foundation's (see `Lock`).
-    /// - Parameters:
-    ///   - awayFromCaller: On Linux, the thread may run on every core the process may use but the one the caller is
-    ///     on, when there is another: for short work that runs beside the caller's (libcurl's set-up), which the
-    ///     kernel placed on the caller's own busy core in three of four traced runs, where it waited.
-    ///   - core: On Linux, the thread runs on the `core`-th of the cores the process may use and no other, when it
-    ///     may use `core + 1` or more (see `concurrentPerform`'s `coreEach`).
+    /// of stack, placed as `placement` says. A POSIX thread, not Foundation's `Thread`: on Linux that is
+    /// swift-corelibs-foundation's (see `Lock`).
     package static func start(
-        name: String, awayFromCaller: Bool = false, core: Int? = nil, _ body: @escaping @Sendable () -> Void
+        name: String, placement: Placement = .anywhere, _ body: @escaping @Sendable () -> Void
     ) {
         let context = Unmanaged.passRetained(Start(name: String(decoding: name.utf8.prefix(15), as: UTF8.self), body))
         var attributes = pthread_attr_t()
@@ -45,8 +53,11 @@ package enum DeepStack {
         pthread_attr_setstacksize(&attributes, size)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         #if canImport(Glibc)
-            if awayFromCaller { CoreAffinity.awayFromCaller(&attributes) }
-            if let core { CoreAffinity.only(core: core, &attributes) }
+            switch placement {
+            case .anywhere: break
+            case .awayFromCaller: CoreAffinity.awayFromCaller(&attributes)
+            case .core(let core): CoreAffinity.only(core: core, &attributes)
+            }
         #endif
         #if canImport(Darwin)
             var thread: pthread_t?
@@ -84,8 +95,8 @@ package enum DeepStack {
         private var isDone = false  // guarded by `condition`
 
         /// Starts `work` on a new thread called `name`.
-        package init(name: String, awayFromCaller: Bool = false, _ work: @escaping @Sendable () -> Void) {
-            DeepStack.start(name: name, awayFromCaller: awayFromCaller) { [self] in
+        package init(name: String, placement: Placement = .anywhere, _ work: @escaping @Sendable () -> Void) {
+            DeepStack.start(name: name, placement: placement) { [self] in
                 work()
                 condition.lock()
                 isDone = true
@@ -133,7 +144,7 @@ package enum DeepStack {
             let done = DispatchGroup()
             for thread in 0..<threads {
                 done.enter()
-                start(name: name, core: coreEach ? thread : nil) {
+                start(name: name, placement: coreEach ? .core(thread) : .anywhere) {
                     while let indexes = next.take() {
                         for index in indexes { handle.value.takeUnretainedValue().call(index) }
                     }

@@ -479,9 +479,9 @@ public final class TransportStartUp: Sendable {
     private let work: DeepStack.Background
 
     /// Starts `work` on a thread called `name`, on another core than the caller's where there is one (see
-    /// `DeepStack.start(name:awayFromCaller:_:)`): the caller goes on with its own start-up meanwhile.
+    /// `DeepStack.Placement.awayFromCaller`): the caller goes on with its own start-up meanwhile.
     init(name: String, _ work: @escaping @Sendable () -> Void) {
-        self.work = DeepStack.Background(name: name, awayFromCaller: true, work)
+        self.work = DeepStack.Background(name: name, placement: .awayFromCaller, work)
     }
 
     /// Returns once the work is done.

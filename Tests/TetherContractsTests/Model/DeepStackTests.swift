@@ -42,7 +42,7 @@ import Testing
         @Test func aThreadStartedAwayFromTheCallerHasOneCoreFewer() async throws {
             let caller = try #require(DeepStack.CoreAffinity.allowed())
             let started = await withCheckedContinuation { continuation in
-                DeepStack.start(name: "deep-stack-test", awayFromCaller: true) {
+                DeepStack.start(name: "deep-stack-test", placement: .awayFromCaller) {
                     continuation.resume(returning: DeepStack.CoreAffinity.allowed())
                 }
             }
