@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TetherCore
+
 /// The README, the manual in `docs/` and the notes beside `bench/` and `Fuzz/`: every relative link leads to a file
 /// that exists, and every `#anchor` to a heading of the file it names.
 @Suite struct DocumentationTests {
@@ -23,6 +25,26 @@ import Testing
             #expect(found.contains(document), "\(document) is not among the documents checked: \(found)")
         }
         #expect(!found.contains { $0.contains("/Fixtures/") }, "fixtures are report output, not documentation")
+    }
+
+    /// The version a reader depends on (`from: "0.3.0"`) and sees (`User-Agent: tether/0.3.0`) is the one
+    /// `tether --version` prints; bench/HISTORY.md keeps the versions of its day.
+    @Test func theVersionTheDocumentationNamesIsTethers() throws {
+        let root = FixturePaths.packageRoot.resolvingSymlinksInPath().path
+        var named: [String] = []
+        for document in MarkdownLinkCheck.documents(under: FixturePaths.packageRoot)
+        where document.lastPathComponent != "HISTORY.md" {
+            let text = try String(contentsOf: document, encoding: .utf8)
+            for marker in ["tether/", #"from: ""#] {
+                for piece in text.components(separatedBy: marker).dropFirst() {
+                    let version = String(piece.prefix { $0.isNumber || $0 == "." })
+                    guard version.contains(".") else { continue }
+                    named.append("\(document.path.dropFirst(root.count + 1)): \(marker)\(version)")
+                    #expect(version == tetherVersion, "\(named.last!) is not \(tetherVersion)")
+                }
+            }
+        }
+        #expect(named.count >= 2, "the documentation names no version: \(named)")
     }
 
     @Test(arguments: [

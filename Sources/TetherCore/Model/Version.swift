@@ -1,2 +1,3 @@
-/// Tether's version, printed by `--version`, written into every JUnit suite's properties and exported manifests.
-public let tetherVersion = "0.1.0"
+/// Tether's version: printed by `--version`, sent as `User-Agent: tether/…`, written into every report (JUnit, CTRF,
+/// HTML, HAR) and exported manifest; the release a package depends on (`from: "0.3.0"`, docs/command-line.md).
+public let tetherVersion = "0.3.0"
