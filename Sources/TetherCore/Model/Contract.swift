@@ -554,6 +554,10 @@ public struct Contract: Sendable, Equatable {
     /// copies the whole request, and the redactor asks this of every contract of a run.
     package var hasCredentialHeader: Bool { storage.fields.request.headers.contains(where: \.isCredential) }
 
+    /// The request's URL, read in place (`request` copies the whole request): the redactor looks for credentials in
+    /// every contract's URL.
+    package var requestURL: String { storage.fields.request.url }
+
     /// Equal when every field is: the same storage is equal without comparing.
     public static func == (a: Contract, b: Contract) -> Bool {
         a.storage === b.storage || a.storage.fields == b.storage.fields

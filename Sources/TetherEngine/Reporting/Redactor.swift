@@ -189,6 +189,7 @@ public struct Redactor: Sendable, Equatable {
             if contract.hasCredentialHeader {
                 for value in Redactor.sensitiveHeaderValues(contract.request.headers) { add(value) }
             }
+            for value in Redactor.urlCredentials(contract.requestURL) { add(value) }
             if contract.hasSecrets {
                 for secret in contract.secrets where Redactor.isLongEnough(secret) { add(secret) }
             }
@@ -253,6 +254,28 @@ public struct Redactor: Sendable, Equatable {
             default:
                 continue
             }
+        }
+        return values
+    }
+
+    /// The credentials written into a URL (`https://user:password@host/`, `https://TOKEN@host/`), which are secrets
+    /// whatever their length, as a sensitive header's: the whole user part (so the URL reads
+    /// `https://<redacted>@host/`, and the `Authorization: Basic …` libcurl makes of it is hidden as base64 too), and
+    /// the password alone; each as written and percent-decoded.
+    /// - Parameter url: a request's URL.
+    /// - Returns: the values to redact; none for a URL without `@` before its path.
+    static func urlCredentials(_ url: String) -> [String] {
+        // On the bytes: every contract of a run is asked, and almost none has credentials.
+        guard let scheme = url.rangeOfText("://") else { return [] }
+        let authority = url.utf8[scheme.upperBound...].prefix { !"/?#".utf8.contains($0) }
+        guard let at = authority.lastIndex(of: UInt8(ascii: "@")) else { return [] }
+        let userInfo = Substring(url.utf8[authority.startIndex..<at])
+        var values: [String] = []
+        for part in [userInfo, userInfo.firstIndex(of: ":").map { userInfo[userInfo.index(after: $0)...] }] {
+            guard let part, !part.isEmpty else { continue }
+            let written = String(part)
+            values.append(written)
+            if let decoded = written.percentDecoded, decoded != written, !decoded.isEmpty { values.append(decoded) }
         }
         return values
     }

@@ -315,6 +315,38 @@ private func manifest(baseURL: String, targets: String, headers: String = "{}") 
         #expect(run.stdout.contains("<redacted>") || run.junit?.contains("&lt;redacted&gt;") == true)
     }
 
+    /// A password (or a token as the user name) written into a base URL is a credential: no console line, report or
+    /// listing shows it, nor the `Authorization: Basic …` libcurl makes of it, echoed back by the service.
+    @Test func credentialsInABaseURLNeverReachAnOutput() throws {
+        let server = try MockServer { request in
+            .json(#"{"id": "denied for \#(request.header("Authorization") ?? "nobody")"}"#)
+        }
+        let withPassword = server.baseURL.replacingOccurrences(of: "http://", with: "http://admin:P4ss%77ordXYZ@")
+        let folder = try ContractFolder([
+            "shop.json": manifest(
+                baseURL: withPassword, targets: #"{"name": "a", "path": "/a", "sampleData": {"json": {"id": 1}}}"#)
+        ])
+        let html = folder.file("report.html")
+        let run = try TetherBinary.run(["verify", folder.path, "--timeout", "5", "--html", html, "--no-color"])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("denied for Basic <redacted>"), "the server saw the credentials: \(run.stdout)")
+        let listed = try TetherBinary.run(["verify", folder.path, "--list"])
+        #expect(listed.stdout.contains("GET http://<redacted>@127.0.0.1:"), "\(listed.stdout)")
+        let overridden = try TetherBinary.run([
+            "verify", folder.path, "--list", "--base-url", "https://ci-bot:ghp_TokenValue1@api.example.com",
+        ])
+        #expect(overridden.stdout.contains("GET https://<redacted>@api.example.com/a"), "\(overridden.stdout)")
+        let basic = Data("admin:P4sswordXYZ".utf8).base64EncodedString()
+        for text in [
+            run.stdout, run.stderr, run.junit ?? "", try String(contentsOfFile: html, encoding: .utf8),
+            listed.stdout, listed.stderr, overridden.stdout, overridden.stderr,
+        ] {
+            for secret in ["P4ss%77ordXYZ", "P4sswordXYZ", basic, "ghp_TokenValue1"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
+    }
+
     @Test func theShippedExampleHoldsOfflineAgainstItsHAR() throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }

@@ -55,6 +55,27 @@ import Testing
         #expect(Redactor.sensitiveHeaderValues([HTTPHeader(name, value)]) == expected)
     }
 
+    @Test(arguments: [
+        ("https://user:pass@host/x", ["user:pass", "pass"]),
+        ("http://ghp_token@127.0.0.1:8080/x?a=b@c", ["ghp_token"]),
+        ("https://a%40b:p%20w@host", ["a%40b:p%20w", "a@b:p w", "p%20w", "p w"]),
+        ("https://user:@host/", ["user:"]),
+        ("https://host/path@not-credentials", []),
+        ("https://host?q=a@b", []),
+        ("https://@host/", []),
+        ("not a URL @ all", []),
+    ])
+    func credentialsOfAURL(url: String, expected: [String]) {
+        #expect(Redactor.urlCredentials(url) == expected)
+    }
+
+    @Test func runRuleHidesCredentialsInARequestURLWhateverTheirLength() {
+        let contract = ReportFixtures.contract("S", "t", url: "http://me:pw@127.0.0.1:8080/x")
+        #expect(
+            Redactor(contracts: [contract]).redact("GET http://me:pw@127.0.0.1:8080/x: refused")
+                == "GET http://<redacted>@127.0.0.1:8080/x: refused")
+    }
+
     @Test func runRuleDropsShortGivenSecretsButKeepsSensitiveHeaders() {
         let contract = ReportFixtures.contract(
             "S", "t", headers: [HTTPHeader("Cookie", "42"), HTTPHeader("Accept", "application/json")],
