@@ -82,8 +82,12 @@ public struct ManifestLoader: Sendable {
                     continue
                 }
                 // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
-                // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped.
-                if isFolder && !Self.mentionsTargets(data) { continue }
+                // that mentions "targets" is taken for a manifest, so a broken one is an error, never skipped; so is
+                // one that lost its "targets" (misspelled, renamed) but keeps a manifest's other keys.
+                if isFolder && !Self.mentions(#""targets""#, in: data) {
+                    if let lost = Self.manifestWithoutTargets(data, file: file) { errors.append(lost) }
+                    continue
+                }
                 // A version of a manifest read before (`--ref`): its targets read as text first, each built only
                 // when no version before holds it alike (`TargetReuse`). Anything wrong with it, and it is read as
                 // any manifest is, without reuse: its errors are exactly those it gives alone.
@@ -176,7 +180,7 @@ public struct ManifestLoader: Sendable {
             guard case .success(let (files, _)) = Self.files(at: path) else { continue }
             for file in files {
                 guard let data = MappedFiles.contents(atPath: file, mappingFrom: mappingThreshold),
-                    Self.mentionsTargets(data), let document = readAsText(data, file: file)
+                    Self.mentions(#""targets""#, in: data), let document = readAsText(data, file: file)
                 else { continue }
                 document.checkpoints.count(data)  // every target's place is asked for when it is read
                 reuse.readAhead.keep(document, for: file)
@@ -208,6 +212,9 @@ public struct ManifestLoader: Sendable {
         }
     }
 
+    /// What a base URL that is not one should be.
+    private static let urlAdvice = ": write it as https://host[:port][/path], with no space in it"
+
     /// Where a manifest's inline JSON stubs are: read as text, not as trees (see `JSONStub`). Testing SPI: the tests and
     /// the manifest fuzzer read manifests as the loader does.
     @_spi(Testing) public static let inlineStubs: [JSONPathPattern.Step] = [
@@ -218,11 +225,42 @@ public struct ManifestLoader: Sendable {
     /// A target's inline JSON stub, from the target.
     private static let targetStub: [JSONPathPattern.Step] = [.key("sampleData"), .key("json")]
 
-    /// Whether `data` holds the bytes `"targets"`. A byte loop, not `Data.range(of:)`: that copies the whole file
-    /// into an `NSData` first on Linux (120 MB for a manifest of 100,000 targets), where the key is found in its
-    /// first line.
-    private static func mentionsTargets(_ data: Data) -> Bool {
-        let needle = Array("\"targets\"".utf8)
+    /// A folder's file without `"targets"` that is still a manifest: its top level is an object with an array at a
+    /// key a letter or two from `targets` (`targetz`, `Targets`), or with both `service` and `baseURL` as strings (a
+    /// response seldom has both). The run would pass without its targets. Read only when its bytes name one of these,
+    /// and `nil` for any other file, one that is not JSON included: a sample's own problems are its target's to
+    /// report. An empty file is an error too.
+    private static func manifestWithoutTargets(_ data: Data, file: String) -> ContractError? {
+        // Empty, it is no sample either (a target's sample file may not be empty), but a manifest emptied by mistake.
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return ContractError(
+                file: file,
+                "an empty file: neither a contract manifest nor a sample file; write the manifest, or remove it")
+        }
+        guard mentions(#""baseURL""#, in: data) || mentions("arget", in: data),
+            let document = try? JSONReader().document(data), case .object(let members) = document.root
+        else { return nil }
+        let misspelled = members.first { member in
+            guard case .array = member.value else { return false }
+            return member.key != "targets" && editDistance(member.key.lowercased(), "targets") <= 2
+        }
+        func isString(_ key: String) -> Bool {
+            members.contains { if case .string = $0.value { $0.key == key } else { false } }
+        }
+        guard misspelled != nil || (isString("service") && isString("baseURL")) else { return nil }
+        let node = ManifestNode(root: document, file: file)
+        let advice = ": add the targets array, or move the file out of the folder if it is not a manifest"
+        if let misspelled, let member = (try? node.freeMembers())?.first(where: { $0.0 == misspelled.key })?.1 {
+            return member.keyError("a contract manifest without \"targets\" (did you mean 'targets'?)" + advice)
+        }
+        return node.error("a contract manifest without \"targets\"" + advice)
+    }
+
+    /// Whether `data` holds the bytes of `text`. A byte loop, not `Data.range(of:)`: that copies the whole file into an
+    /// `NSData` first on Linux (120 MB for a manifest of 100,000 targets), where `"targets"` is found in its first
+    /// line.
+    private static func mentions(_ text: String, in data: Data) -> Bool {
+        let needle = Array(text.utf8)
         return data.withUnsafeBytes { raw in
             guard raw.count >= needle.count else { return false }
             for start in 0...(raw.count - needle.count) where raw[start] == needle[0] {
@@ -381,6 +419,14 @@ public struct ManifestLoader: Sendable {
             let baseURL: String
             if let service, let override = baseURLOverrides.url(for: service) {
                 baseURL = override
+                // Replaced in this run (`--base-url`, `--mock`), the manifest's own is still checked as far as it can
+                // be without its variables: a broken manifest is broken whatever a run replaces.
+                if let baseURLNode {
+                    let written = try baseURLNode.string()
+                    guard written.contains("${") || HTTPRequest.isHTTPURL(written) else {
+                        throw baseURLNode.error("baseURL '\(written)' is not an http or https URL\(Self.urlAdvice)")
+                    }
+                }
             } else {
                 guard let baseURLNode else { throw node.error("missing key \"baseURL\" (or pass --base-url)") }
                 baseURL = try expand(try baseURLNode.string(), at: baseURLNode, secrets: &serviceSecrets)
@@ -388,7 +434,7 @@ public struct ManifestLoader: Sendable {
             guard HTTPRequest.isHTTPURL(baseURL) else {
                 // Quoted as written, not as expanded: an expanded value may hold a secret.
                 let written = service.flatMap(baseURLOverrides.url(for:)) ?? (try? baseURLNode?.string()) ?? baseURL
-                throw (baseURLNode ?? node).error("baseURL '\(written)' is not an http or https URL")
+                throw (baseURLNode ?? node).error("baseURL '\(written)' is not an http or https URL\(Self.urlAdvice)")
             }
             return baseURL
         }

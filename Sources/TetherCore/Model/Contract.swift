@@ -671,7 +671,11 @@ extension StubBody {
 extension HTTPRequest {
     /// Whether `text` is an absolute http or https URL with a host: what a base URL must be.
     public static func isHTTPURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
+        // No space or control character anywhere: Foundation's parser takes `https://api github.com`, libcurl does not
+        // ("URL using bad/illegal format"), and that would be a target's error at run time, not the file's.
+        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+            let url = URL(string: text), let scheme = url.scheme?.lowercased()
+        else { return false }
         return (scheme == "http" || scheme == "https") && url.host != nil
     }
 }

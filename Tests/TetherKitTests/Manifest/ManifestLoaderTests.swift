@@ -202,7 +202,12 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         ),
         (
             #"{"service": "S", "baseURL": "ftp://x.test", "targets": []}"#,
-            "api.json: baseURL: baseURL 'ftp://x.test' is not an http or https URL"
+            "api.json: baseURL: baseURL 'ftp://x.test' is not an http or https URL: write it as "
+                + "https://host[:port][/path], with no space in it"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://api example.test", "targets": []}"#,
+            "api.json: baseURL: baseURL 'https://api example.test' is not an http or https URL"
         ),
         (
             #"{"baseURL": "https://x.test", "targets": []}"#,
@@ -266,7 +271,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         let message = try loadError(
             #"{"service": "S", "baseURL": "${BASE}", "targets": []}"#,
             environment: ["BASE": "api.test/?token=TOPSECRET99"])
-        #expect(message == "api.json: baseURL: baseURL '${BASE}' is not an http or https URL")
+        #expect(message.hasPrefix("api.json: baseURL: baseURL '${BASE}' is not an http or https URL: write it as"))
     }
 
     @Test func everyContractErrorOfEveryFileAtOnceWithLineAndColumn() throws {
@@ -379,6 +384,67 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         #expect(throws: ContractErrors.self) {
             try ManifestLoader(environment: [:]).load(paths: [folder.file("nowhere")])
         }
+    }
+
+    /// A folder's file that lost its "targets" (misspelled, removed, emptied) is an error naming it, never skipped as
+    /// a sample file: the run would pass without its targets. Samples that only look alike stay samples.
+    @Test(arguments: [
+        (
+            #"{"service": "T", "baseURL": "https://x.test", "targetz": [{"name": "b"}]}"#,
+            #"b.json:1:47: error: targetz: a contract manifest without "targets" (did you mean 'targets'?): add the "#
+                + "targets array, or move the file out of the folder if it is not a manifest"
+        ),
+        (#"{"service": "T", "Targets": []}"#, #"b.json:1:18: error: Targets: a contract manifest without "targets""#),
+        (
+            #"{"service": "T", "baseURL": "https://x.test"}"#,
+            #"b.json:1:1: error: a contract manifest without "targets""#
+        ),
+        (
+            " \n",
+            "b.json: error: an empty file: neither a contract manifest nor a sample file; write the manifest, or remove it"
+        ),
+    ])
+    func aManifestThatLostItsTargetsInAFolderIsAnError(broken: String, expected: String) throws {
+        let folder = try ContractFolder([
+            "a.json": #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}]}"#, "b.json": broken,
+        ])
+        do {
+            _ = try ManifestLoader(environment: [:]).load(paths: [folder.path])
+            Issue.record("\(broken) was skipped")
+        } catch {
+            let shown = error.errors.map { $0.diagnostic.replacingOccurrences(of: folder.path + "/", with: "") }
+            #expect(shown.count == 1 && shown[0].hasPrefix(expected), "\(shown)")
+        }
+        let alike = try ContractFolder([
+            "a.json": #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a"}]}"#,
+            "samples/health.json": #"{"service": "api", "status": "up"}"#,
+            "samples/deploy.json": #"{"target": "production", "target_url": "https://x.test", "targetx": "y"}"#,
+            "samples/links.json": #"{"service": "api", "baseURL": ["https://x.test"]}"#,
+            "samples/broken.json": #"{"baseURL": "#,
+        ])
+        #expect(try ManifestLoader(environment: [:]).load(paths: [alike.path]).map(\.name) == ["a"])
+    }
+
+    /// `--base-url` (and `--mock`) replace a service's base URL for a run; the manifest's own is still checked, as far
+    /// as it can be without its variables.
+    @Test func aReplacedBaseURLIsStillCheckedInTheManifest() throws {
+        let replaced = ManifestLoader(environment: [:], baseURLOverrides: BaseURLOverrides(all: "http://127.0.0.1:9"))
+        for (baseURL, expected) in [
+            ("42", "baseURL: expected a string, got integer"),
+            (#""https://api example.test""#, "baseURL: baseURL 'https://api example.test' is not an http or https URL"),
+        ] {
+            let folder = try ContractFolder([
+                "api.json": #"{"service": "S", "baseURL": \#(baseURL), "targets": [{"name": "a"}]}"#
+            ])
+            #expect(throws: ContractErrors.self) { try replaced.load(paths: [folder.path]) }
+            do { _ = try replaced.load(paths: [folder.path]) } catch {
+                #expect(error.errors.map(\.description).contains { $0.contains(expected) }, "\(error.errors)")
+            }
+        }
+        let unset = try ContractFolder([
+            "api.json": #"{"service": "S", "baseURL": "${NOT_SET_HERE}/v1", "targets": [{"name": "a"}]}"#
+        ])
+        #expect(try replaced.load(paths: [unset.path]).map(\.request.url) == ["http://127.0.0.1:9"])
     }
 
     @Test func theShippedExampleLoads() throws {
