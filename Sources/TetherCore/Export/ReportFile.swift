@@ -141,7 +141,7 @@ package enum ReportFile {
             throw .write(path: path, reason: "not a file path")
         }
         if path.fileKind.isFolder {
-            throw .write(path: path, reason: "it is a folder; give a file path such as \(path)/junit.xml")
+            throw .write(path: path, reason: "it is a folder; give the path of a file, in it or elsewhere")
         }
         let folder = path.pathDeletingLastComponent
         try createFolders(folder, for: path)

@@ -29,6 +29,12 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The 0-based byte offset of the failure, where it could be found (invalid UTF-8).
     public var byteOffset: Int?
 
+    /// The detail of invalid UTF-8: the first byte that is not, and where it is.
+    package static func invalidUTF8(_ byte: UInt8, at offset: Int) -> String {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "not valid UTF-8 (byte 0x\(hex.count == 1 ? "0" + hex : hex) at offset \(offset))"
+    }
+
     /// - Parameters:
     ///   - reason: The kind of failure.
     ///   - detail: The message, lower-case, without location.

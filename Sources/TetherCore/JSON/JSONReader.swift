@@ -336,6 +336,30 @@ extension JSONDocument {
         return bytes[(bytes.startIndex + span.lowerBound)..<(bytes.startIndex + span.upperBound)]
     }
 
+    /// The value a decoder's coding path names (object keys and array offsets from the root), with its 1-based line
+    /// and column; nil when the document has none there. For a `DecodingError` to say where, and what was found.
+    package func value(atCodingPath path: [any CodingKey]) -> (value: JSONValue, line: Int, column: Int)? {
+        var (value, index) = (root, 0)
+        for key in path {
+            var child = index + 1
+            let offset: Int
+            switch value {
+            case .array(let elements):
+                guard let element = key.intValue, elements.indices.contains(element) else { return nil }
+                (offset, value) = (element, elements[element])
+            case .object(let members):
+                guard let member = members.firstIndex(where: { $0.key == key.stringValue }) else { return nil }
+                (offset, value) = (member, members[member].value)
+            default:
+                return nil
+            }
+            for _ in 0..<offset { child = positions.next(after: child) }
+            index = child
+        }
+        let (line, column) = lineAndColumn(ofValue: index)
+        return (value, line, column)
+    }
+
     /// The 1-based line and column (in characters) of the value numbered `index` in pre-order (the root is 0), or of
     /// its key when `key` is true and the value is an object member. As `JSONInputScan.lineAndColumn`, faster.
     package func lineAndColumn(ofValue index: Int, key: Bool = false) -> (line: Int, column: Int) {
@@ -476,7 +500,7 @@ private struct JSONScanner {
     private mutating func start() throws(JSONParseError) {
         if let offset = JSONInputScan.firstInvalidUTF8Offset(in: bytes) {
             throw JSONParseError(
-                reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", byteOffset: offset)
+                reason: .invalidUTF8, detail: JSONParseError.invalidUTF8(bytes[offset], at: offset), byteOffset: offset)
         }
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
         skipWhitespace()

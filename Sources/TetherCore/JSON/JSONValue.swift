@@ -39,6 +39,21 @@ extension JSONValue {
         return members.first { $0.key == key }?.value
     }
 
+    /// The value's type, and the value itself when it is a short scalar, for a message: `string "401"`, `integer
+    /// 42`, `array`. A string is quoted as JSON writes it, cut after 40 characters.
+    package var given: String {
+        switch self {
+        case .string(let text):
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            return "string " + String(decoding: JSONValue.string(shown).serialized(), as: UTF8.self)
+        case .integer(let number): return "integer \(number)"
+        case .unsignedInteger(let number): return "integer \(number)"
+        case .double(let number): return "number \(number)"
+        case .bool(let flag): return "boolean \(flag)"
+        case .null, .array, .object: return typeName
+        }
+    }
+
     /// A one-word name of the value's JSON type, as findings print it: `string`, `number`, `boolean`, ….
     public var typeName: String {
         switch self {

@@ -78,7 +78,13 @@ public struct ManifestLoader: Sendable {
             for file in files {
                 guard seen.insert(Self.identity(of: file)).inserted else { continue }
                 guard let data = MappedFiles.contents(atPath: file, mappingFrom: mappingThreshold) else {
-                    errors.append(ContractError(file: file, "cannot read the file"))
+                    let (exists, isItsFolder) = file.fileKind
+                    if isFolder && isItsFolder { continue }  // a folder named `x.json`: searched, not read
+                    errors.append(
+                        ContractError(
+                            file: file,
+                            exists
+                                ? "cannot read the file: check that it is a readable file" : "no such file or folder"))
                     continue
                 }
                 // A folder holds manifests and sample files. A sample file is checked when a target uses it; a file
@@ -111,7 +117,9 @@ public struct ManifestLoader: Sendable {
                     document = try JSONReader().document(data, deferring: Self.inlineStubs, checkpoints: checkpoints)
                     readInHalves = readInHalves || document.tailOffset != nil
                 } catch {
-                    errors.append(ContractError(file: file, line: error.line, column: error.column, error.detail))
+                    let advice = error.reason == .invalidUTF8 ? ": save the file as UTF-8" : ""
+                    errors.append(
+                        ContractError(file: file, line: error.line, column: error.column, error.detail + advice))
                     continue
                 }
                 // A baseline (`--baseline`) lists targets too; the one suggested is contracts/baseline.json.
@@ -127,8 +135,11 @@ public struct ManifestLoader: Sendable {
                 }
                 guard document.root["targets"] != nil else {
                     if !isFolder {  // in a folder: a sample file, not a manifest
-                        errors.append(
-                            ContractError(file: file, "not a contract manifest: it has no \"targets\" key"))
+                        let root =
+                            if case .object = document.root { "it has no \"targets\" key" } else {
+                                "its top level is not an object with \"targets\""
+                            }
+                        errors.append(ContractError(file: file, "not a contract manifest: \(root)"))
                     }
                     continue
                 }
@@ -202,7 +213,11 @@ public struct ManifestLoader: Sendable {
     private static func files(at path: String) -> Result<(files: [String], isFolder: Bool), ContractError> {
         let (exists, isFolder) = path.fileKind
         guard exists else {
-            return .failure(ContractError(file: path, "no such file or folder"))
+            return .failure(
+                ContractError(
+                    file: path,
+                    "no such file or folder: give a manifest or a folder of manifests (tether verify contracts)"
+                ))
         }
         guard isFolder else { return .success(([path], false)) }
         do {

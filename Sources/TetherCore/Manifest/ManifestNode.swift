@@ -144,8 +144,9 @@ struct ManifestNode: Sendable {
                 problem =
                     "unknown key"
                     + (suggestion.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : suggestion)
-            } else if Self.offset(of: key, in: members, among: kept, before: offset) != nil {
-                problem = "key appears twice"
+            } else if let first = Self.offset(of: key, in: members, among: kept, before: offset) {
+                let place = member(first, of: members).keyPlace
+                problem = "key appears twice (first at \(place.line):\(place.column)): keep one"
             }
             if let problem {
                 errors.append(member(offset, of: members).keyError(problem))
@@ -201,12 +202,12 @@ struct ManifestNode: Sendable {
     }
 
     func string() throws(ContractError) -> String {
-        guard case .string(let text) = value else { throw error("expected a string, got \(value.typeName)") }
+        guard case .string(let text) = value else { throw error("expected a string, got \(value.given)") }
         return text
     }
 
     func integer(in range: ClosedRange<Int>) throws(ContractError) -> Int {
-        guard case .integer(let number) = value else { throw error("expected an integer, got \(value.typeName)") }
+        guard case .integer(let number) = value else { throw error("expected an integer, got \(value.given)") }
         guard range.contains(Int(number)) else {
             throw error("\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
         }

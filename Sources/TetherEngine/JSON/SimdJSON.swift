@@ -356,7 +356,9 @@ extension JSONParseError {
             if let offset = JSONInputScan.firstInvalidUTF8Offset(in: input) {
                 let (line, column) = JSONInputScan.lineAndColumn(ofByte: offset, in: input)
                 self.init(
-                    reason: .invalidUTF8, detail: "not valid UTF-8 (at byte \(offset))", line: line, column: column,
+                    reason: .invalidUTF8,
+                    detail: JSONParseError.invalidUTF8(input[input.startIndex + offset], at: offset),
+                    line: line, column: column,
                     byteOffset: offset)
             } else {
                 self.init(reason: .invalidUTF8, detail: "not valid UTF-8")

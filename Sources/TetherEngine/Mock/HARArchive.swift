@@ -167,7 +167,13 @@ public struct HARArchive: Sendable, Equatable {
             return .notHAR(path: path, detail: "\(jsonPath(context.codingPath)): \(context.debugDescription)")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let place = context.codingPath.isEmpty ? "the top level" : jsonPath(context.codingPath)
-            return .notHAR(path: path, detail: "\(place): expected \(describe(type))")
+            // Where it is and what it holds, as a manifest's errors say: the file was read as JSON already.
+            guard let found = try? JSONReader().document(data).value(atCodingPath: context.codingPath) else {
+                return .notHAR(path: path, detail: "\(place): expected \(describe(type))")
+            }
+            return .notHAR(
+                path: "\(path):\(found.line):\(found.column)",
+                detail: "\(place): expected \(describe(type)), got \(found.value.given)")
         case .keyNotFound(let key, let context):
             return .notHAR(path: path, detail: "\(jsonPath(context.codingPath + [key])): missing")
         @unknown default:

@@ -261,7 +261,16 @@ public struct JUnitReadError: Error, Sendable, Equatable, CustomStringConvertibl
     public var line: Int?
     /// What is wrong.
     public var message: String
+    /// The 1-based column on `line`, where known.
+    public var column: Int?
 
-    /// `path:line: message`.
-    public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
+    /// - Parameters: as the properties.
+    public init(path: String, line: Int?, column: Int? = nil, message: String) {
+        (self.path, self.line, self.column, self.message) = (path, line, column, message)
+    }
+
+    /// `path:line:column: message`.
+    public var description: String {
+        "\(path)\(line.map { ":\($0)" } ?? "")\(line != nil ? column.map { ":\($0)" } ?? "" : ""): \(message)"
+    }
 }

@@ -24,7 +24,16 @@ public enum ReportMerge {
         var isJSON: Bool?
         for path in paths {
             let head = FileManager.default.head(ofFile: path, count: 4096)
-            guard let head else { throw JUnitReadError(path: path, line: nil, message: "cannot read it") }
+            guard let head else {
+                let (exists, isFolder) = path.fileKind
+                throw JUnitReadError(
+                    path: path, line: nil,
+                    message: !exists
+                        ? "no such file: give the report each shard wrote (--junit or --json)"
+                        : isFolder
+                            ? "a folder, not a report: give the report files in it"
+                            : "cannot read it: check its permissions")
+            }
             let kind = JSONLinesMerge.isJSONLines(head)
             if let isJSON, isJSON != kind {
                 throw JUnitReadError(

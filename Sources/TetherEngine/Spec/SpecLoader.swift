@@ -48,7 +48,9 @@ struct SpecLoader {
             result = .failure(
                 SpecProblem(
                     .unreadable, file: file, message: "cannot read \(file.specQuoted): \(fileErrorReason(error))",
-                    hint: "check the path (a $ref's file is relative to the file it is written in)"))
+                    hint: sources.isEmpty && failures.isEmpty
+                        ? "check the document's path (--spec FILE, or the manifest's \"spec\")"
+                        : "check the path (a $ref's file is relative to the file it is written in)"))
         }
         switch result {
         case .success(let source): sources[file] = source

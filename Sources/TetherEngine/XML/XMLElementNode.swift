@@ -179,8 +179,12 @@ struct XMLElementNode: Sendable {
         } catch {
             switch error {
             case .empty: throw JUnitReadError(path: path, line: nil, message: "empty file: not a JUnit report")
-            case .malformed(let line, _, let message):
-                throw JUnitReadError(path: path, line: line, message: "not well-formed XML: " + message)
+            case .malformed(let line, let column, let message):
+                throw JUnitReadError(
+                    path: path, line: line, column: column,
+                    message:
+                        "not well-formed XML: \(message); a report cut short (its run stopped, or the copy) cannot "
+                        + "be merged: run that shard again")
             case .declaresEntities:
                 throw JUnitReadError(
                     path: path, line: nil,

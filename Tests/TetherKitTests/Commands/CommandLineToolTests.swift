@@ -64,8 +64,9 @@ import Testing
         // After `--`, an argument that starts with `-` is a path: the loader, not the parser, answers.
         (
             ["verify", "--", "-missing.json", "--strict"],
-            "-missing.json: error: no such file or folder\n--strict: error: no such file or folder\n"
-                + "tether: error: 2 contract errors; nothing was sent\n"
+            "-missing.json: error: no such file or folder: give a manifest or a folder of manifests (tether verify "
+                + "contracts)\n--strict: error: no such file or folder: give a manifest or a folder of manifests "
+                + "(tether verify contracts)\ntether: error: 2 contract errors; nothing was sent\n"
         ),
         (["mock", "--port"], "tether: error: --port needs a value; run 'tether mock --help'\n"),
         (["mock", "--port=x", "a.har"], "tether: error: --port: 'x' is not a whole number from 0 to 65535\n"),

@@ -162,6 +162,26 @@ import Testing
             notJUnit.stderr.contains("github.json:1: not a JSON line (a --json report holds one JSON object per line)"),
             "\(notJUnit.stderr)")
 
+        // A shard's report that is missing, or cut short, names itself, where, and what to do.
+        let missing = try TetherBinary.run([
+            "merge-reports", folder + "/a.xml", folder + "/none.xml", "-o", folder + "/m.xml",
+        ])
+        #expect(missing.exitCode == 2)
+        #expect(
+            missing.stderr.contains("\(folder)/none.xml: no such file: give the report each shard wrote"),
+            "\(missing.stderr)")
+        let report = try String(contentsOfFile: folder + "/a.xml", encoding: .utf8)
+        try String(report.prefix(report.count / 2)).write(
+            toFile: folder + "/cut.xml", atomically: true, encoding: .utf8)
+        let cut = try TetherBinary.run([
+            "merge-reports", folder + "/a.xml", folder + "/cut.xml", "-o", folder + "/m.xml",
+        ])
+        #expect(cut.exitCode == 2)
+        #expect(cut.stderr.contains("\(folder)/cut.xml:"), "\(cut.stderr)")
+        #expect(cut.stderr.contains(": not well-formed XML: "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("run that shard again"), "\(cut.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/m.xml"))
+
         let badShard = try TetherBinary.run(["verify", Self.manifest, "--shard", "3/2"])
         #expect(badShard.exitCode == 2)
         #expect(badShard.stderr.contains("--shard: '3/2' is not a shard such as 1/4"))

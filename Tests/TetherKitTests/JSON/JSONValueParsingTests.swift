@@ -124,7 +124,7 @@ import Testing
         let bytes = Data(#"{"name": "caf"#.utf8) + Data([0xC3, 0x28]) + Data(#""}"#.utf8)
         let error = parseError(bytes)
         #expect(error?.reason == .invalidUTF8)
-        #expect(error?.detail == "not valid UTF-8 (at byte 13)")
+        #expect(error?.detail == "not valid UTF-8 (byte 0xC3 at offset 13)")
     }
 
     @Test func parsesASliceOfLargerData() throws {

@@ -215,7 +215,11 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         ),
         (
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": 5}]}"#,
-            "api.json: targets[0].name: expected a string, got integer"
+            "api.json: targets[0].name: expected a string, got integer 5"
+        ),
+        (
+            #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "sampleResponse": {"networkResponse": {"statusCode": "401"}}}]}"#,
+            #"api.json: targets[0].sampleResponse.networkResponse.statusCode: expected an integer, got string "401""#
         ),
         (
             #"{"service": "S", "baseURL": "https://x.test", "targets": [{"name": "a", "headers": {"X": "a\nb"}}]}"#,
@@ -321,11 +325,12 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         #expect(
             lines == [
                 "a.json:2:16: error: targets[0].pth: unknown key (did you mean 'path'?)",
-                "a.json:2:29: error: targets[0].name: key appears twice",
-                "a.json:2:56: error: targets[0].path: key appears twice",
+                "a.json:2:29: error: targets[0].name: key appears twice (first at 2:3): keep one",
+                "a.json:2:56: error: targets[0].path: key appears twice (first at 2:42): keep one",
                 "a.json:3:49: error: targets[1].sampleData.jsn: unknown key (did you mean 'json'?)",
-                "a.json:4:74: error: targets[2].sampleResponse.networkResponse.statusCode: key appears twice",
-                "a.json:5:4: error: service: key appears twice",
+                "a.json:4:74: error: targets[2].sampleResponse.networkResponse.statusCode: key appears twice (first at "
+                    + "4:55): keep one",
+                "a.json:5:4: error: service: key appears twice (first at 1:2): keep one",
             ])
     }
 
