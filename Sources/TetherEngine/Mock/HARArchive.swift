@@ -149,6 +149,13 @@ public struct HARArchive: Sendable, Equatable {
             if parsed.status < 100 {
                 notes.append(
                     "\(path): entries[\(index)] (\(parsed.method) \(parsed.path)) has no response: skipped")
+            } else if !parsed.url.hasPrefix("/") && !HTTPRequest.isHTTPURL(parsed.url) {
+                // A replay matches by path and query: such an entry answers a path that no target asks for. Quoted
+                // without its query, where a recorded token would be.
+                let shown = parsed.url.prefix { $0 != "?" }.prefix(60)
+                notes.append(
+                    "\(path): entries[\(index)] has url '\(shown)', not an http or https URL: it answers no request; "
+                        + "fix its url, or remove it")
             }
             result.append(parsed)
         }

@@ -228,6 +228,14 @@ import Testing
             """
         let archive = try HARArchive.parse(Data(har.utf8), path: "a.har")
         #expect(archive.notes == ["a.har: entries[0] (GET /pending) has no response: skipped"])
+        // An entry whose url is not one answers no request: said, without the query a token may be in.
+        let odd = har.replacingOccurrences(of: "https://a.test/pending?token=abcdef", with: "a.test/x?token=abcdef")
+            .replacingOccurrences(of: #"/x?token=abcdef"}}"#, with: #"/x?token=abcdef"}, "response": {"status": 200}}"#)
+        #expect(
+            try HARArchive.parse(Data(odd.utf8), path: "a.har").notes == [
+                "a.har: entries[0] has url 'a.test/x', not an http or https URL: it answers no request; fix its url, "
+                    + "or remove it"
+            ])
         let replay = HARReplay(archive)
         #expect(replay.count == 1)
         #expect(replay.response(for: MockRequest(method: "GET", path: "/ok")).body == Data("ok".utf8))
