@@ -12,7 +12,7 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .xml(let message):
             "junit report: libxml2 could not build the document: \(message) (this is a bug in tether; please report it)"
         case .write(let path, let reason):
-            "\(path): cannot write report: \(reason) (choose another path, or make its folder writable)"
+            "\(path): cannot write the file: \(reason) (choose another path, or make its folder writable)"
         }
     }
 }

@@ -195,7 +195,7 @@ import Testing
                 ["verify", folder.path, option, folder.path], environment: Self.environment)
             #expect(run.exitCode == 2, "\(option): \(run.stdout)\(run.stderr)")
             #expect(
-                run.stderr.contains("tether: error: \(option) \(folder.path): cannot write report: it is a folder"),
+                run.stderr.contains("tether: error: \(option) \(folder.path): cannot write the file: it is a folder"),
                 "\(run.stderr)")
         }
     }

@@ -386,7 +386,7 @@ import Testing
         }
         #expect(errorPath == path)
         #expect(reason.contains("Not a directory"))
-        #expect(error.description.hasPrefix("\(path): cannot write report: "))
+        #expect(error.description.hasPrefix("\(path): cannot write the file: "))
 
         let directory = folder.appendingPathComponent("taken")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
