@@ -125,7 +125,8 @@ public struct LearnCommand: Command {
         let (selected, server, _) = try inputs.selectedContracts(write: write)
         defer { withExtendedLifetime(server) {} }
         var report = LearnReport(isWriting: isWriting)
-        let redactor = Redactor(contracts: selected)
+        // The recordings' credentials are hidden too: the answers learned from may echo them.
+        let redactor = Redactor(contracts: selected, runSecrets: archives.flatMap(\.archive.secrets))
         // Each target's answers: (where from, status, body).
         var answers = [[Answer]](repeating: [], count: selected.count)
         var errors = [String?](repeating: nil, count: selected.count)

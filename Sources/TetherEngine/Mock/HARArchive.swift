@@ -85,6 +85,23 @@ public struct HARArchive: Sendable, Equatable {
     /// may hold a credential.
     public var notes: [String]
 
+    /// The credentials the recorded traffic carries: every entry's sensitive header values (`Authorization`, `Cookie`,
+    /// `Set-Cookie`, …; `Redactor.sensitiveHeaderValues`) and the credentials written into its URL, each once. A run
+    /// that replays the file, and an import of it, hide them as a run hides its contracts' own: a recorded answer may
+    /// echo them, and no contract of the run knows them.
+    public var secrets: [String] {
+        var seen = Set<String>()
+        var found: [String] = []
+        for entry in entries {
+            for secret in Redactor.sensitiveHeaderValues(entry.requestHeaders + entry.headers)
+                + Redactor.urlCredentials(entry.url)
+            where seen.insert(secret).inserted {
+                found.append(secret)
+            }
+        }
+        return found
+    }
+
     /// Creates an archive from entries (for tests and for archives built in code).
     /// - Parameters:
     ///   - entries: The exchanges in order.

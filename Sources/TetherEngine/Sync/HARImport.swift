@@ -58,10 +58,7 @@ public struct HARImport: Sendable {
         let chosen = try Self.chooseOrigin(counted, host: host, file: file)
         baseURL = chosen
 
-        var secrets: [String] = []
-        for entry in entries {
-            secrets += Redactor.sensitiveHeaderValues(entry.requestHeaders + entry.headers)
-        }
+        let secrets = archive.secrets
         let redactor = Redactor(secrets: secrets + secrets.map { $0.replacingText("/", with: "\\/") })
 
         // The entry the replay answers each request with: the first one with a real status, whatever its host.

@@ -200,11 +200,13 @@ public struct ContractVerifier {
         defer { startUp?.wait() }
         var converter = converter
         var server: MockServer?
+        var recordedSecrets: [String] = []
         if let mockHAR {
             do {
-                let mock = try MockServer.replaying(harFile: mockHAR).server
+                let (mock, archive) = try MockServer.replaying(harFile: mockHAR)
                 converter.baseURL = URL(string: mock.baseURL)
                 server = mock
+                recordedSecrets = archive.secrets
             } catch {
                 let (_, plan, errors) = prepare(targets, converter: converter)
                 let message = "cannot replay \(mockHAR): \(error)"
@@ -222,6 +224,10 @@ public struct ContractVerifier {
         var (contracts, plan, errors) = prepare(targets, converter: converter)
         if let signIn {
             for index in contracts.indices { contracts[index].signIn = signIn }
+        }
+        // As `tether verify --mock`: what the file recorded as credentials is each target's secret too.
+        if !recordedSecrets.isEmpty {
+            for index in contracts.indices { contracts[index].secrets += recordedSecrets }
         }
         let specs: SpecSet
         do {

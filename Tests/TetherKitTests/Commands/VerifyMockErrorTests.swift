@@ -65,6 +65,46 @@ import Testing
         for output in [run.stdout, run.stderr, junit] { #expect(!output.contains("s3cr3t-t0ken")) }
     }
 
+    /// The credentials a HAR file recorded (a request's `Authorization` and `Cookie`, a password in its URL) are
+    /// secrets of every run that replays it, though no contract knows them: an answer that echoes them reaches no
+    /// console line, report, stub rewritten by `update` or line of `learn`.
+    @Test func credentialsTheHARRecordedNeverReachAnOutput() throws {
+        let har = #"""
+            {"log": {"version": "1.2", "entries": [{
+              "request": {"method": "GET", "url": "https://dave:NOTEPW_1234@shop.test/me",
+                "headers": [{"name": "Authorization", "value": "Bearer sk_live_HARSECRET_424242"},
+                            {"name": "Cookie", "value": "s=COOKIEHAR_7777"}]},
+              "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
+                "content": {"text": "{\"token\": \"Bearer sk_live_HARSECRET_424242\", \"sess\": \"COOKIEHAR_7777\", \"who\": \"dave:NOTEPW_1234\"}"}}
+            }]}}
+            """#
+        let folder = try ContractFolder([
+            "shop.json": #"""
+            {"service": "Shop", "baseURL": "https://shop.invalid", "targets": [
+              {"name": "me", "path": "/me", "sampleData": {"json": {"token": 1, "sess": 2, "who": 3}}}]}
+            """#,
+            "shop.har": har,
+        ])
+        let mock = folder.file("shop.har")
+        let verify = try TetherBinary.run(["verify", folder.file("shop.json"), "--mock", mock, "--no-color", "-v"])
+        #expect(verify.exitCode == 1, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains(#"$.token: expected integer, got string "<redacted>""#), "\(verify.stdout)")
+        let dryRun = try TetherBinary.run(["update", folder.file("shop.json"), "--mock", mock, "--dry-run"])
+        let learned = try TetherBinary.run(["learn", folder.file("shop.json"), "--har", mock])
+        let update = try TetherBinary.run(["update", folder.file("shop.json"), "--mock", mock])
+        #expect(update.exitCode == 0, "\(update.stdout)\(update.stderr)")
+        let rewritten = try String(contentsOfFile: folder.file("shop.json"), encoding: .utf8)
+        #expect(rewritten.contains("<redacted>"), "\(rewritten)")
+        for output in [
+            verify.stdout, verify.stderr, verify.junit ?? "", dryRun.stdout, dryRun.stderr, learned.stdout,
+            learned.stderr, update.stdout, update.stderr, rewritten,
+        ] {
+            for secret in ["sk_live_HARSECRET_424242", "COOKIEHAR_7777", "NOTEPW_1234"] {
+                #expect(!output.contains(secret), "\(secret) in \(output)")
+            }
+        }
+    }
+
     /// `tether mock` in one process, `tether verify --base-url` in another: the same verdict as `--mock`.
     @Test func aStandaloneMocksMissIsAnErrorToo() throws {
         let mock = try RunningTether(["mock", Self.small])
