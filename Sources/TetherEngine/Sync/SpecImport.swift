@@ -29,10 +29,18 @@ public struct SpecImport: Sendable {
         throws(SpecImportError)
     {
         guard !service.trimmingWhitespace().isEmpty else { throw .emptyService }
-        guard let baseURL = baseURL ?? document.servers.first(where: { HTTPRequest.isHTTPURL($0.url) })?.url,
-            HTTPRequest.isHTTPURL(baseURL)
-        else {
+        if let baseURL, !HTTPRequest.isHTTPURL(baseURL) { throw .badBaseURL(baseURL) }
+        let place = baseURL == nil ? document.file : "--base-url"
+        guard let baseURL = baseURL ?? document.servers.first(where: { HTTPRequest.isHTTPURL($0.url) })?.url else {
             throw .noServer(file: document.file)
+        }
+        // The manifest is a file to commit: a user or password in its URL would be written into it.
+        guard Redactor.urlCredentials(baseURL).isEmpty else {
+            throw .credentialsInURL(from: place)
+        }
+        let known = Set(document.operations.flatMap(\.tags))
+        if !tags.isEmpty && !tags.contains(where: known.contains) {
+            throw .noSuchTag(file: document.file, tags: tags, known: known.sorted())
         }
         self.baseURL = baseURL
         var messages: [String] = []
@@ -218,6 +226,12 @@ public enum SpecImportError: Error, Sendable, CustomStringConvertible {
     case spec(SpecError)
     /// The document has no absolute `http(s)` server (3.x `servers`, 2.0 `host`).
     case noServer(file: String)
+    /// `--base-url` is not an absolute `http(s)` URL.
+    case badBaseURL(String)
+    /// The base URL (from `--base-url`, or the document's server) has a user or a password.
+    case credentialsInURL(from: String)
+    /// No operation has any of the `--tag` values; `known` are the document's tags.
+    case noSuchTag(file: String, tags: [String], known: [String])
     /// No operation has what a target needs.
     case nothingToImport(file: String, messages: [String])
     /// The manifest would overwrite one.
@@ -241,6 +255,17 @@ public enum SpecImportError: Error, Sendable, CustomStringConvertible {
         case .noServer(let file):
             "\(file): no absolute server URL (3.x servers, 2.0 host): add `servers: [{url: https://…}]` to the document, "
                 + "or pass --base-url URL"
+        case .badBaseURL(let url):
+            "--base-url: '\(url)' is not an http or https URL (write --base-url https://host[:port][/path])"
+        case .credentialsInURL(let place):
+            "\(place): the base URL has a user or a password, which the contract file would hold: give it without "
+                + "them, and add \"auth\": {\"basic\": {\"user\": \"${API_USER}\", \"password\": \"${API_PASSWORD}\"}} to the "
+                + "manifest"
+        case .noSuchTag(let file, let tags, let known):
+            "\(file): no operation has the tag\(tags.count == 1 ? "" : "s") "
+                + tags.map { "'\($0)'" }.joined(separator: ", ")
+                + (known.isEmpty
+                    ? " (it tags none): drop --tag" : " (its tags: \(known.joined(separator: ", "))): check --tag")
         case .nothingToImport(let file, _):
             "\(file): no operation has an example for a response (and for its required parameters): nothing imported"
         case .manifestExists(let path): "\(path) exists: import into another --out folder, or remove it"

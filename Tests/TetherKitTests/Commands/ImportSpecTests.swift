@@ -101,6 +101,23 @@ import Testing
         }
         #expect(tagged.exitCode == 2, "\(tagged.stdout)\(tagged.stderr)")
         #expect(tagged.stderr.contains("nothing imported"), "\(tagged.stderr)")
+        // A tag no operation has is named, with the document's own; a bad or credentialed --base-url is refused
+        // (a password would be written into the contract file, and is not printed either).
+        let odd = folder.file("odd")
+        for (extra, expected) in [
+            (["--tag", "nosuchtag"], "no operation has the tag 'nosuchtag' (its tags: "),
+            (["--base-url", "ftp://x.test"], "--base-url: 'ftp://x.test' is not an http or https URL"),
+            (["--base-url", "https://u:BASEPW_777@ok.test"], "--base-url: the base URL has a user or a password"),
+        ] {
+            let refused = try await offPool {
+                try TetherBinary.run(
+                    ["import", "--spec", spec, "--service", "Odd", "--out", odd] + extra)
+            }
+            #expect(refused.exitCode == 2, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains(expected), "\(refused.stderr)")
+            #expect(!(refused.stdout + refused.stderr).contains("BASEPW_777"))
+            #expect(!FileManager.default.fileExists(atPath: odd))
+        }
     }
 
     /// The OpenAPI Initiative's example with response examples and no servers: `--base-url` gives the manifest one.
