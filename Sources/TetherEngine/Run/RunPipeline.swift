@@ -82,6 +82,11 @@ public struct RunPipeline {
             return ("--\(format.option)", format.sink(destination))
         }
         // Every report path is checked before anything is sent: the exit code of a run always speaks of its contracts.
+        let written =
+            plan.reports.selection(environment: inputs.environment).compactMap { format, path in
+                path.map { ("--\(format.option)", $0) }
+            } + tap.sinks.compactMap { option, sink in (sink as? HARRecording).map { (option, $0.path) } }
+        try Self.refuseOverwriting(written, readBy: selected)
         for (option, sink) in formats + tap.sinks {
             do {
                 try sink.prepare()
@@ -267,6 +272,29 @@ public struct RunPipeline {
         let targets = selected.count == 1 ? "1 target" : "\(selected.count) targets"
         write("\(targets), \(sent) to send; nothing was sent (--list)\n")
         return selected.count
+    }
+
+    /// Refuses a report path that names a file the run reads (a manifest, a sample file), before anything is sent:
+    /// `--junit contracts/api.json` would replace the contracts with the report. Only paths that exist are compared
+    /// (by where they lead), and each contract's files once they differ from the last one's.
+    private static func refuseOverwriting(_ written: [(option: String, path: String)], readBy contracts: [Contract])
+        throws(RunError)
+    {
+        let existing = written.compactMap { option, path in path.resolvedPath.map { (option, path, real: $0) } }
+        guard !existing.isEmpty else { return }
+        var last: String?
+        for contract in contracts {
+            for file in [contract.source, contract.stubSource?.file] {
+                guard let file, file != last else { continue }
+                last = file
+                for (option, path, real) in existing
+                where file.hasSuffix(real.pathLastComponent) && file.resolvedPath == real {
+                    throw .usage(
+                        "\(option) \(path): the run reads this file (\(file)), which the report would replace: give "
+                            + "the report another path")
+                }
+            }
+        }
     }
 
     /// The baseline at `path`, read before anything is sent; an empty one when it is being written and is not

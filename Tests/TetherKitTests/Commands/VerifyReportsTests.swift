@@ -198,6 +198,15 @@ import Testing
                 run.stderr.contains("tether: error: \(option) \(folder.path): cannot write the file: it is a folder"),
                 "\(run.stderr)")
         }
+        // A report path that is the manifest the run reads (through another spelling too) would replace it.
+        let manifest = try String(contentsOfFile: folder.file("shop.json"), encoding: .utf8)
+        for (option, path) in [("--junit", folder.file("shop.json")), ("--html", folder.path + "/./shop.json")] {
+            let run = try await Self.tether(["verify", folder.path, option, path], environment: Self.environment)
+            #expect(run.exitCode == 2, "\(option): \(run.stdout)\(run.stderr)")
+            #expect(
+                run.stderr.contains("tether: error: \(option) \(path): the run reads this file"), "\(run.stderr)")
+            #expect(try String(contentsOfFile: folder.file("shop.json"), encoding: .utf8) == manifest)
+        }
     }
 
     // MARK: HTML in a real browser
