@@ -178,11 +178,11 @@ public struct HARImport: Sendable {
             throw .har(error)
         }
         let imported = try HARImport(archive: archive, file: harPath, service: service, host: host)
-        let manifestPath = folder.pathAppending(imported.manifest.manifestFileName)
-        guard !FileManager.default.fileExists(atPath: manifestPath) else {
-            throw .manifestExists(path: manifestPath, messages: imported.messages)
+        if let existing = imported.manifest.existingFile(in: folder) {
+            throw .manifestExists(path: existing, messages: imported.messages)
         }
         do {
+            try imported.manifest.checkWritable(in: folder)
             return (imported, try imported.manifest.write(to: folder))
         } catch {
             throw .write(error)

@@ -125,11 +125,9 @@ public struct SpecImport: Sendable {
             throw .spec(error)
         }
         let imported = try SpecImport(document: document, service: service, tags: tags, baseURL: baseURL)
-        let manifestPath = folder.pathAppending(imported.manifest.manifestFileName)
-        guard !FileManager.default.fileExists(atPath: manifestPath) else {
-            throw .manifestExists(path: manifestPath)
-        }
+        if let existing = imported.manifest.existingFile(in: folder) { throw .manifestExists(path: existing) }
         do {
+            try imported.manifest.checkWritable(in: folder)
             return (imported, try imported.manifest.write(to: folder))
         } catch {
             throw .write(error)

@@ -343,5 +343,20 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
             (error as? HARImportError)?.description
                 == "\(folder)/shop.json exists already: nothing was written; remove it, or pass another --out folder"
         }
+        // Nor is a sample file a team keeps there: the import is refused, and writes none of its files.
+        try FileManager.default.removeItem(atPath: path)
+        let sample = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: folder).first {
+                $0.hasPrefix("samples/") && $0.hasSuffix(".json")
+            })
+        try Data(#"{"curated": true}"#.utf8).write(to: URL(fileURLWithPath: folder + "/" + sample))
+        #expect {
+            try HARImport.run(harPath: har, service: "Shop", host: nil, folder: folder)
+        } throws: { error in
+            (error as? HARImportError)?.description.hasPrefix("\(folder)/\(sample) exists already: nothing was written")
+                == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try String(contentsOfFile: folder + "/" + sample, encoding: .utf8) == #"{"curated": true}"#)
     }
 }
