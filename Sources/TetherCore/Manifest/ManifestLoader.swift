@@ -1045,10 +1045,7 @@ public struct ManifestLoader: Sendable {
     /// Whether a captured value is a secret: its name says so, or it comes from a credential header.
     private static func isSecretCapture(_ name: String, _ source: Step.Source) -> Bool {
         if case .header(let header) = source, HTTPHeader(header, "").isCredential { return true }
-        let upper = name.uppercased()
-        return ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "SESSION", "COOKIE", "AUTH", "CREDENTIAL"].contains {
-            upper.contains($0)
-        }
+        return name.namesASecret
     }
 
     // MARK: - rules

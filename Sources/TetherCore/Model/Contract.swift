@@ -668,6 +668,17 @@ extension StubBody {
     }
 }
 
+extension String {
+    /// Whether a name says that its value is a secret (a captured variable, a query parameter): it contains `TOKEN`,
+    /// `SECRET`, `PASSWORD`, `PASSWD`, `KEY`, `SESSION`, `COOKIE`, `AUTH` or `CREDENTIAL`, in any case.
+    package var namesASecret: Bool {
+        let upper = uppercased()
+        return ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "SESSION", "COOKIE", "AUTH", "CREDENTIAL"].contains {
+            upper.contains($0)
+        }
+    }
+}
+
 extension HTTPRequest {
     /// Whether `text` is an absolute http or https URL with a host: what a base URL must be.
     public static func isHTTPURL(_ text: String) -> Bool {

@@ -159,6 +159,11 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
             return "mock server: host '\(host)' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0 (or localhost)"
         case .cannotStart(let host, let port, let reason):
             let detail = reason.isEmpty ? "libmicrohttpd gave no reason" : reason.lowercased()
+            // EADDRNOTAVAIL: the address is none of this machine's, whatever the port.
+            if detail.contains("assign requested address") {
+                return "mock server: cannot listen on \(host):\(port): \(detail); --host must be an address of this "
+                    + "machine: 127.0.0.1, 0.0.0.0 (every interface) or one of its own"
+            }
             return "mock server: cannot listen on \(host):\(port): \(detail); "
                 + "pick another port or pass 0 to let the system pick a free one"
         }

@@ -166,6 +166,17 @@ import TetherKit
         }
     }
 
+    /// An address of no interface of this machine (TEST-NET-1) is the host's fault, not the port's: the message says
+    /// what --host takes. Nothing is sent there: binding fails before any traffic.
+    @Test func anAddressOfAnotherMachineIsReportedAsTheHostsFault() throws {
+        #expect {
+            _ = try MockServer(host: "192.0.2.1", port: 0) { _ in MockResponse() }
+        } throws: { error in
+            String(describing: error).hasSuffix(
+                "--host must be an address of this machine: 127.0.0.1, 0.0.0.0 (every interface) or one of its own")
+        }
+    }
+
     @Test func givenPortIsUsed() throws {
         var port = 0
         do {

@@ -219,6 +219,14 @@ import Testing
         #expect(routes.notes == ["A.second is not served: A.first, declared first, answers GET /x"])
     }
 
+    /// `tether serve` prints each request: a query parameter named as a secret (the client's own token) is hidden.
+    @Test func aClientsCredentialInTheQueryIsNotPrinted() {
+        #expect(
+            StubRoutes.hidingSecrets("per_page=2&access_token=abc123SECRETQ&apiKey=k&x&=v&Session=")
+                == "per_page=2&access_token=<redacted>&apiKey=<redacted>&x&=v&Session=<redacted>")
+        #expect(StubRoutes.hidingSecrets("q=token") == "q=token")
+    }
+
     @Test func aHAREntryWithoutAResponseIsSkippedWithANote() throws {
         let har = """
             {"log": {"entries": [
