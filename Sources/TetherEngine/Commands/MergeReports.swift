@@ -41,8 +41,21 @@ public struct MergeReportsCommand: Command {
     /// Merges: the exit code is the whole run's, or 2 when a report cannot be read or written.
     public func run(_ context: CommandContext) -> ExitCode {
         let out = out ?? ""
+        // The merged report never replaces one of the shards' (a rerun with `-o shard-1.xml` would lose it).
+        if let real = out.resolvedPath, let input = paths.first(where: { $0.resolvedPath == real }) {
+            context.error("-o \(out): it is \(input), one of the reports to merge: write the merged report elsewhere")
+            return .usage
+        }
         do {
             let merged = try ReportMerge.merge(paths)
+            // A name that says the other kind (`-o junit.xml` for --json files) would mislead the next reader.
+            let lower = out.lowercased()
+            if merged.isJSONLines ? lower.hasSuffix(".xml") : lower.hasSuffix(".json") || lower.hasSuffix(".jsonl") {
+                context.error(
+                    "-o \(out): the reports are \(merged.isJSONLines ? "JSON lines" : "JUnit XML"), which that name "
+                        + "does not say: name it \(merged.isJSONLines ? ".jsonl" : ".xml")")
+                return .usage
+            }
             try ReportFile.write(merged.data, to: out, durability: .report)
             let counts = merged.counts
             let errors = counts.errors == 1 ? "1 error" : "\(counts.errors) errors"
@@ -55,7 +68,7 @@ public struct MergeReportsCommand: Command {
             context.error("\(error)")
             return .usage
         } catch {
-            context.error("--out \(error)")
+            context.error("-o \(error)")
             return .usage
         }
     }

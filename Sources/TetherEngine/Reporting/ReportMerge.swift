@@ -15,6 +15,8 @@ public enum ReportMerge {
         public var counts: OutcomeCounts
         /// What was merged, for the console: `in 2 suites`, `as 14 JSON lines`.
         public var shape: String
+        /// Whether the reports were JSON lines (else JUnit XML).
+        public var isJSONLines: Bool
     }
 
     /// Merges the reports at `paths`, all JUnit or all JSON lines.
@@ -45,11 +47,12 @@ public enum ReportMerge {
         }
         if isJSON == true {
             let merged = try JSONLinesMerge.merge(paths)
-            return Merged(data: merged.text, counts: merged.counts, shape: "as \(merged.total) JSON lines")
+            return Merged(
+                data: merged.text, counts: merged.counts, shape: "as \(merged.total) JSON lines", isJSONLines: true)
         }
         let merged = try JUnitMerge.merge(paths)
         return Merged(
             data: merged.xml, counts: merged.counts,
-            shape: "in \(merged.suiteCount == 1 ? "1 suite" : "\(merged.suiteCount) suites")")
+            shape: "in \(merged.suiteCount == 1 ? "1 suite" : "\(merged.suiteCount) suites")", isJSONLines: false)
     }
 }

@@ -182,6 +182,17 @@ import Testing
         #expect(cut.stderr.contains("run that shard again"), "\(cut.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/m.xml"))
 
+        // The merged report never replaces a shard's, nor takes a name that says the other kind.
+        let original = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.xml"))
+        let ontoInput = try TetherBinary.run(["merge-reports", folder + "/a.xml", "-o", folder + "/./a.xml"])
+        #expect(ontoInput.exitCode == 2)
+        #expect(ontoInput.stderr.contains("one of the reports to merge: write the merged report elsewhere"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.xml")) == original)
+        let misnamed = try TetherBinary.run(["merge-reports", folder + "/a.xml", "-o", folder + "/merged.json"])
+        #expect(misnamed.exitCode == 2)
+        #expect(misnamed.stderr.contains("the reports are JUnit XML, which that name does not say: name it .xml"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/merged.json"))
+
         let badShard = try TetherBinary.run(["verify", Self.manifest, "--shard", "3/2"])
         #expect(badShard.exitCode == 2)
         #expect(badShard.stderr.contains("--shard: '3/2' is not a shard such as 1/4"))
