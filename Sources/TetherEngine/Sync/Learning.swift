@@ -176,6 +176,7 @@ public struct LearnReport: Sendable {
         if drifted > 0 { text += "; \(drifted) \(drifted == 1 ? "target has" : "targets have") drift no rule may hide" }
         let skipped = targets.filter { $0.skipped != nil }.count
         if skipped > 0 { text += "; \(skipped) not learned (see SKIP)" }
+        if !problems.isEmpty { text += "; \(problems.count) not written (see above)" }
         return text
     }
 

@@ -60,6 +60,14 @@ final class VaryingServer: PythonServer, @unchecked Sendable {
 
 /// `tether learn` through the built binary against `VaryingServer`, and from HAR files.
 @Suite struct LearnTests {
+    /// A manifest that could not be written is counted in the last line, not only named above it.
+    @Test func theLastLineCountsWhatCouldNotBeWritten() {
+        var report = LearnReport(isWriting: true)
+        report.problems = ["cannot update contracts/shop.json: cannot create a file in 'contracts': Permission denied"]
+        #expect(report.summary.hasSuffix("; 1 not written (see above)"), "\(report.summary)")
+        #expect(report.exitCode == .drift)
+    }
+
     static let token = "s3cr3t-learn-token-42"
 
     static func manifest(baseURL: String) -> String {
