@@ -265,17 +265,36 @@ public struct Redactor: Sendable, Equatable {
     /// - Parameter url: a request's URL.
     /// - Returns: the values to redact; none for a URL without `@` before its path.
     static func urlCredentials(_ url: String) -> [String] {
-        // On the bytes: every contract of a run is asked, and almost none has credentials.
-        guard let scheme = url.rangeOfText("://") else { return [] }
-        let authority = url.utf8[scheme.upperBound...].prefix { !"/?#".utf8.contains($0) }
-        guard let at = authority.lastIndex(of: UInt8(ascii: "@")) else { return [] }
-        let userInfo = Substring(url.utf8[authority.startIndex..<at])
+        // On the bytes, with no generic call per byte: every contract of a run is asked (each redactor a run makes
+        // asks again), and almost none has credentials.
+        var url = url
+        let userInfo: Range<Int>? = url.withUTF8 { bytes in
+            var index = 0
+            while index + 2 < bytes.count,
+                !(bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+                    && bytes[index + 2] == UInt8(ascii: "/"))
+            {
+                index += 1
+            }
+            guard index + 2 < bytes.count else { return nil }
+            let start = index + 3
+            var at: Int?
+            index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { at = index }
+                index += 1
+            }
+            return at.map { start..<$0 }
+        }
+        guard let userInfo, !userInfo.isEmpty else { return [] }
+        let whole = String(decoding: Array(url.utf8)[userInfo], as: UTF8.self)
         var values: [String] = []
-        for part in [userInfo, userInfo.firstIndex(of: ":").map { userInfo[userInfo.index(after: $0)...] }] {
+        for part in [whole, whole.firstIndex(of: ":").map { String(whole[whole.index(after: $0)...]) }] {
             guard let part, !part.isEmpty else { continue }
-            let written = String(part)
-            values.append(written)
-            if let decoded = written.percentDecoded, decoded != written, !decoded.isEmpty { values.append(decoded) }
+            values.append(part)
+            if let decoded = part.percentDecoded, decoded != part, !decoded.isEmpty { values.append(decoded) }
         }
         return values
     }
