@@ -554,9 +554,8 @@ public struct Contract: Sendable, Equatable {
     /// copies the whole request, and the redactor asks this of every contract of a run.
     package var hasCredentialHeader: Bool { storage.fields.request.headers.contains(where: \.isCredential) }
 
-    /// The request's URL, read in place (`request` copies the whole request): the redactor looks for credentials in
-    /// every contract's URL.
-    package var requestURL: String { storage.fields.request.url }
+    /// The file that holds the stub's body (`stubSource?.file`), read in place: `stubSource` copies its four strings.
+    package var stubFile: String? { storage.fields.stubSource?.file }
 
     /// Equal when every field is: the same storage is equal without comparing.
     public static func == (a: Contract, b: Contract) -> Bool {

@@ -178,6 +178,7 @@ public struct Redactor: Sendable, Equatable {
     private struct FoundSecrets {
         private(set) var secrets: [String] = []
         private var seen = Set<UTF8Key>()
+        private var lastBaseURL: String?
 
         private mutating func add(_ secret: String) {
             if seen.insert(UTF8Key(secret)).inserted { secrets.append(secret) }
@@ -189,7 +190,13 @@ public struct Redactor: Sendable, Equatable {
             if contract.hasCredentialHeader {
                 for value in Redactor.sensitiveHeaderValues(contract.request.headers) { add(value) }
             }
-            for value in Redactor.urlCredentials(contract.requestURL) { add(value) }
+            // Credentials can only be in the base URL (a path follows the host), which a manifest's targets share: it
+            // is read once a run of them (every redactor of a run walks every contract).
+            let baseURL = contract.baseURL
+            if baseURL != lastBaseURL {
+                for value in Redactor.urlCredentials(baseURL) { add(value) }
+                lastBaseURL = baseURL
+            }
             if contract.hasSecrets {
                 for secret in contract.secrets where Redactor.isLongEnough(secret) { add(secret) }
             }
@@ -262,7 +269,7 @@ public struct Redactor: Sendable, Equatable {
     /// whatever their length, as a sensitive header's: the whole user part (so the URL reads
     /// `https://<redacted>@host/`, and the `Authorization: Basic …` libcurl makes of it is hidden as base64 too), and
     /// the password alone; each as written and percent-decoded.
-    /// - Parameter url: a request's URL.
+    /// - Parameter url: a base URL (or any URL).
     /// - Returns: the values to redact; none for a URL without `@` before its path.
     static func urlCredentials(_ url: String) -> [String] {
         // On the bytes, with no generic call per byte: every contract of a run is asked (each redactor a run makes

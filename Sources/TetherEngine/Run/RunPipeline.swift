@@ -280,20 +280,24 @@ public struct RunPipeline {
     private static func refuseOverwriting(_ written: [(option: String, path: String)], readBy contracts: [Contract])
         throws(RunError)
     {
-        let existing = written.compactMap { option, path in path.resolvedPath.map { (option, path, real: $0) } }
+        let existing = written.compactMap { option, path in
+            path.resolvedPath.map { (option, path, real: $0, name: $0.pathLastComponent) }
+        }
         guard !existing.isEmpty else { return }
-        var last: String?
-        for contract in contracts {
-            for file in [contract.source, contract.stubSource?.file] {
-                guard let file, file != last else { continue }
-                last = file
-                for (option, path, real) in existing
-                where file.hasSuffix(real.pathLastComponent) && file.resolvedPath == real {
-                    throw .usage(
-                        "\(option) \(path): the run reads this file (\(file)), which the report would replace: give "
-                            + "the report another path")
-                }
+        func check(_ file: String) throws(RunError) {
+            for (option, path, real, name) in existing where file.hasSuffix(name) && file.resolvedPath == real {
+                throw .usage(
+                    "\(option) \(path): the run reads this file (\(file)), which the report would replace: give the "
+                        + "report another path")
             }
+        }
+        // A manifest's targets share its path, and an inline stub's file is the manifest: compared once a run of them.
+        var last: (source: String?, stub: String?)
+        for contract in contracts {
+            let (source, stub) = (contract.source, contract.stubFile)
+            if source != last.source { try check(source) }
+            if let stub, stub != last.stub { try check(stub) }
+            last = (source, stub)
         }
     }
 

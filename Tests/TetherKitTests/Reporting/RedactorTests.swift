@@ -70,7 +70,8 @@ import Testing
     }
 
     @Test func runRuleHidesCredentialsInARequestURLWhateverTheirLength() {
-        let contract = ReportFixtures.contract("S", "t", url: "http://me:pw@127.0.0.1:8080/x")
+        let contract = ReportFixtures.contract(
+            "S", "t", url: "http://me:pw@127.0.0.1:8080/x", baseURL: "http://me:pw@127.0.0.1:8080")
         #expect(
             Redactor(contracts: [contract]).redact("GET http://me:pw@127.0.0.1:8080/x: refused")
                 == "GET http://<redacted>@127.0.0.1:8080/x: refused")
