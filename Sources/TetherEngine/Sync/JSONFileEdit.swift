@@ -61,6 +61,13 @@ enum JSONFileEdit {
     static func write(_ data: Data, to path: String) throws(Failure) {
         var status = stat()
         let permissions: mode_t? = stat(path, &status) == 0 ? status.st_mode & 0o7777 : nil
+        // The new text replaces the file by a rename, which its folder allows whatever the file's own mode: a file
+        // its owner made read-only is left as it is, as an editor asks first.
+        if permissions != nil && access(path, W_OK) != 0 {
+            throw .unwritable(
+                "it is read-only (mode \(String(permissions ?? 0, radix: 8))): make it writable (chmod u+w), or leave "
+                    + "its targets out with --filter")
+        }
         do {
             try ReportFile.write(data, to: path, permissions: permissions)
         } catch {

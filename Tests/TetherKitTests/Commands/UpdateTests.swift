@@ -118,6 +118,41 @@ import Testing
         ("/second", 200, #"{"value": 2}"#),
     ]
 
+    /// A stub its owner made read-only is left as it is and named (`update` replaces a file by a rename, which the
+    /// folder allows whatever the file's mode); the other files are updated. As root, which may write anything, the
+    /// run is made as `nobody` with setpriv(1), where there is one.
+    @Test(
+        .enabled(
+            if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "root writes any file: the run needs setpriv(1) to be another user"))
+    func aReadOnlyStubIsNotRewritten() throws {
+        let project = try Project(
+            manifest: Self.manifest,
+            samples: ["user.json": Self.user, "holds.json": Self.holds, "shared.json": Self.shared],
+            live: Self.live)
+        defer { project.remove() }
+        let user = project.folder + "/contracts/samples/user.json"
+        for folder in [project.folder, project.folder + "/contracts", project.folder + "/contracts/samples"] {
+            #expect(chmod(folder, 0o777) == 0)
+        }
+        for file in ["holds.json", "shared.json"] {
+            #expect(chmod(project.folder + "/contracts/samples/" + file, 0o666) == 0)
+        }
+        #expect(chmod(project.manifest, 0o666) == 0)
+        #expect(chmod(user, 0o444) == 0)
+        let arguments = ["update", project.manifest, "--mock", project.har]
+        let run =
+            getuid() == 0
+            ? try ChildProcess.run(
+                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TetherBinary.path] + arguments)
+            : try ChildProcess.run(TetherBinary.path, arguments)
+        let output = run.stdoutText + run.stderrText
+        #expect(output.contains("cannot update \(user): it is read-only (mode 444): make it writable"), "\(output)")
+        #expect(project.sample("user.json") == Self.user)
+        #expect(output.contains("updated \(project.manifest)"), "\(output)")
+        #expect(project.sample("shared.json") != Self.shared, "the other files are updated")
+    }
+
     @Test func driftedStubsAreRewrittenThenVerifyPasses() throws {
         let project = try Project(
             manifest: Self.manifest,
