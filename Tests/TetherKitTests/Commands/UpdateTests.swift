@@ -118,6 +118,12 @@ import Testing
         ("/second", 200, #"{"value": 2}"#),
     ]
 
+    /// The manifest above with its three sample files, and the live answers.
+    static func standard() throws -> Project {
+        try Project(
+            manifest: manifest, samples: ["user.json": user, "holds.json": holds, "shared.json": shared], live: live)
+    }
+
     /// A stub its owner made read-only is left as it is and named (`update` replaces a file by a rename, which the
     /// folder allows whatever the file's mode); the other files are updated. As root, which may write anything, the
     /// run is made as `nobody` with setpriv(1), where there is one.
@@ -126,10 +132,7 @@ import Testing
             if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "root writes any file: the run needs setpriv(1) to be another user"))
     func aReadOnlyStubIsNotRewritten() throws {
-        let project = try Project(
-            manifest: Self.manifest,
-            samples: ["user.json": Self.user, "holds.json": Self.holds, "shared.json": Self.shared],
-            live: Self.live)
+        let project = try Self.standard()
         defer { project.remove() }
         let user = project.folder + "/contracts/samples/user.json"
         for folder in [project.folder, project.folder + "/contracts", project.folder + "/contracts/samples"] {
@@ -154,10 +157,7 @@ import Testing
     }
 
     @Test func driftedStubsAreRewrittenThenVerifyPasses() throws {
-        let project = try Project(
-            manifest: Self.manifest,
-            samples: ["user.json": Self.user, "holds.json": Self.holds, "shared.json": Self.shared],
-            live: Self.live)
+        let project = try Self.standard()
         defer { project.remove() }
         let userPath = project.folder + "/contracts/samples/user.json"
         #expect(chmod(userPath, 0o640) == 0)
@@ -301,10 +301,7 @@ import Testing
     }
 
     @Test func strictAddsExtraKeysAndReplaceWritesTheLiveBody() throws {
-        let project = try Project(
-            manifest: Self.manifest,
-            samples: ["user.json": Self.user, "holds.json": Self.holds, "shared.json": Self.shared],
-            live: Self.live)
+        let project = try Self.standard()
         defer { project.remove() }
         let strict = try project.run("update", ["--strict", "--filter", "user", "--filter", "holds"])
         #expect(strict.exitCode == 0, "\(strict.stdout)")
@@ -417,10 +414,7 @@ import Testing
     }
 
     @Test func nothingIsWrittenWhenNothingCouldBeChecked() throws {
-        let project = try Project(
-            manifest: Self.manifest,
-            samples: ["user.json": Self.user, "holds.json": Self.holds, "shared.json": Self.shared],
-            live: Self.live)
+        let project = try Self.standard()
         defer { project.remove() }
         // Port 1 on loopback refuses: every target is an error, nothing is compared, nothing written.
         let run = try TetherBinary.run(["update", project.manifest, "--base-url", "http://127.0.0.1:1"])
