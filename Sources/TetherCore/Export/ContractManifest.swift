@@ -109,17 +109,18 @@ public struct ContractManifest: Sendable, Equatable {
     /// The first file that `write(to:)` would write into `folder` and that is there already (the manifest first, then
     /// the sample files), or nil: an import writes new files only, and a team's own samples are never replaced.
     public func existingFile(in folder: String) -> String? {
-        ([manifestFileName] + samples.map(\.path)).lazy.map { folder.pathAppending($0) }.first { $0.fileKind.exists }
+        fileNames.lazy.map { folder.pathAppending($0) }.first { $0.fileKind.exists }
     }
 
     /// Checks, before any file is written, that `write(to:)` can write each of them (their folders are made now): a
     /// file that cannot be written then leaves none of the others behind.
     /// - Throws: `ReportError.write` naming the first file that could not be written.
     public func checkWritable(in folder: String) throws(ReportError) {
-        for path in [manifestFileName] + samples.map(\.path) {
-            try ReportFile.checkWritable(folder.pathAppending(path))
-        }
+        for path in fileNames { try ReportFile.checkWritable(folder.pathAppending(path)) }
     }
+
+    /// What `write(to:)` writes, relative to its folder: the manifest, then the sample files.
+    private var fileNames: [String] { [manifestFileName] + samples.map(\.path) }
 
     /// Equal when they would write the same files.
     public static func == (lhs: ContractManifest, rhs: ContractManifest) -> Bool {

@@ -21,7 +21,10 @@ public struct ContractError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// `file:line:column` (or `file` alone): where an editor jumps to.
-    public var place: String {
+    public var place: String { Self.place(file, line: line, column: column) }
+
+    /// `file:line:column`, `file:line` or `file`, as much as is known: the one form of a place in every message.
+    package static func place(_ file: String, line: Int?, column: Int?) -> String {
         guard let line else { return file }
         return column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
     }

@@ -196,7 +196,7 @@ public struct HARArchive: Sendable, Equatable {
                 return .notHAR(path: path, detail: "\(place): expected \(describe(type))")
             }
             return .notHAR(
-                path: "\(path):\(found.line):\(found.column)",
+                path: path, line: found.line, column: found.column,
                 detail: "\(place): expected \(describe(type)), got \(found.value.given)")
         case .keyNotFound(let key, let context):
             return .notHAR(path: path, detail: "\(jsonPath(context.codingPath + [key])): missing")
@@ -240,8 +240,9 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingToReplay(path: String, count: Int)
     /// The file is not JSON; `detail` is the reader's message, `line` and `column` where the bytes go wrong.
     case notJSON(path: String, line: Int?, column: Int?, detail: String)
-    /// The file is JSON but not HAR: `detail` names the missing or mistyped field (`missing log.entries`).
-    case notHAR(path: String, detail: String)
+    /// The file is JSON but not HAR: `detail` names the missing or mistyped field (`missing log.entries`), `line`
+    /// and `column` where a mistyped one is.
+    case notHAR(path: String, line: Int? = nil, column: Int? = nil, detail: String)
     /// Entry `index` (0-based, as in `log.entries[index]`) cannot be replayed: `detail` says why.
     case invalidEntry(path: String, index: Int, detail: String)
     /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64.
@@ -260,10 +261,11 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): none of its \(count) entries has a response status (the requests were aborted): "
                 + "nothing to replay; record the requests again and export the HAR file"
         case .notJSON(let path, let line, let column, let detail):
-            let place = line.map { line in column.map { "\(path):\(line):\($0)" } ?? "\(path):\(line)" } ?? path
+            let place = ContractError.place(path, line: line, column: column)
             return "\(place): \(HARError.sentence(detail)); export the HAR file again"
-        case .notHAR(let path, let detail):
-            return "\(path): not a HAR 1.2 file: \(detail); export it as HAR from the browser or proxy"
+        case .notHAR(let path, let line, let column, let detail):
+            let place = ContractError.place(path, line: line, column: column)
+            return "\(place): not a HAR 1.2 file: \(detail); export it as HAR from the browser or proxy"
         case .invalidEntry(let path, let index, let detail):
             return "\(path): log.entries[\(index)]: \(detail); fix or remove this entry"
         case .invalidBase64(let path, let index):

@@ -270,7 +270,5 @@ public struct JUnitReadError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// `path:line:column: message`.
-    public var description: String {
-        "\(path)\(line.map { ":\($0)" } ?? "")\(line != nil ? column.map { ":\($0)" } ?? "" : ""): \(message)"
-    }
+    public var description: String { "\(ContractError.place(path, line: line, column: column)): \(message)" }
 }

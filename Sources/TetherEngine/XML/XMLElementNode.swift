@@ -183,8 +183,8 @@ struct XMLElementNode: Sendable {
                 throw JUnitReadError(
                     path: path, line: line, column: column,
                     message:
-                        "not well-formed XML: \(message); a report cut short (its run stopped, or the copy) cannot "
-                        + "be merged: run that shard again")
+                        "not well-formed XML: \(message); a report cut short (its run stopped before writing it whole, "
+                        + "or its copy did) cannot be read: write it again")
             case .declaresEntities:
                 throw JUnitReadError(
                     path: path, line: nil,

@@ -161,7 +161,10 @@ import Testing
         #expect(throws: HARError.notHAR(path: "x.har", detail: "missing log")) {
             _ = try HARArchive.parse(Data(#"{"version":"1.2"}"#.utf8), path: "x.har")
         }
-        #expect(throws: HARError.notHAR(path: "x.har:1:1", detail: "the top level: expected an object, got array")) {
+        #expect(
+            throws: HARError.notHAR(
+                path: "x.har", line: 1, column: 1, detail: "the top level: expected an object, got array")
+        ) {
             _ = try HARArchive.parse(Data("[1,2]".utf8), path: "x.har")
         }
     }
