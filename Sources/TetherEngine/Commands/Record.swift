@@ -50,9 +50,11 @@ public struct RecordCommand: Command {
 
     /// Verifies, recording every live answer; the exit code is verify's.
     public func run(_ context: CommandContext) -> ExitCode {
-        VerifyCommand.run(
-            plan.completed(in: context), runner: runner,
-            tap: ResponseTap.recording(to: out ?? "", redactingJSON: redactJSON), context: context)
+        let plan = plan.completed(in: context)
+        return VerifyCommand.run(
+            plan, runner: runner,
+            tap: ResponseTap.recording(to: out ?? "", redactingJSON: redactJSON, stop: plan.transport.cancellation),
+            context: context)
     }
 
     /// `tether record --help`.
@@ -71,6 +73,9 @@ public struct RecordCommand: Command {
         --redact-json hides personal data in JSON bodies and keeps each value's type (a string becomes
         "<redacted>", a number 0), so the recording still passes where the live answer did. A query value recorded
         as <redacted> matches any value of that parameter when replayed.
+
+        A run stopped early (Ctrl-C, SIGTERM, --fail-fast) writes what it recorded to NAME.partial.har and
+        leaves FILE.har as it was.
 
         Nothing records unless asked: run record on a schedule or by hand, review the file, commit it.
 

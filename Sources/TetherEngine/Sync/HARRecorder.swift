@@ -221,16 +221,28 @@ public final class HARRecorder: @unchecked Sendable {
 }
 
 /// The `--out FILE.har` of `tether record`: checked before anything is sent, written atomically at the end.
+///
+/// A run that stopped early (Ctrl-C, SIGTERM, `--fail-fast`) before every target was answered writes what it recorded
+/// beside the file, as `NAME.partial.har`, and leaves `NAME.har` as it was: a partial recording never replaces a
+/// complete one.
 public struct HARRecording: ReportSink {
     /// Where the HAR goes; parent folders are created.
     public var path: String
     /// The exchanges to write.
     public let recorder: HARRecorder
+    /// The run's cancellation: raised, the run stopped early.
+    public let stop: Cancellation?
 
     /// - Parameters: as the properties.
-    public init(path: String, recorder: HARRecorder) {
+    public init(path: String, recorder: HARRecorder, stop: Cancellation? = nil) {
         self.path = path
         self.recorder = recorder
+        self.stop = stop
+    }
+
+    /// Where a stopped run's recording goes: `recorded.har` → `recorded.partial.har`.
+    public var partialPath: String {
+        (path.hasSuffix(".har") ? String(path.dropLast(4)) : path) + ".partial.har"
     }
 
     /// Checks that the path can be written, before anything is sent.
@@ -246,10 +258,13 @@ public struct HARRecording: ReportSink {
         let learned = report.secrets.filter { $0.count >= Redactor.minimumSecretLength && !known.contains($0) }
         var archive = recorder.archive()
         if !learned.isEmpty { archive = archive.mappingStrings(Redactor(secrets: learned).redact) }
-        try ReportFile.write(archive.serialized(pretty: true), to: path)
-        let count = recorder.count == 1 ? "1 response" : "\(recorder.count) responses"
-        var line = "HAR recording: \(path) (\(count))"
         let missing = recorder.missing(among: report)
+        let isPartial = stop?.isCancelled == true && !missing.isEmpty
+        let written = isPartial ? partialPath : path
+        try ReportFile.write(archive.serialized(pretty: true), to: written)
+        let count = recorder.count == 1 ? "1 response" : "\(recorder.count) responses"
+        var line = "HAR recording: \(written) (\(count))"
+        if isPartial { line += "; the run stopped early, so \(path) was left as it was" }
         if !missing.isEmpty {
             let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
             line += "; not recorded, no response: \(shown)"
@@ -260,19 +275,21 @@ public struct HARRecording: ReportSink {
 
 extension ResponseTap {
     /// `tether record --out PATH`: keeps every live response, redacted (the run's secrets and `patterns`), and
-    /// writes them to `path` as HAR 1.2 once the run ends.
+    /// writes them to `path` as HAR 1.2 once the run ends (to `HARRecording.partialPath` when it stopped early).
     /// - Parameters:
     ///   - path: The HAR file to write.
     ///   - patterns: The `--redact-json` patterns.
+    ///   - stop: The run's cancellation (`RunPlan.transport.cancellation`).
     /// - Returns: The tap for `RunPipeline.tap`.
-    public static func recording(to path: String, redactingJSON patterns: [JSONPathPattern] = [])
-        -> ([Contract]) -> ResponseTap
-    {
+    public static func recording(
+        to path: String, redactingJSON patterns: [JSONPathPattern] = [], stop: Cancellation? = nil
+    ) -> ([Contract]) -> ResponseTap {
         { contracts in
             let redaction = BodyRedaction(secrets: Redactor(contracts: contracts), patterns: patterns)
             let recorder = HARRecorder(contracts: contracts, redaction: redaction)
             return ResponseTap(
-                onResponse: recorder.record, sinks: [("--out", HARRecording(path: path, recorder: recorder))])
+                onResponse: recorder.record,
+                sinks: [("--out", HARRecording(path: path, recorder: recorder, stop: stop))])
         }
     }
 }

@@ -41,6 +41,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folderOfReport) == ["junit.xml"])
     }
 
+    /// A recording that a signal or --fail-fast cut short goes beside --out; the complete one there stays.
+    @Test(arguments: [false, true])
+    func aRecordingStoppedEarlyNeverReplacesTheCompleteOne(byFailFast: Bool) throws {
+        let fast = try MockServer { _ in .json(byFailFast ? #"{"id": "one"}"# : #"{"id": 1}"#) }
+        let slow = try MisbehavingServer(mode: .hang)
+        defer { slow.stop() }
+        let folder = try fastThenSlow(fast: fast, slow: slow)
+        let complete = Data(#"{"log": {"version": "1.2", "entries": ["complete"]}}"#.utf8)
+        try complete.write(to: URL(fileURLWithPath: folder.file("recorded.har")))
+        let tether = try RunningTether(
+            ["record", folder.file("fast.json"), folder.file("slow.json"), "--out", folder.file("recorded.har")]
+                + ["--timeout", "60", "--no-color"] + (byFailFast ? ["--fail-fast"] : []))
+        if !byFailFast {
+            try #require(tether.waitForOutput("PASS  Fast.quick", within: 20), "stdout: \(tether.stdout)")
+            #expect(eventually(within: 10) { slow.requests.count == 1 }, "the slow request never reached its server")
+            kill(tether.process.processIdentifier, SIGTERM)
+        }
+        let status = tether.waitForExit(within: 20)
+        #expect(status == (byFailFast ? 1 : 143), "stdout: \(tether.stdout)\nstderr: \(tether.stderr)")
+        #expect(
+            tether.stdout.contains(
+                "HAR recording: \(folder.file("recorded.partial.har")) (1 response); the run stopped early, so "
+                    + "\(folder.file("recorded.har")) was left as it was; not recorded, no response: Slow.late"),
+            "\(tether.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("recorded.har"))) == complete)
+        let partial = try Data(contentsOf: URL(fileURLWithPath: folder.file("recorded.partial.har")))
+        let archive = try HARArchive.parse(partial, path: folder.file("recorded.partial.har"))
+        #expect(archive.entries.map(\.url) == ["\(fast.baseURL)/quick"])
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func tetherMockStopsOnASignal(signal: Int32, exitCode: Int32) throws {
         var root = URL(fileURLWithPath: #filePath)
