@@ -213,7 +213,11 @@ public struct HARImport: Sendable {
         case 600...:
             return "status \(entry.status) is out of range 100...599"
         default:
-            return nil
+            // A target's path is appended as Moya does (`appendingPathComponent`), which encodes '%' and keeps '/':
+            // no target can send an encoded '/', and as '/' it would ask for another resource.
+            guard entry.path.uppercased().contains("%2F") else { return nil }
+            return "its path holds an encoded '/' (%2F), which a target's path cannot send (Moya appends the path "
+                + "with appendingPathComponent, which encodes '%'); check it with a Swift target's endpointClosure"
         }
     }
 

@@ -120,12 +120,13 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
         }
     }
 
-    @Test func entriesWithoutAResponseOrWithStatusZeroAreSkippedByName() throws {
+    @Test func entriesWithoutAResponseOrAPathNoTargetSendsAreSkippedByName() throws {
         let imported = try importing([
             Recorded(url: "https://shop.test/pending", status: nil),
             Recorded(url: "https://shop.test/aborted", status: 0),
             Recorded(url: "https://shop.test/socket", status: 101),
             Recorded(url: "https://shop.test/old", status: 301, responseHeaders: [("Location", "/new")]),
+            Recorded(url: "https://shop.test/files/a%2fb.txt", text: "{}"),
             Recorded(url: "https://shop.test/new", text: "{\"ok\": true}"),
         ])
         #expect(imported.targetNames == ["new"])
@@ -138,6 +139,9 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
                 "traffic.har: log.entries[2] (GET /socket): status 101 is not a final response: skipped",
                 "traffic.har: log.entries[3] (GET /old): status 301 is a redirect ('tether verify' follows redirects, "
                     + "so it would check the answer it leads to); import that entry instead: skipped",
+                "traffic.har: log.entries[4] (GET /files/a%2fb.txt): its path holds an encoded '/' (%2F), which a "
+                    + "target's path cannot send (Moya appends the path with appendingPathComponent, which encodes "
+                    + "'%'); check it with a Swift target's endpointClosure: skipped",
             ])
     }
 
