@@ -173,10 +173,15 @@ public struct TargetConverter {
         if let problem = problems.first {
             throw ContractError(file: label, problem.message)
         }
-        let contract = Contract(
+        var contract = Contract(
             service: asked.service, name: asked.name, baseURL: asked.baseURL, request: request, sampleData: sampleData,
             sampleResponse: asked.sampleResponse, validStatusCodes: asked.validStatusCodes, source: label,
             rules: merged, stubBehavior: asked.stubBehavior)
+        // The redactor reads credentials from the base URL; an endpoint that goes elsewhere brings its own.
+        let credentials = HTTPRequest.credentials(in: url)
+        if !credentials.isEmpty, credentials != HTTPRequest.credentials(in: asked.baseURL) {
+            contract.urlSecrets = credentials
+        }
         return TargetContract(contract: contract, skipReason: converted.skipReason)
     }
 

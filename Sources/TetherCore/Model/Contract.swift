@@ -241,6 +241,7 @@ public struct Contract: Sendable, Equatable {
         var sampleResponse: StubResponse = .network(statusCode: 200, headers: [])
         var validStatusCodes: [Int]?
         var secrets: [String] = []
+        var urlSecrets: [String] = []
         var rules = ContractRules()
         var stubBehavior: StubBehavior = .immediate
         var isPending = false
@@ -363,6 +364,12 @@ public struct Contract: Sendable, Equatable {
         get { storage.fields.seldom.fields.secrets }
         set { updateSeldom { $0.secrets = newValue } }
     }
+    /// The credentials written in the request's URL when it is not below `baseURL` (a Swift target's endpoint that
+    /// goes elsewhere): secrets whatever their length, as the base URL's (`HTTPRequest.credentials(in:)`).
+    public var urlSecrets: [String] {
+        get { storage.fields.seldom.fields.urlSecrets }
+        set { updateSeldom { $0.urlSecrets = newValue } }
+    }
     /// What may vary in the live body beyond the default structure rules; the structure check takes it as a value.
     public var rules: ContractRules {
         get { storage.fields.seldom.fields.rules }
@@ -414,7 +421,9 @@ public struct Contract: Sendable, Equatable {
     package var isNetworkStub: Bool { storage.fields.seldom.isNetworkStub }
 
     /// Whether the contract holds any secret, read in place: a run asks it of every result.
-    package var hasSecrets: Bool { !storage.fields.seldom.fields.secrets.isEmpty }
+    package var hasSecrets: Bool {
+        !storage.fields.seldom.fields.secrets.isEmpty || !storage.fields.seldom.fields.urlSecrets.isEmpty
+    }
 
     /// The requests sent before and after this target (manifest target `"steps"`); `nil` for none.
     public var steps: Steps? {
@@ -687,5 +696,46 @@ extension HTTPRequest {
             let url = URL(string: text), let scheme = url.scheme?.lowercased()
         else { return false }
         return (scheme == "http" || scheme == "https") && url.host != nil
+    }
+
+    /// The credentials written into a URL (`https://user:password@host/`, `https://TOKEN@host/`), which are secrets
+    /// whatever their length, as a sensitive header's (`Redactor`): the whole user part (so the URL reads
+    /// `https://<redacted>@host/`, and the `Authorization: Basic …` libcurl makes of it is hidden as base64 too), and
+    /// the password alone; each as written and percent-decoded.
+    /// - Parameter url: a base URL (or any URL).
+    /// - Returns: the values to redact; none for a URL without `@` before its path.
+    package static func credentials(in url: String) -> [String] {
+        // On the bytes, with no generic call per byte: every contract of a run is asked (each redactor a run makes
+        // asks again), and almost none has credentials.
+        var url = url
+        let userInfo: Range<Int>? = url.withUTF8 { bytes in
+            var index = 0
+            while index + 2 < bytes.count,
+                !(bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+                    && bytes[index + 2] == UInt8(ascii: "/"))
+            {
+                index += 1
+            }
+            guard index + 2 < bytes.count else { return nil }
+            let start = index + 3
+            var at: Int?
+            index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { at = index }
+                index += 1
+            }
+            return at.map { start..<$0 }
+        }
+        guard let userInfo, !userInfo.isEmpty else { return [] }
+        let whole = String(decoding: Array(url.utf8)[userInfo], as: UTF8.self)
+        var values: [String] = []
+        for part in [whole, whole.firstIndex(of: ":").map { String(whole[whole.index(after: $0)...]) }] {
+            guard let part, !part.isEmpty else { continue }
+            values.append(part)
+            if let decoded = part.percentDecoded, decoded != part, !decoded.isEmpty { values.append(decoded) }
+        }
+        return values
     }
 }

@@ -94,7 +94,7 @@ public struct HARArchive: Sendable, Equatable {
         var found: [String] = []
         for entry in entries {
             for secret in Redactor.sensitiveHeaderValues(entry.requestHeaders + entry.headers)
-                + Redactor.urlCredentials(entry.url)
+                + HTTPRequest.credentials(in: entry.url)
             where seen.insert(secret).inserted {
                 found.append(secret)
             }

@@ -191,14 +191,16 @@ public struct Redactor: Sendable, Equatable {
                 for value in Redactor.sensitiveHeaderValues(contract.request.headers) { add(value) }
             }
             // Credentials can only be in the base URL (a path follows the host), which a manifest's targets share: it
-            // is read once a run of them (every redactor of a run walks every contract).
+            // is read once a run of them (every redactor of a run walks every contract). A Swift target whose
+            // endpoint goes elsewhere carries its URL's credentials as `urlSecrets`.
             let baseURL = contract.baseURL
             if baseURL != lastBaseURL {
-                for value in Redactor.urlCredentials(baseURL) { add(value) }
+                for value in HTTPRequest.credentials(in: baseURL) { add(value) }
                 lastBaseURL = baseURL
             }
             if contract.hasSecrets {
                 for secret in contract.secrets where Redactor.isLongEnough(secret) { add(secret) }
+                for secret in contract.urlSecrets { add(secret) }
             }
         }
 
@@ -261,47 +263,6 @@ public struct Redactor: Sendable, Equatable {
             default:
                 continue
             }
-        }
-        return values
-    }
-
-    /// The credentials written into a URL (`https://user:password@host/`, `https://TOKEN@host/`), which are secrets
-    /// whatever their length, as a sensitive header's: the whole user part (so the URL reads
-    /// `https://<redacted>@host/`, and the `Authorization: Basic …` libcurl makes of it is hidden as base64 too), and
-    /// the password alone; each as written and percent-decoded.
-    /// - Parameter url: a base URL (or any URL).
-    /// - Returns: the values to redact; none for a URL without `@` before its path.
-    static func urlCredentials(_ url: String) -> [String] {
-        // On the bytes, with no generic call per byte: every contract of a run is asked (each redactor a run makes
-        // asks again), and almost none has credentials.
-        var url = url
-        let userInfo: Range<Int>? = url.withUTF8 { bytes in
-            var index = 0
-            while index + 2 < bytes.count,
-                !(bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
-                    && bytes[index + 2] == UInt8(ascii: "/"))
-            {
-                index += 1
-            }
-            guard index + 2 < bytes.count else { return nil }
-            let start = index + 3
-            var at: Int?
-            index = start
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                if byte == UInt8(ascii: "@") { at = index }
-                index += 1
-            }
-            return at.map { start..<$0 }
-        }
-        guard let userInfo, !userInfo.isEmpty else { return [] }
-        let whole = String(decoding: Array(url.utf8)[userInfo], as: UTF8.self)
-        var values: [String] = []
-        for part in [whole, whole.firstIndex(of: ":").map { String(whole[whole.index(after: $0)...]) }] {
-            guard let part, !part.isEmpty else { continue }
-            values.append(part)
-            if let decoded = part.percentDecoded, decoded != part, !decoded.isEmpty { values.append(decoded) }
         }
         return values
     }

@@ -35,7 +35,7 @@ public struct SpecImport: Sendable {
             throw .noServer(file: document.file)
         }
         // The manifest is a file to commit: a user or password in its URL would be written into it.
-        guard Redactor.urlCredentials(baseURL).isEmpty else {
+        guard HTTPRequest.credentials(in: baseURL).isEmpty else {
             throw .credentialsInURL(from: place)
         }
         let known = Set(document.operations.flatMap(\.tags))

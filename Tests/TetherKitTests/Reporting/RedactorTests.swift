@@ -66,7 +66,7 @@ import Testing
         ("not a URL @ all", []),
     ])
     func credentialsOfAURL(url: String, expected: [String]) {
-        #expect(Redactor.urlCredentials(url) == expected)
+        #expect(HTTPRequest.credentials(in: url) == expected)
     }
 
     @Test func runRuleHidesCredentialsInARequestURLWhateverTheirLength() {

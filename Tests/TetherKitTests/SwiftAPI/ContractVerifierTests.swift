@@ -206,6 +206,29 @@ private var isoDecoder: JSONDecoder {
             ])
     }
 
+    @Test func credentialsInAnEndpointsOwnURLNeverReachAReport() async throws {
+        let closure = { (target: GitHub) -> Endpoint in
+            Endpoint(
+                url: "https://bot:pw%21@mirror.test/user", sampleResponseClosure: { .networkResponse(200, Data()) },
+                method: target.method, task: target.task, httpHeaderFields: nil)
+        }
+        let transport = StubTransport { request in
+            .success(HTTPResponse(statusCode: 500, body: Data("bad pw! for bot:pw%21".utf8), url: request.url))
+        }
+        let verifier = ContractVerifier(
+            endpointClosure: closure, verifier: ContractRunner(transport: transport, hostname: "test"))
+        let report = await verifier.verify([GitHub.zen])
+        #expect(transport.requests.map(\.url) == ["https://bot:pw%21@mirror.test/user"])
+        let path = NSTemporaryDirectory() + "tether-swiftapi-" + UUID().uuidString + "/junit.xml"
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        try report.writeJUnit(to: path)
+        let console = report.rendered()
+        #expect(console.contains("GET https://<redacted>@mirror.test/user"), "\(console)")
+        for text in [console, try String(contentsOfFile: path, encoding: .utf8)] {
+            #expect(!text.contains("pw!") && !text.contains("pw%21"), "\(text)")
+        }
+    }
+
     @Test func theBaseURLOverrideSendsEveryRequestThere() async {
         let transport = StubTransport(status: 200, body: "Speak like a human.")
         let report = await ContractVerifier.stubbed(transport, baseURL: literalURL("http://127.0.0.1:8080")).verify([
