@@ -58,6 +58,30 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
 }
 
 @Suite struct ManifestLoaderTests {
+    /// The byte search that tells a folder's manifests from its samples finds a needle wherever it is (at either
+    /// end, overlapping a near miss), and nowhere else: against a plain search on random bytes of the needles' own.
+    @Test func theSearchForAManifestsKeysFindsExactlyWhatAPlainSearchFinds() {
+        var generator = SystemRandomNumberGenerator()
+        let needles = [#""targets""#, #""baseURL""#, "arget", "g", "\""]
+        let alphabet = Array(#""targetsbaseURL g"#.utf8)
+        for round in 0..<2_000 {
+            let count = round < 20 ? round : Int.random(in: 0..<64, using: &generator)
+            let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+            for needle in needles {
+                let wanted = Array(needle.utf8)
+                let plain =
+                    bytes.count >= wanted.count
+                    && (0...(bytes.count - wanted.count)).contains { Array(bytes[$0..<$0 + wanted.count]) == wanted }
+                #expect(
+                    ManifestLoader.mentions(needle, in: Data(bytes)) == plain,
+                    "\(needle) in \(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(ManifestLoader.mentions(#""targets""#, in: Data(#"{"targets": []}"#.utf8)))
+        #expect(ManifestLoader.mentions(#""baseURL""#, in: Data(#"{"a": 1, "baseURL""#.utf8)))
+        #expect(!ManifestLoader.mentions(#""targets""#, in: Data(#"{"Targets": [], "target": "s"}"#.utf8)))
+    }
+
     @Test func loadsTheIssueExampleWithDefaults() throws {
         let contracts = try load(
             """
