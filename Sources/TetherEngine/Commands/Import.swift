@@ -136,7 +136,9 @@ public struct ImportCommand: Command {
         the sample file. Entries without a response, with status 0, 1xx or a redirect, and entries of other hosts
         are skipped with a message; a repeated request keeps its first recorded answer, the one --mock replays.
         Only the Accept request header is copied: never credentials, cookies or HTTP/2 pseudo-headers; credentials
-        found in a recorded body are written as <redacted>. Then: tether verify DIR --mock FILE.har
+        found in a recorded body are written as <redacted>. A query parameter named as a credential (api_key,
+        access_token) keeps its value, which the replay matches; a note says to write it as ${VAR} before you
+        commit. Then: tether verify DIR --mock FILE.har
 
         With --spec FILE instead of a HAR file: one target per operation and documented response that has an
         example (example, examples, 2.0 examples), the example as its sample file and the response's status; each

@@ -232,22 +232,15 @@ public struct StubRoutes: Sendable {
             body: body.serialized(pretty: true))
     }
 
-    /// `query` with the value of each parameter whose name says it is a secret (`access_token`, `api_key`; see
-    /// `namesASecret`) as `<redacted>`: a client's own credential is no contract's secret, and the line is printed.
-    static func hidingSecrets(_ query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            guard let equals = pair.firstIndex(of: "="), String(pair[..<equals]).namesASecret else { return pair }
-            return pair[...equals] + Redactor.marker[...]
-        }.joined(separator: "&")
-    }
-
     /// One console line for a finished request: method, path and query, the target that answered (or `-`), the
     /// outcome and the time, secrets redacted: `GET /zen  GitHub.zen  200  0.001s`.
     /// - Parameter exchange: The finished request.
     /// - Returns: The line, without a line break.
     public func line(for exchange: MockExchange) -> String {
         let request = exchange.request
-        let target = request.query.isEmpty ? request.path : "\(request.path)?\(Self.hidingSecrets(request.query))"
+        let target =
+            request.query.isEmpty
+            ? request.path : "\(request.path)?\(Redactor.hidingSecretValues(ofQuery: request.query))"
         let label = route(for: request)?.label ?? "-"
         let outcome: String
         switch exchange.outcome {

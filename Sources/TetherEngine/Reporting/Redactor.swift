@@ -267,6 +267,23 @@ public struct Redactor: Sendable, Equatable {
         return values
     }
 
+    /// `query` with the value of each parameter whose name says it is a secret (`access_token`, `api_key`; see
+    /// `namesASecret`) as `<redacted>`: for lines that print a request a client made (`tether serve`) or that a
+    /// recording holds (`tether import`), whose credentials no contract names.
+    static func hidingSecretValues(ofQuery query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "="), String(pair[..<equals]).namesASecret else { return pair }
+            return pair[...equals] + marker[...]
+        }.joined(separator: "&")
+    }
+
+    /// `url` with `hidingSecretValues(ofQuery:)` applied to its query (a fragment after it is left out).
+    static func hidingSecretQueryValues(inURL url: String) -> String {
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        return url[...question] + hidingSecretValues(ofQuery: String(query))
+    }
+
     /// `text.trimmingWhitespace()`, without its walk over the scalars when there is nothing to trim: the first and the
     /// last byte are ASCII and neither a space nor a tab (the only ASCII members of the set).
     static func trimmingWhitespace(_ text: String) -> String {

@@ -84,7 +84,8 @@ public struct HARImport: Sendable {
             // An entry that cannot be imported is named by its URL when its host is not the service's, or when it
             // has no response (a host whose every entry failed is no service to import).
             if let reason = Self.skipReason(entry), origin != chosen || !Self.isAnswered(entry) {
-                messages.append("\(file): log.entries[\(index)] \(entry.method) \(entry.url): \(reason): skipped")
+                let url = Redactor.hidingSecretQueryValues(inURL: entry.url)
+                messages.append("\(file): log.entries[\(index)] \(entry.method) \(url): \(reason): skipped")
                 continue
             }
             guard origin == chosen else {
@@ -128,6 +129,15 @@ public struct HARImport: Sendable {
             let (contract, body, note) = Self.contract(
                 entry, name: name, service: service, baseURL: chosen, file: file, redactor: redactor)
             if let note { messages.append("\(place): \(note)") }
+            for (parameter, value) in RequestKey.queryPairs(entry.query)
+            where parameter.namesASecret && !value.isEmpty && value != Redactor.marker {
+                let variable = String(
+                    parameter.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+                messages.append(
+                    "\(place): query parameter '\(parameter)' looks like a credential, and the manifest holds its "
+                        + "recorded value: write it as ${\(variable)} (and set \(variable)) before you commit the manifest"
+                )
+            }
             if let body { bodies[name] = body }
             contracts.append(TargetContract(contract: contract))
         }
@@ -299,7 +309,9 @@ public struct HARImport: Sendable {
         return count + (origin.map { " for \($0)" } ?? "") + " (\(listed)\(indices.count > 5 ? ", …" : ""))"
     }
 
-    private static func querySuffix(_ query: String) -> String { query.isEmpty ? "" : "?" + query }
+    private static func querySuffix(_ query: String) -> String {
+        query.isEmpty ? "" : "?" + Redactor.hidingSecretValues(ofQuery: query)
+    }
 
     // MARK: - Names
 

@@ -222,9 +222,9 @@ import Testing
     /// `tether serve` prints each request: a query parameter named as a secret (the client's own token) is hidden.
     @Test func aClientsCredentialInTheQueryIsNotPrinted() {
         #expect(
-            StubRoutes.hidingSecrets("per_page=2&access_token=abc123SECRETQ&apiKey=k&x&=v&Session=")
+            Redactor.hidingSecretValues(ofQuery: "per_page=2&access_token=abc123SECRETQ&apiKey=k&x&=v&Session=")
                 == "per_page=2&access_token=<redacted>&apiKey=<redacted>&x&=v&Session=<redacted>")
-        #expect(StubRoutes.hidingSecrets("q=token") == "q=token")
+        #expect(Redactor.hidingSecretValues(ofQuery: "q=token") == "q=token")
     }
 
     @Test func aHAREntryWithoutAResponseIsSkippedWithANote() throws {

@@ -120,6 +120,23 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
         }
     }
 
+    @Test func aQueryValueNamedAsACredentialIsNeverPrintedAndItsTargetIsFlagged() throws {
+        let imported = try importing([
+            Recorded(url: "https://shop.test/search?q=shoes&api_key=abc123def", text: "[]"),
+            Recorded(url: "https://shop.test/me?access_token=tok987654", status: 0),
+            Recorded(url: "https://shop.test/redacted?api_key=%3Credacted%3E", text: "[]"),
+        ])
+        #expect(imported.targetNames == ["search", "redacted"])
+        #expect(
+            imported.messages == [
+                "traffic.har: log.entries[0] (GET /search?q=shoes&api_key=<redacted>): query parameter 'api_key' looks "
+                    + "like a credential, and the manifest holds its recorded value: write it as ${API_KEY} (and set "
+                    + "API_KEY) before you commit the manifest",
+                "traffic.har: log.entries[1] GET https://shop.test/me?access_token=<redacted>: no response was recorded "
+                    + "(status 0: the request was aborted, blocked or failed): skipped",
+            ])
+    }
+
     @Test func entriesWithoutAResponseOrAPathNoTargetSendsAreSkippedByName() throws {
         let imported = try importing([
             Recorded(url: "https://shop.test/pending", status: nil),
