@@ -1,6 +1,6 @@
 import TetherEngine
 
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !canImport(Darwin)
     import FoundationEssentials
 #else
     import Foundation

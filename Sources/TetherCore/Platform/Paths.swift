@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !canImport(Darwin)
     import FoundationEssentials
 #else
     import Foundation
@@ -84,7 +84,7 @@ extension String {
             var info = stat()
             guard !isEmpty, stat(self, &info) == 0 else { return (false, false) }
             return (true, info.st_mode & S_IFMT == S_IFDIR)
-        #elseif canImport(FoundationEssentials)
+        #elseif canImport(FoundationEssentials) && !canImport(Darwin)
             var isFolder = false
             let exists = FileManager.default.fileExists(atPath: self, isDirectory: &isFolder)
             return (exists, isFolder)

@@ -1,7 +1,7 @@
 internal import CMicroHTTPD
 import Dispatch
 
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !canImport(Darwin)
     import FoundationEssentials
 #else
     import Foundation

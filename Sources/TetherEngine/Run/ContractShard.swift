@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !canImport(Darwin)
     import FoundationEssentials
 #else
     import Foundation

@@ -1,4 +1,4 @@
-#if canImport(_FoundationICU)
+#if canImport(_FoundationICU) && !canImport(Darwin)
     import _FoundationICU  // ICU as the Swift toolchain links it, without swift-corelibs-foundation (see ICUPattern)
 #else
     import Foundation
@@ -317,7 +317,7 @@ struct ECMARegexError: Error, Sendable, Equatable {
 /// swift-corelibs-foundation's, and one use of it links that library and CoreFoundation into the executable, whose
 /// every start then pays for them (bench/HISTORY.md). `NSRegularExpression` on Linux runs this same engine.
 private final class ICUPattern: @unchecked Sendable {
-    #if canImport(_FoundationICU)
+    #if canImport(_FoundationICU) && !canImport(Darwin)
         /// Compiled once; each match works on a clone of it, since a `URegularExpression` keeps the state of its last
         /// match (NSRegularExpression, which this replaces, may be shared between threads).
         private let compiled: OpaquePointer

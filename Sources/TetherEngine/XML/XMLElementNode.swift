@@ -3,7 +3,7 @@
 internal import CLibXML2
 internal import CLibraryLoader
 
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !canImport(Darwin)
     import FoundationEssentials
 #else
     import Foundation

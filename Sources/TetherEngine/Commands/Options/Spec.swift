@@ -1,6 +1,6 @@
 // SPEC: the providers' OpenAPI documents the targets are checked against (verify).
 
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !canImport(Darwin)
     import FoundationEssentials
 #else
     import Foundation
