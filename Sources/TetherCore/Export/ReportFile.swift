@@ -13,10 +13,21 @@
 /// Writes files atomically: a temporary file in the destination's folder, then renamed over the destination, so a
 /// reader (a CI dashboard, a rerun, the next build) sees the old file or the new one, never half of one.
 package enum ReportFile {
+    /// Flushes a file's bytes to the disk itself: on Darwin `fsync` only hands them to the drive, which may write them
+    /// later and out of order; `F_FULLFSYNC` waits for the medium (fsync(2)), and `fsync` is the fallback where a
+    /// file system refuses it.
+    static func flush(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+        #endif
+        return fsync(descriptor) == 0
+    }
+
     /// Whether the bytes must reach the disk before the rename.
     package enum Durability: Sendable {
-        /// Flushed (`fsync`) before the rename: a file the user keeps (a stub, a contract manifest, a baseline, a
-        /// recording) survives a crash or power loss right after the write, old or new.
+        /// Flushed (`flush`: `F_FULLFSYNC` on Darwin, `fsync` elsewhere) before the rename: a file the user keeps (a
+        /// stub, a contract manifest, a baseline, a recording) survives a crash or power loss right after the write,
+        /// old or new.
         case flushed
         /// Renamed without waiting for the disk: a report the run makes again (JUnit, HTML, Markdown). Readers still
         /// see the old file or the new one; only a power loss in the next seconds can leave it empty, as with any
@@ -84,7 +95,7 @@ package enum ReportFile {
                 throw error
             }
         }
-        if failure == nil, durability == .flushed, fsync(descriptor) != 0 {
+        if failure == nil, durability == .flushed, !Self.flush(descriptor) {
             failure = "cannot flush temporary file '\(temporary)': \(systemReason())"
         }
         if close(descriptor) != 0, failure == nil {
