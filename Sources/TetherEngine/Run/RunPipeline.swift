@@ -274,6 +274,13 @@ public struct RunPipeline {
         return selected.count
     }
 
+    /// Whether `text` ends with `suffix`, ASCII letters compared without case; nothing is allocated.
+    static func endsWith(_ suffix: String, _ text: String) -> Bool {
+        guard suffix.utf8.count <= text.utf8.count else { return false }
+        func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        return zip(suffix.utf8.reversed(), text.utf8.reversed()).allSatisfy { folded($0) == folded($1) }
+    }
+
     /// Refuses a report path that names a file the run reads (a manifest, a sample file), before anything is sent:
     /// `--junit contracts/api.json` would replace the contracts with the report. Only paths that exist are compared
     /// (by where they lead), and each contract's files once they differ from the last one's.
@@ -285,7 +292,9 @@ public struct RunPipeline {
         }
         guard !existing.isEmpty else { return }
         func check(_ file: String) throws(RunError) {
-            for (option, path, real, name) in existing where file.hasSuffix(name) && file.resolvedPath == real {
+            // The name first, cheaply, without case: a Mac's disk folds it (`--junit contracts/api.json` replaces
+            // `contracts/API.json` there), and `realpath` gives the name as stored.
+            for (option, path, real, name) in existing where Self.endsWith(name, file) && file.resolvedPath == real {
                 throw .usage(
                     "\(option) \(path): the run reads this file (\(file)), which the report would replace: give the "
                         + "report another path")

@@ -209,6 +209,15 @@ import Testing
         }
     }
 
+    /// The check above compares names first without case, as a Mac's disk does; then the files themselves.
+    @Test func aReportsNameIsComparedWithoutCaseBeforeItsFile() {
+        #expect(RunPipeline.endsWith("api.json", "contracts/API.json"))
+        #expect(RunPipeline.endsWith("API.JSON", "contracts/api.json"))
+        #expect(!RunPipeline.endsWith("api.json", "contracts/api.jsonx"))
+        #expect(!RunPipeline.endsWith("a-long-name.json", "name.json"))
+        #expect(!RunPipeline.endsWith("é.json", "É.json"))
+    }
+
     // MARK: HTML in a real browser
 
     static let chromium = executableOnPath("chromium")
