@@ -135,7 +135,9 @@ final class PaddedBytes {
         guard let grown = tj_buffer_resize(base, total) else { return false }
         base = grown
         capacity = total
-        if isNew, total >= Self.prefaultBytes { prefault = Prefault(grown, count: total) }
+        #if canImport(Glibc)  // elsewhere `tj_buffer_populate` cannot fault pages in: no thread for nothing
+            if isNew, total >= Self.prefaultBytes { prefault = Prefault(grown, count: total) }
+        #endif
         return true
     }
 
@@ -172,8 +174,8 @@ final class PaddedBytes {
     /// Faults in a new buffer's pages, writable, on a thread of its own, 2 MB at a time from its start, while the
     /// body arrives: the kernel zeroes each page there, on the core that the download leaves idle, instead of in
     /// libcurl's write callback (a 20 MB body: about 5 ms of zeroing huge pages on the receiving thread). Nothing is
-    /// written to the buffer (`tj_buffer_populate`), so the body may be written meanwhile. Where the system cannot
-    /// (macOS, Linux before 5.14) the thread ends at its first call.
+    /// written to the buffer (`tj_buffer_populate`), so the body may be written meanwhile. Started on Linux only;
+    /// where the kernel cannot (before 5.14) the thread ends at its first call.
     private final class Prefault: @unchecked Sendable {
         private let lock = Lock()
         private var isStopped = false  // guarded by `lock`

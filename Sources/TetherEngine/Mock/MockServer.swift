@@ -221,7 +221,7 @@ public final class MockServer {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr = ipv4
-        // MHD_USE_AUTO: epoll on Linux, kqueue/poll on macOS; libmicrohttpd picks the best the system has.
+        // MHD_USE_AUTO: epoll on Linux, poll (or select) on macOS; libmicrohttpd picks the best the system has.
         // Suspend and resume carry delays and holds (it implies MHD_USE_ITC, which wakes a worker on resume).
         let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         let daemon = withUnsafePointer(to: &address) { pointer in
