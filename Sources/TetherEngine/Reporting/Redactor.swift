@@ -302,6 +302,22 @@ public struct Redactor: Sendable, Equatable {
         redactedPrefix(of: text, outputLimit: .max).text
     }
 
+    /// `text` with every secret that stands as a word replaced by `<redacted>`: where a secret begins (or ends) with a
+    /// letter, digit or `_` (ASCII), the text before (after) it may not be one. For
+    /// data written to a file (`BodyRedaction`): a short credential (`dev`, `1`, the `anonymous` of a default token)
+    /// inside a longer word (`device_id`, `v1`, `anonymous_access_enabled`) is no secret there, and replacing it
+    /// changed keys and values that `update` then wrote into stubs.
+    /// - Parameter text: a key or a string of a body.
+    /// - Returns: the text without secrets.
+    public func redactWords(_ text: String) -> String {
+        guard !isEmpty, !text.isEmpty else { return text }
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            guard let (output, _) = redacted(bytes, outputLimit: .max, wordsOnly: true) else { return text }
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
     /// The redacted start of `text`: the scan stops at the first character boundary after `outputLimit` bytes of
     /// output, so a 10 MB body costs no more than its excerpt. Everything returned is fully redacted: a secret that
     /// starts before the stop is matched against the whole text, never against a cut.
@@ -328,7 +344,9 @@ public struct Redactor: Sendable, Equatable {
     }
 
     /// The scan of `redactedPrefix` and `redact(_:)` on bytes; `nil` when nothing was replaced or cut.
-    private func redacted(_ bytes: UnsafeBufferPointer<UInt8>, outputLimit: Int) -> ([UInt8], Bool)? {
+    private func redacted(_ bytes: UnsafeBufferPointer<UInt8>, outputLimit: Int, wordsOnly: Bool = false) -> (
+        [UInt8], Bool
+    )? {
         patternBytes.withUnsafeBufferPointer { patterns in
             var output: [UInt8] = []
             var copied = 0  // bytes[copied..<index] are kept and not yet in `output`
@@ -347,6 +365,15 @@ public struct Redactor: Sendable, Equatable {
                     guard pattern.count <= bytes.count - index,
                         Self.isEqual(pattern, UnsafeBufferPointer(rebasing: bytes[index..<index + pattern.count]))
                     else { continue }
+                    // A short secret (a credential header's `dev`) only as a word: inside a longer one it is no
+                    // secret, and replacing it made `device_id` read `<redacted>ice_id`.
+                    if wordsOnly || pattern.count < Self.minimumSecretLength {
+                        let end = index + pattern.count
+                        if Self.isWordByte(pattern[0]), index > 0, Self.isWordByte(bytes[index - 1]) { continue }
+                        if Self.isWordByte(pattern[pattern.count - 1]), end < bytes.count, Self.isWordByte(bytes[end]) {
+                            continue
+                        }
+                    }
                     output.append(contentsOf: bytes[copied..<index])
                     output.append(contentsOf: Self.markerBytes)
                     index += pattern.count
@@ -362,6 +389,17 @@ public struct Redactor: Sendable, Equatable {
     }
 
     private static let markerBytes = Array(marker.utf8)
+
+    /// An ASCII letter, digit or `_`: what a word is made of (`redactWords`). A byte outside ASCII is not, so that a
+    /// secret next to one is still hidden.
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
 
     /// Longer first, then by bytes (as `lexicographicallyPrecedes` orders them), compared as one block of memory.
     private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {

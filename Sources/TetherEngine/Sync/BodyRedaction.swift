@@ -8,7 +8,9 @@
 /// `Redactor` finds them in every encoding, and the values that `--redact-json '$.path'` names (personal data).
 ///
 /// JSON bodies are redacted value by value, so the result is still JSON of the same structure and replays with the
-/// same verdicts: a secret inside a string becomes `<redacted>` within it (also in keys), and a value a pattern names
+/// same verdicts: a secret that stands as a word in a string becomes `<redacted>` within it (also in keys; a short
+/// credential inside a longer word is left, `Redactor.redactWords`), a number that is one keeps its type (`0`), and a
+/// value a pattern names
 /// keeps its type: a string becomes `"<redacted>"`, an integer `0`, a fraction `0.0`, a boolean `false`, `null` stays,
 /// and in an object or array every such value inside it. A body that is not JSON is redacted as bytes. A body with
 /// nothing to hide is kept byte for byte; a redacted JSON body is written compactly.
@@ -29,6 +31,7 @@ public struct BodyRedaction: Sendable {
     /// - Returns: The body to store (the same bytes when there is nothing to hide).
     public func redact(body: Data) -> Data {
         guard !body.isEmpty, !(secrets.isEmpty && patterns.isEmpty) else { return body }
+        // Not JSON (an image, a form): every occurrence, since bytes around a secret say nothing of words.
         guard let value = try? JSONReader().value(body) else { return secrets.redact(body) }
         let (redacted, isChanged) = redact(value)
         return isChanged ? redacted.serialized() : body
@@ -53,13 +56,13 @@ public struct BodyRedaction: Sendable {
         }
         switch value {
         case .string(let text):
-            let redacted = secrets.redact(text)
+            let redacted = secrets.redactWords(text)
             if redacted != text { isChanged = true }
             return .string(redacted)
         case .integer, .unsignedInteger, .double:
             // A secret spelled as a number (an account id from `${ACCOUNT}`) cannot become text: keep the type.
             let spelling = String(decoding: value.serialized(), as: UTF8.self)
-            guard secrets.redact(spelling) != spelling else { return value }
+            guard secrets.redactWords(spelling) != spelling else { return value }
             isChanged = true
             return Self.hidden(value)
         case .null, .bool:
@@ -78,7 +81,7 @@ public struct BodyRedaction: Sendable {
             result.reserveCapacity(members.count)
             for member in members {
                 path.append(.key(member.key))
-                let key = secrets.redact(member.key)
+                let key = secrets.redactWords(member.key)
                 if key != member.key { isChanged = true }
                 result.append(JSONMember(key, walk(member.value, path: &path, isChanged: &isChanged)))
                 path.removeLast()

@@ -274,7 +274,7 @@ public struct HARImport: Sendable {
                 )
                 : (body, nil)
         }
-        let redacted = redactor.redact(text)
+        let redacted = redactor.redactWords(text)
         guard redacted != text else { return (body, nil) }
         let wasJSON = (try? JSONValue.parse(body)) != nil
         if wasJSON, (try? JSONValue.parse(Data(redacted.utf8))) == nil {

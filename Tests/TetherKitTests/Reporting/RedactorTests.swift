@@ -30,6 +30,16 @@ import Testing
         #expect(Redactor(secrets: ["202"]).redact("HTTP 202") == "HTTP <redacted>")
     }
 
+    /// A secret shorter than `minimumSecretLength` (a credential header's value) is hidden where it stands as a word,
+    /// not inside a longer one: `device_id` is no `<redacted>ice_id`. A longer one is hidden wherever it is.
+    @Test func aShortSecretIsHiddenAsAWordOnly() {
+        let redactor = Redactor(secrets: ["dev", "s3cret99"])
+        #expect(
+            redactor.redact("$.device_id: expected dev, got Bearer dev; xs3cret99x é dev")
+                == "$.device_id: expected <redacted>, got Bearer <redacted>; x<redacted>x é <redacted>")
+        #expect(redactor.redactWords("xs3cret99x s3cret99") == "xs3cret99x <redacted>")
+    }
+
     @Test func percentEncodedFormsAreRedactedToo() {
         let secret = "a+b/c=d e"
         let redactor = Redactor(secrets: [secret])

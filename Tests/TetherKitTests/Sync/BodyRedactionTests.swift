@@ -49,6 +49,25 @@ import Testing
         #expect(redaction.redact(body: plain) == plain)
     }
 
+    /// The docs' `Bearer ${GITHUB_TOKEN:-anonymous}` without the variable, and short tokens: inside a longer word they
+    /// are no secret, and `update` wrote what this returns into stubs (it dropped `anonymous_access_enabled`).
+    @Test func aSecretInsideALongerWordIsLeftSoKeysAndValuesKeepTheirMeaning() throws {
+        let redaction = BodyRedaction(secrets: Redactor(secrets: ["anonymous", "dev", "1"]))
+        let body = Data(
+            #"{"anonymous_access_enabled": false, "device_id": "developer", "label": "v1", "id": 12345, "who": "anonymous", "echo": "Bearer dev", "n": 1, "dev": 2}"#
+                .utf8)
+        let redacted = try JSONValue.parse(redaction.redact(body: body))
+        #expect(
+            redacted
+                == .object([
+                    JSONMember("anonymous_access_enabled", .bool(false)),
+                    JSONMember("device_id", .string("developer")), JSONMember("label", .string("v1")),
+                    JSONMember("id", .integer(12345)), JSONMember("who", .string("<redacted>")),
+                    JSONMember("echo", .string("Bearer <redacted>")), JSONMember("n", .integer(0)),
+                    JSONMember("<redacted>", .integer(2)),
+                ]))
+    }
+
     @Test func bodiesThatAreNotJSONAreRedactedAsBytesInEveryEncoding() {
         let redaction = BodyRedaction(secrets: Redactor(secrets: [Self.secret]))
         let base64 = Data(Self.secret.utf8).base64EncodedString()
