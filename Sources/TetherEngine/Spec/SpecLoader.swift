@@ -17,6 +17,9 @@ struct SpecLoader {
     /// Parts of files that references reached and that are still to be walked.
     var pending: [(source: SpecSource, index: Int, pointer: String, value: JSONValue)] = []
     var references: SpecReferences?
+    /// What a `$ref` may read: files below this folder (absolute), the git work tree that holds the root document,
+    /// else the root document's folder; and where the file system resolves it.
+    var boundary: (folder: String, resolved: String?)?
     /// Where each reference already followed led, by the file it is written in and its text: a document refers to
     /// the same schema from many places.
     var followed: [String: [String: Result<SpecReferences.Target, SpecProblem>]] = [:]
@@ -30,6 +33,24 @@ struct SpecLoader {
     mutating func source(_ file: String) -> Result<SpecSource, SpecProblem> {
         if let source = sources[file] { return .success(source) }
         if let failure = failures[file] { return .failure(failure) }
+        if let boundary {
+            if let outside = Self.outside(file, boundary) {
+                failures[file] = outside
+                return .failure(outside)
+            }
+        } else {
+            let folder = Self.absolute(file).pathDeletingLastComponent
+            boundary = (folder, folder.resolvedPath)
+            var candidate = folder
+            while !candidate.isEmpty {
+                if (candidate == "/" ? "/.git" : candidate + "/.git").fileKind.exists {
+                    boundary = (candidate, candidate.resolvedPath)
+                    break
+                }
+                if candidate == "/" { break }
+                candidate = candidate.pathDeletingLastComponent
+            }
+        }
         guard sources.count < limits.maxFiles else {
             return .failure(
                 SpecProblem(
@@ -57,6 +78,32 @@ struct SpecLoader {
         case .failure(let problem): failures[file] = problem
         }
         return result
+    }
+
+    /// Why `file` may not be read, or `nil`: a `$ref` reads files below the git work tree of the root document (its
+    /// folder when it is in none), so a document (a provider's, a pull request's) cannot have a run read and quote
+    /// `../../.git-credentials`, an absolute path or a link that leads out of it.
+    static func outside(_ file: String, _ boundary: (folder: String, resolved: String?)) -> SpecProblem? {
+        func isBelow(_ path: String, _ folder: String) -> Bool {
+            folder == "/" || path.hasPrefix(folder + "/")
+        }
+        let isInside = isBelow(SpecReferences.normalized(absolute(file)), boundary.folder)
+        // A link inside may lead out: where the file exists, where it resolves counts.
+        let leadsOut =
+            if let folder = boundary.resolved, let resolved = file.resolvedPath { !isBelow(resolved, folder) } else {
+                false
+            }
+        guard !isInside || leadsOut else { return nil }
+        return SpecProblem(
+            .unreadable, file: file,
+            message: "\(file.specQuoted) is outside \(boundary.folder.specQuoted)" + (isInside ? " through a link" : "")
+                + ": a $ref reads files of the document's git work tree (or, outside one, of its folder) only",
+            hint: "copy the file there, or bundle the document into one file")
+    }
+
+    /// `path` from the current folder when it is relative.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : SpecReferences.normalized(FileManager.default.currentDirectoryPath + "/" + path)
     }
 
     /// Walks the whole root file, then every part of another file that a reference reaches, resolving each `$ref`

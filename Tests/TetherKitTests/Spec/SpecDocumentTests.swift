@@ -185,6 +185,50 @@ import Testing
         #expect(problems.first?.message.contains(message) == true, "\(problems)")
     }
 
+    /// A document cannot have a run read (and quote in a report) a file outside its git work tree, or its folder
+    /// outside one: a `..` path, an absolute path, a link that leads out.
+    @Test func aReferenceReadsNoFileOutsideTheDocumentsTree() throws {
+        let folder = NSTemporaryDirectory() + "tether-spec-outside-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/spec", withIntermediateDirectories: true)
+        try Data("TOKEN_abc123secret\n".utf8).write(to: URL(fileURLWithPath: folder + "/secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/spec/link.yaml", withDestinationPath: "../secret.txt")
+        try Data("type: string\n".utf8).write(to: URL(fileURLWithPath: folder + "/spec/inside.yaml"))
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /a:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            properties:
+                              up: {$ref: "../secret.txt"}
+                              absolute: {$ref: "\(folder)/secret.txt"}
+                              link: {$ref: "link.yaml"}
+                              inside: {$ref: "inside.yaml"}
+            """
+        try Data(document.utf8).write(to: URL(fileURLWithPath: folder + "/spec/openapi.yaml"))
+        do {
+            _ = try SpecDocument.load(contentsOf: folder + "/spec/openapi.yaml")
+            Issue.record("loaded")
+        } catch {
+            let text = error.problems.map(\.description).joined(separator: "\n")
+            #expect(error.problems.count == 3, "\(text)")
+            #expect(!text.contains("TOKEN_abc123secret"), "\(text)")
+            #expect(
+                text.contains(
+                    "'\(folder)/secret.txt' is outside '\(folder)/spec': a $ref reads files of the document's git work "
+                        + "tree (or, outside one, of its folder) only"), "\(text)")
+            #expect(text.contains("'\(folder)/spec/link.yaml' is outside '\(folder)/spec' through a link"), "\(text)")
+        }
+    }
+
     @Test func pointerEscapingAndPercentEncoding() throws {
         let document = try Self.load(
             """
