@@ -105,8 +105,9 @@ public struct UpdateCommand: Command {
             contracts: selected, results: run.results, responses: responses, isStrict: checks.isStrict,
             isReplace: isReplace,
             redact: { BodyRedaction(secrets: redactor, patterns: redactJSON).redact($0).value })
-        update.problems = plan.problems
-        update.lines += plan.problems
+        // A problem quotes the live body's paths and values (a key that is a token), as verify's findings do.
+        update.problems = plan.problems.map { redactor.redact($0) }
+        update.lines += update.problems
         for file in plan.files {
             update.apply(file, write: !isDryRun)
         }

@@ -335,14 +335,15 @@ import Testing
              "targets": [
               {"name": "gone", "path": "/gone", "sampleData": {"json": {"a": 1}}},
               {"name": "echo", "path": "/echo", "sampleData": {"json": {"token": 1}}},
-              {"name": "statusOnly", "path": "/status"}
+              {"name": "statusOnly", "path": "/status"},
+              {"name": "keys", "path": "/keys", "sampleData": {"json": {"keys": {}}}}
              ]}
             """
         let project = try Project(
             manifest: manifest, samples: [:],
             live: [
                 ("/gone", 404, #"{"message": "Not Found"}"#), ("/echo", 200, #"{"token": "Bearer s3cr3t-value"}"#),
-                ("/status", 500, #"{"error": "boom"}"#),
+                ("/status", 500, #"{"error": "boom"}"#), ("/keys", 200, #"{"keys": {"s3cr3t-value": {"scope": 1}}}"#),
             ])
         defer { project.remove() }
         let update = try project.run("update", environment: ["TOKEN": "s3cr3t-value"])
@@ -354,6 +355,12 @@ import Testing
         #expect(text.contains(#"{"name": "statusOnly", "path": "/status"}"#))
         #expect(text.contains(#"{"json": {"token": "<redacted>"}}"#), "\(text)")
         #expect(!text.contains("s3cr3t") && !update.stdout.contains("s3cr3t"))
+        // A problem quotes a live key, which may be the token.
+        let strict = try project.run(
+            "update", ["--strict", "--dry-run", "--filter", "keys"], environment: ["TOKEN": "s3cr3t-value"])
+        #expect(
+            strict.stdout.contains(#"not updated API.keys: $.keys["<redacted>"]: key not in stub"#), "\(strict.stdout)")
+        #expect(!strict.stdout.contains("s3cr3t"), "\(strict.stdout)")
     }
 
     @Test func redactJSONHidesPersonalDataInTheRewrittenStubAndKeepsItsType() throws {
