@@ -63,6 +63,9 @@ package enum ReportFile {
         to path: String, permissions: mode_t? = nil, durability: Durability = .flushed,
         contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
     ) throws(ReportError) {
+        // A kept file that is a symbolic link (a stub shared from another folder) is written where it leads: the
+        // rename would put a file in the link's place and leave the file it names as it was.
+        let path = durability == .flushed ? linkTarget(of: path) ?? path : path
         let fileName = path.pathLastComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
             throw .write(path: path, reason: "not a file path")
@@ -108,6 +111,13 @@ package enum ReportFile {
             unlink(temporary)
             throw .write(path: path, reason: failure)
         }
+    }
+
+    /// Where the symbolic link at `path` leads (through every link), or `nil` when `path` is no link or leads nowhere.
+    static func linkTarget(of path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        return path.resolvedPath
     }
 
     /// Whether a report took the place of the regular file at `path` by an exchange (Linux's `renameat2` with

@@ -300,6 +300,23 @@ import Testing
         #expect(try project.run("verify").exitCode == 0)
     }
 
+    /// A stub that is a symbolic link (shared from another folder) is rewritten where it leads; the link stays.
+    @Test func aLinkedStubIsWrittenThroughItsLink() throws {
+        let project = try Self.standard()
+        defer { project.remove() }
+        let link = project.folder + "/contracts/samples/user.json"
+        let shared = project.folder + "/shared/user.json"
+        try FileManager.default.createDirectory(atPath: project.folder + "/shared", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: link, toPath: shared)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../../shared/user.json")
+        let before = project.text(shared)
+        let update = try project.run("update", ["--filter", "user"])
+        #expect(update.exitCode == 0, "\(update.stdout)\(update.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../../shared/user.json")
+        #expect(project.text(shared) != before)
+        #expect(try project.run("verify", ["--filter", "user"]).exitCode == 0)
+    }
+
     @Test func strictAddsExtraKeysAndReplaceWritesTheLiveBody() throws {
         let project = try Self.standard()
         defer { project.remove() }
