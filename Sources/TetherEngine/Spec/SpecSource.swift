@@ -198,13 +198,19 @@ public struct SpecLimits: Sendable, Equatable {
     /// How many values the YAML aliases of one file may expand to in all (the "billion laughs": a few lines whose
     /// aliases of aliases stand for a billion values).
     public var maxAliasValues: Int
+    /// How many bytes of text (scalars and keys) the YAML aliases of one file may expand to in all: a few aliases of
+    /// a long string stand for gigabytes that `import --spec` would write out.
+    public var maxAliasBytes: Int
     /// How many files a document may reach through `$ref`.
     public var maxFiles: Int
 
     /// - Parameters: as the properties.
-    public init(maxDepth: Int = 1024, maxAliasValues: Int = 1_000_000, maxFiles: Int = 1000) {
+    public init(
+        maxDepth: Int = 1024, maxAliasValues: Int = 1_000_000, maxAliasBytes: Int = 16 << 20, maxFiles: Int = 1000
+    ) {
         self.maxDepth = max(1, maxDepth)
         self.maxAliasValues = max(0, maxAliasValues)
+        self.maxAliasBytes = max(0, maxAliasBytes)
         self.maxFiles = max(1, maxFiles)
     }
 }

@@ -106,6 +106,8 @@ private struct YAMLBuilder {
     var anchors: [String: Anchor] = [:]
     /// Values added by aliases so far.
     var aliasValues = 0
+    /// Bytes of text (scalars and keys) added by aliases so far.
+    var aliasBytes = 0
     var root: JSONValue?
     var documents = 0
 
@@ -123,12 +125,15 @@ private struct YAMLBuilder {
         var pendingKeyPlace: (line: UInt32, column: UInt32) = (0, 0)
         /// How many values this collection stands for, itself and aliases' expansions included.
         var size = 1
+        /// How many bytes of text (scalars and keys) it stands for, aliases' expansions included.
+        var bytes = 0
     }
 
     struct Anchor {
         var value: JSONValue
         var entry: Int
         var size: Int
+        var bytes: Int
     }
 
     init(file: String, limits: SpecLimits) {
@@ -184,9 +189,9 @@ private struct YAMLBuilder {
             let entry = begin(mark)
             places.entries[entry].subtreeEnd = UInt32(truncatingIfNeeded: places.entries.count)
             if let anchor = scalar.anchor {
-                anchors[String(cString: anchor)] = Anchor(value: value, entry: entry, size: 1)
+                anchors[String(cString: anchor)] = Anchor(value: value, entry: entry, size: 1, bytes: bytes.count)
             }
-            add(value, size: 1)
+            add(value, size: 1, bytes: bytes.count)
         case YAML_ALIAS_EVENT:
             let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
             if let top = stack.last, top.isMapping, top.pendingKey == nil {
@@ -200,6 +205,7 @@ private struct YAMLBuilder {
                     hint: "define the anchor before the alias (and not around it)")
             }
             aliasValues += anchor.size
+            aliasBytes += anchor.bytes
             if aliasValues > limits.maxAliasValues {
                 throw problem(
                     .aliasLimit, mark,
@@ -207,10 +213,18 @@ private struct YAMLBuilder {
                         + " \(anchor.size))",
                     hint: "write the values out, or use $ref instead of YAML aliases")
             }
+            // A few values can be large: aliases of a long string would be written out whole (an imported example).
+            if aliasBytes > limits.maxAliasBytes {
+                throw problem(
+                    .aliasLimit, mark,
+                    "the aliases expand to more than \(limits.maxAliasBytes) bytes of text (the alias '*\(name)' stands"
+                        + " for \(anchor.bytes))",
+                    hint: "write the values out, or use $ref instead of YAML aliases")
+            }
             let entry = begin(mark)
             places.entries[entry].subtreeEnd = UInt32(truncatingIfNeeded: places.entries.count)
             places.entries[entry].alias = UInt32(truncatingIfNeeded: anchor.entry)
-            add(anchor.value, size: anchor.size)
+            add(anchor.value, size: anchor.size, bytes: anchor.bytes)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             let tagPointer = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
@@ -241,9 +255,9 @@ private struct YAMLBuilder {
             places.entries[frame.entry].subtreeEnd = UInt32(truncatingIfNeeded: places.entries.count)
             let value: JSONValue = frame.isMapping ? .object(frame.members) : .array(frame.elements)
             if let anchor = frame.anchor {
-                anchors[anchor] = Anchor(value: value, entry: frame.entry, size: frame.size)
+                anchors[anchor] = Anchor(value: value, entry: frame.entry, size: frame.size, bytes: frame.bytes)
             }
-            add(value, size: frame.size)
+            add(value, size: frame.size, bytes: frame.bytes)
         default:
             break  // stream start, document end
         }
@@ -261,13 +275,14 @@ private struct YAMLBuilder {
         return places.entries.count - 1
     }
 
-    private mutating func add(_ value: JSONValue, size: Int) {
+    private mutating func add(_ value: JSONValue, size: Int, bytes: Int) {
         guard !stack.isEmpty else {
             root = value
             return
         }
         let top = stack.count - 1
         stack[top].size += size
+        stack[top].bytes += bytes
         if stack[top].isMapping {
             stack[top].members.append(JSONMember(stack[top].pendingKey ?? "", value))
             stack[top].keyPlaces.append(stack[top].pendingKeyPlace)
@@ -308,6 +323,7 @@ private struct YAMLBuilder {
                 hint: "remove or rename one of them")
         }
         frame.keyIndex?.insert(text)
+        frame.bytes += bytes.count
         frame.pendingKey = text
         frame.pendingKeyPlace = place
         stack[top] = frame

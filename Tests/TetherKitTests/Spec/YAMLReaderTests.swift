@@ -169,6 +169,22 @@ import Testing
         #expect(Self.problem("a: &a [1, 2, 3]\nb: [*a, *a]", limits: SpecLimits(maxAliasValues: 8)) == nil)
     }
 
+    /// Few values, many bytes: aliases of a long string stood for a 954 MB example that `import --spec` wrote out.
+    @Test func aliasesOfALongStringAreRefusedByTheirBytes() throws {
+        let long = String(repeating: "x", count: 100_000)
+        let aliases = Array(repeating: "*s", count: 100).joined(separator: ", ")
+        let document =
+            "s: &s \(long)\nl: &l [\(aliases)]\nm: [" + Array(repeating: "*l", count: 10).joined(separator: ", ") + "]"
+        let problem = try #require(Self.problem(document))
+        #expect(problem.reason == .aliasLimit)
+        #expect(problem.line == 3, "\(problem)")
+        #expect(problem.message.contains("more than 16777216 bytes of text (the alias '*l' stands for 10000000)"))
+        // Keys count too; below the limit aliases are fine.
+        let keyed = "a: &a {abcdef: 1}\nb: [*a, *a]"
+        #expect(Self.problem(keyed, limits: SpecLimits(maxAliasBytes: 11))?.reason == .aliasLimit)
+        #expect(Self.problem(keyed, limits: SpecLimits(maxAliasBytes: 14)) == nil)
+    }
+
     static let refusals: [(String, SpecProblem.Reason, Int, Int, String)] = [
         ("a: 1\nb: 2\na: 3", .duplicateKey, 3, 1, "duplicate key 'a' (first at line 1, column 1)"),
         ("{x: 1, x: 2}", .duplicateKey, 1, 8, "duplicate key 'x'"),
