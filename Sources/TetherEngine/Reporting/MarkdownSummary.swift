@@ -128,12 +128,16 @@ public struct MarkdownSummary: ReportSink {
     /// (`isCode`) only `|`, backticks and line breaks are replaced: Markdown shows the rest literally there.
     static func cell(_ text: String, isCode: Bool = false) -> String {
         var escaped = ""
-        for character in ReportText.truncated(text, maxBytes: maxCellBytes) {
+        let source = ReportText.truncated(text, maxBytes: maxCellBytes)
+        for (index, character) in zip(source.indices, source) {
             if isCode, !"|`\n\r\r\n\t".contains(character) {
                 escaped.append(character)
                 continue
             }
             switch character {
+            // No autolink (GitHub's `https://…`, `www.…`): an escaped `:` or `.` reads the same and links nothing.
+            case ":" where source[source.index(after: index)...].hasPrefix("//"): escaped += "\\:"
+            case "." where escaped.suffix(3).lowercased() == "www": escaped += "\\."
             case "|": escaped += "\\|"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"

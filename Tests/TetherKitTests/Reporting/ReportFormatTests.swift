@@ -184,7 +184,11 @@ enum FormatFixtures {
 
     @Test func aCellCannotBreakTheTableOrCarryMarkup() {
         let cell = MarkdownSummary.cell("a | b <img src=x> `code`\nnext [x](http://x.test) *b* _i_")
-        #expect(cell == #"a \| b &lt;img src=x&gt; 'code' next &#91;x](http://x.test) \*b\* \_i\_"#)
+        #expect(cell == #"a \| b &lt;img src=x&gt; 'code' next &#91;x](http\://x.test) \*b\* \_i\_"#)
+        // GitHub links a bare URL or www. name by itself: escaped, each reads the same and links nothing.
+        #expect(
+            MarkdownSummary.cell("got https://evil.example)<img and WWW.evil.example: a.b")
+                == #"got https\://evil.example)&lt;img and WWW\.evil.example: a.b"#)
     }
 
     @Test func secretsAreRedacted() {
