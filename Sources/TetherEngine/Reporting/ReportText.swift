@@ -36,8 +36,10 @@ enum ReportText {
     /// Chosen over U+FFFD because it keeps what the service actually sent readable: ESC becomes the six characters
     /// `\u{1B}`, NUL `\u{0}`, U+FFFE `\u{FFFE}`. Escaped: everything outside XML 1.0's `Char` production
     /// (`#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`), plus DEL and the C1 controls
-    /// (U+007F–U+009F), which XML allows but terminals interpret. Tab, line feed and carriage return are kept. A Swift
-    /// `String` holds no lone surrogate (invalid UTF-8 was already decoded to U+FFFD), so nothing else can slip through.
+    /// (U+007F–U+009F), which XML allows but terminals interpret, and the bidirectional overrides and isolates
+    /// (U+202A–U+202E, U+2066–U+2069), which make a line read other than it is. Tab, line feed and carriage return are
+    /// kept. A Swift `String` holds no lone surrogate (invalid UTF-8 was already decoded to U+FFFD), so nothing else
+    /// can slip through.
     /// Idempotent: the escape is plain ASCII.
     static func escapingControls(_ text: String) -> String {
         // Printable ASCII, tab, line feed and carriage return need nothing: most names, URLs and numbers are only that,
@@ -47,7 +49,8 @@ enum ReportText {
         }
         if isPlain == true { return text }
         // On the UTF-8 bytes, copying the runs between escapes: every scalar `needsEscape` takes is one byte
-        // (U+0000-U+001F, U+007F), `C2 80`-`C2 9F` (U+0080-U+009F) or `EF BF BE`/`EF BF BF` (U+FFFE, U+FFFF), and a
+        // (U+0000-U+001F, U+007F), `C2 80`-`C2 9F` (U+0080-U+009F), `EF BF BE`/`EF BF BF` (U+FFFE, U+FFFF) or `E2 80 AA`-
+        // `E2 80 AE`/`E2 81 A6`-`E2 81 A9` (the bidirectional controls), and a
         // `String` is valid UTF-8, so those bytes never lie inside another scalar.
         var contiguous = text
         let escaped: [UInt8]? = contiguous.withUTF8 { bytes in
@@ -66,6 +69,14 @@ enum ReportText {
                     (scalar, length) = (UInt32(bytes[index + 1]), 2)
                 } else if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
                     (scalar, length) = (0xFFFE + UInt32(bytes[index + 2] - 0xBE), 3)
+                } else if byte == 0xE2, index + 2 < bytes.count,
+                    (bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+                        || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))
+                {
+                    // U+202A-U+202E, U+2066-U+2069: bidirectional overrides and isolates.
+                    (scalar, length) = (
+                        0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F), 3
+                    )
                 }
                 if let scalar {
                     if output.isEmpty { output.reserveCapacity(bytes.count + 16) }
@@ -91,6 +102,7 @@ enum ReportText {
         case 0x0..<0x20: true
         case 0x7F...0x9F: true
         case 0xFFFE, 0xFFFF: true
+        case 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional overrides: they reorder what a reader sees
         default: false  // Unicode.Scalar excludes surrogates; everything else is an XML 1.0 Char.
         }
     }

@@ -220,6 +220,10 @@ import Testing
         let once = ReportText.escapingControls("a\u{0}b\tc\nd\r\u{7F}")
         #expect(once == "a\\u{0}b\tc\nd\r\\u{7F}")
         #expect(ReportText.escapingControls(once) == once)
+        // A bidirectional override would make the line read otherwise ("Trojan Source"); a mark or joiner stays.
+        #expect(
+            ReportText.escapingControls("id\u{202E}gnp.exe \u{2066}x\u{2069} \u{2029}\u{200F}\u{2065}\u{202F}")
+                == "id\\u{202E}gnp.exe \\u{2066}x\\u{2069} \u{2029}\u{200F}\u{2065}\u{202F}")
     }
 
     /// The printable-ASCII shortcut gives what the scalar walk gives, on strings mixing plain ASCII, every control,
@@ -227,7 +231,8 @@ import Testing
     @Test func escapingAgreesWithTheScalarWalkOnRandomText() {
         let pool: [Unicode.Scalar] =
             (0...0x7F).compactMap(Unicode.Scalar.init) + (0x80...0xA0).compactMap(Unicode.Scalar.init)
-            + ["é", "€", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "😀"]
+            + ["é", "€", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "😀", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}"]
+            + ["\u{2065}", "\u{2066}", "\u{2069}", "\u{206A}"]
         var generator = SystemRandomNumberGenerator()
         for round in 0..<2_000 {
             let length = Int.random(in: 0...24, using: &generator)
