@@ -678,12 +678,15 @@ extension StubBody {
 
 extension String {
     /// Whether a name says that its value is a secret (a captured variable, a query parameter): it contains `TOKEN`,
-    /// `SECRET`, `PASSWORD`, `PASSWD`, `KEY`, `SESSION`, `COOKIE`, `AUTH` or `CREDENTIAL`, in any case.
+    /// `SECRET`, `PASSWORD`, `PASSWD`, `PWD`, `KEY`, `SESSION`, `COOKIE`, `AUTH`, `CREDENTIAL`, `SIGNATURE` or `JWT`,
+    /// or is `SIG`, `CODE` (OAuth's) or `OTP`, in any case.
     package var namesASecret: Bool {
         let upper = uppercased()
-        return ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "SESSION", "COOKIE", "AUTH", "CREDENTIAL"].contains {
-            upper.contains($0)
-        }
+        return ["SIG", "CODE", "OTP"].contains(upper)
+            || [
+                "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PWD", "KEY", "SESSION", "COOKIE", "AUTH", "CREDENTIAL",
+                "SIGNATURE", "JWT",
+            ].contains { upper.contains($0) }
     }
 }
 

@@ -225,6 +225,11 @@ import Testing
             Redactor.hidingSecretValues(ofQuery: "per_page=2&access_token=abc123SECRETQ&apiKey=k&x&=v&Session=")
                 == "per_page=2&access_token=<redacted>&apiKey=<redacted>&x&=v&Session=<redacted>")
         #expect(Redactor.hidingSecretValues(ofQuery: "q=token") == "q=token")
+        // A signed URL's signature, an OAuth code, a JWT, a password's short name; not a word that holds `sig`.
+        #expect(
+            Redactor.hidingSecretValues(ofQuery: "X-Amz-Signature=ab12&sig=cd&code=ef&jwt=gh&pwd=ij&design=kl&otp=1")
+                == "X-Amz-Signature=<redacted>&sig=<redacted>&code=<redacted>&jwt=<redacted>&pwd=<redacted>&design=kl"
+                + "&otp=<redacted>")
     }
 
     @Test func aHAREntryWithoutAResponseIsSkippedWithANote() throws {
