@@ -34,6 +34,9 @@ public struct ManifestLoader: Sendable {
     public var environment: [String: String]
     /// `--base-url` values.
     public var baseURLOverrides: BaseURLOverrides
+    /// Whether a `${NAME}` whose variable is not set (and has no default) stays as written instead of being an error:
+    /// `tether serve` sends no request, so a token its manifests send need not be set to serve their stubs.
+    public var keepsUnsetVariables = false
     /// The size from which a manifest is mapped rather than copied (`MappedFiles`); tests lower it.
     package var mappingThreshold = MappedFiles.mappingThreshold
     /// The targets that other versions of the manifests hold alike, built once (`--ref`; see `TargetReuse`).
@@ -1413,6 +1416,8 @@ public struct ManifestLoader: Sendable {
                 result += value
             } else if parts.count == 2 {
                 result += parts[1]
+            } else if keepsUnsetVariables {
+                result += "${" + expression + "}"
             } else {
                 throw node.error("environment variable \(name) is not set (export it, or write ${\(name):-default})")
             }

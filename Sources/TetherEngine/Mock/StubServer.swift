@@ -270,7 +270,9 @@ extension StubRoutes {
     /// - Throws: `ContractErrors`: every contract error, and one per sample file that leaves its folder, each naming
     ///   the manifest, its line and column, and the path.
     public static func load(paths: [String], environment: [String: String]) throws(ContractErrors) -> StubRoutes {
-        let contracts = try ManifestLoader(environment: environment).load(paths: paths)
+        var loader = ManifestLoader(environment: environment)
+        loader.keepsUnsetVariables = true
+        let contracts = try loader.load(paths: paths)
         let roots: [(named: String, real: String)] = paths.map { path in
             let folder = path.fileKind.isFolder ? path : path.pathDeletingLastComponent
             return (path, realPath(folder.isEmpty ? "." : folder))

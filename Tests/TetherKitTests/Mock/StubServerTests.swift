@@ -219,6 +219,16 @@ import Testing
         #expect(routes.notes == ["A.second is not served: A.first, declared first, answers GET /x"])
     }
 
+    /// serve sends nothing, so a token its manifest sends need not be set; verify still refuses the unset variable.
+    @Test func anUnsetVariableOfARequestDoesNotStopServe() throws {
+        let manifest =
+            #"{"service": "A", "baseURL": "https://a.test", "headers": {"X-Token": "${TETHER_TEST_UNSET_TOKEN}"}, "#
+            + #""targets": [{"name": "x", "path": "/x", "sampleData": {"json": {"a": 1}}}]}"#
+        let folder = try ContractFolder(["a.json": manifest])
+        #expect(try StubRoutes.load(paths: [folder.path], environment: [:]).routes.map(\.label) == ["A.x"])
+        #expect(throws: ContractErrors.self) { try ManifestLoader(environment: [:]).load(paths: [folder.path]) }
+    }
+
     /// `tether serve` prints each request: a query parameter named as a secret (the client's own token) is hidden.
     @Test func aClientsCredentialInTheQueryIsNotPrinted() {
         #expect(
