@@ -708,8 +708,8 @@ extension HTTPRequest {
     /// - Parameter url: a base URL (or any URL).
     /// - Returns: the values to redact; none for a URL without `@` before its path.
     package static func credentials(in url: String) -> [String] {
-        // On the bytes, with no generic call per byte: every contract of a run is asked (each redactor a run makes
-        // asks again), and almost none has credentials.
+        // On the bytes, with no generic call per byte: each redactor a run makes asks it of every base URL the run's
+        // contracts have, and almost none has credentials.
         var url = url
         let userInfo: Range<Int>? = url.withUTF8 { bytes in
             var index = 0

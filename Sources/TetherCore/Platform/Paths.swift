@@ -46,6 +46,12 @@ extension String {
         return hasSuffix("/") ? self + component : self + "/" + component
     }
 
+    /// Whether this path lies below `folder` (not the folder itself), by their text: give both in the same form (both
+    /// resolved, or both absolute and normalized).
+    package func isInside(_ folder: String) -> Bool {
+        hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
     private static func droppingTrailingSlashes(_ path: String) -> Substring {
         var end = path.endIndex
         while end > path.startIndex, path.utf8[path.utf8.index(before: end)] == UInt8(ascii: "/") {

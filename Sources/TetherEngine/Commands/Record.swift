@@ -74,7 +74,7 @@ public struct RecordCommand: Command {
         "<redacted>", a number 0), so the recording still passes where the live answer did. A query value recorded
         as <redacted> matches any value of that parameter when replayed.
 
-        A run stopped early (Ctrl-C, SIGTERM, --fail-fast) writes what it recorded to NAME.partial.har and
+        A run stopped early (Ctrl-C, SIGTERM, --fail-fast) writes what it recorded to FILE.partial.har and
         leaves FILE.har as it was.
 
         Nothing records unless asked: run record on a schedule or by hand, review the file, commit it.

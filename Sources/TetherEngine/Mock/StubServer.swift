@@ -283,10 +283,10 @@ extension StubRoutes {
             let manifest = realPath(source.manifest)
             // The named folder that holds the manifest (the deepest, when folders nest).
             guard
-                let root = roots.filter({ Self.isInside(manifest, $0.real) }).max(by: { $0.real.count < $1.real.count })
+                let root = roots.filter({ manifest.isInside($0.real) }).max(by: { $0.real.count < $1.real.count })
             else { continue }
             let sample = realPath(source.file)
-            guard !Self.isInside(sample, root.real) else { continue }
+            guard !sample.isInside(root.real) else { continue }
             errors.append(
                 ContractError(
                     file: source.manifest, line: source.line, column: source.column,
@@ -297,10 +297,6 @@ extension StubRoutes {
         }
         guard errors.isEmpty else { throw ContractErrors(errors) }
         return StubRoutes(contracts: contracts)
-    }
-
-    private static func isInside(_ path: String, _ folder: String) -> Bool {
-        path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// The path with symbolic links, `.` and `..` resolved (`realpath`); the path made absolute when it does not exist.

@@ -303,30 +303,28 @@ public struct Redactor: Sendable, Equatable {
     }
 
     /// `text` with every secret that stands as a word replaced by `<redacted>`: where a secret begins (or ends) with a
-    /// letter, digit or `_` (ASCII), the text before (after) it may not be one. For
-    /// data written to a file (`BodyRedaction`): a short credential (`dev`, `1`, the `anonymous` of a default token)
-    /// inside a longer word (`device_id`, `v1`, `anonymous_access_enabled`) is no secret there, and replacing it
-    /// changed keys and values that `update` then wrote into stubs.
+    /// letter, digit or `_` (ASCII), the text before (after) it may not be one. For data written to a file
+    /// (`BodyRedaction`): a short credential (`dev`, `1`, the `anonymous` of a default token) inside a longer word
+    /// (`device_id`, `v1`, `anonymous_access_enabled`) is no secret there, and replacing it changed keys and values
+    /// that `update` then wrote into stubs.
     /// - Parameter text: a key or a string of a body.
     /// - Returns: the text without secrets.
     public func redactWords(_ text: String) -> String {
-        guard !isEmpty, !text.isEmpty else { return text }
-        var contiguous = text
-        return contiguous.withUTF8 { bytes in
-            guard let (output, _) = redacted(bytes, outputLimit: .max, wordsOnly: true) else { return text }
-            return String(decoding: output, as: UTF8.self)
-        }
+        redactedPrefix(of: text, outputLimit: .max, wordsOnly: true).text
     }
 
     /// The redacted start of `text`: the scan stops at the first character boundary after `outputLimit` bytes of
     /// output, so a 10 MB body costs no more than its excerpt. Everything returned is fully redacted: a secret that
     /// starts before the stop is matched against the whole text, never against a cut.
+    /// - Parameter wordsOnly: Whether every secret is hidden only where it stands as a word (`redactWords`).
     /// - Returns: the redacted prefix, and whether it is the whole text.
-    func redactedPrefix(of text: String, outputLimit: Int) -> (text: String, isWhole: Bool) {
+    func redactedPrefix(of text: String, outputLimit: Int, wordsOnly: Bool = false) -> (text: String, isWhole: Bool) {
         guard text.utf8.count > outputLimit || !isEmpty else { return (text, true) }
         var contiguous = text
         return contiguous.withUTF8 { bytes in
-            guard let (output, isWhole) = redacted(bytes, outputLimit: outputLimit) else { return (text, true) }
+            guard let (output, isWhole) = redacted(bytes, outputLimit: outputLimit, wordsOnly: wordsOnly) else {
+                return (text, true)
+            }
             // A valid UTF-8 needle only matches valid UTF-8 on scalar boundaries, so decoding never repairs bytes.
             return (String(decoding: output, as: UTF8.self), isWhole)
         }

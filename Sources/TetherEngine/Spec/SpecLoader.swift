@@ -84,13 +84,10 @@ struct SpecLoader {
     /// folder when it is in none), so a document (a provider's, a pull request's) cannot have a run read and quote
     /// `../../.git-credentials`, an absolute path or a link that leads out of it.
     static func outside(_ file: String, _ boundary: (folder: String, resolved: String?)) -> SpecProblem? {
-        func isBelow(_ path: String, _ folder: String) -> Bool {
-            folder == "/" || path.hasPrefix(folder + "/")
-        }
-        let isInside = isBelow(SpecReferences.normalized(absolute(file)), boundary.folder)
+        let isInside = SpecReferences.normalized(absolute(file)).isInside(boundary.folder)
         // A link inside may lead out: where the file exists, where it resolves counts.
         let leadsOut =
-            if let folder = boundary.resolved, let resolved = file.resolvedPath { !isBelow(resolved, folder) } else {
+            if let folder = boundary.resolved, let resolved = file.resolvedPath { !resolved.isInside(folder) } else {
                 false
             }
         guard !isInside || leadsOut else { return nil }

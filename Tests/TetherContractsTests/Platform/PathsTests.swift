@@ -53,6 +53,12 @@ import Testing
     }
 
     /// Ours (swift-corelibs-foundation 6.3 answers some of these oddly, and Darwin's collapses the runs).
+    /// Below a folder, not the folder itself nor a sibling that shares its name's start; the root holds every path.
+    @Test func aPathIsInsideAFolderBelowIt() {
+        #expect("/a/b".isInside("/a") && "/a/b".isInside("/a/") && "/x".isInside("/"))
+        #expect(!"/a".isInside("/a") && !"/ab".isInside("/a") && !"/a".isInside("/a/b"))
+    }
+
     @Test func runsOfSlashes() {
         #expect("//a//b//".pathLastComponent == "b")
         #expect("//a//b//".pathDeletingLastComponent == "/a")
