@@ -41,8 +41,8 @@ public struct SpecDocument: Sendable {
     /// Keywords the model does not read (`security`, `callbacks`, `links`, `encoding`, `webhooks`, …), by place.
     public let uncheckedKeywords: [SpecUncheckedKeyword]
     let store: SpecStore
-    /// The operations' path templates, split for matching (same order).
-    let templates: [SpecPathTemplate]
+    /// The operations' path templates, indexed for matching.
+    let routes: SpecRouteIndex
 
     /// Reads a document from disk, with every file its references reach.
     /// - Parameters:
@@ -121,7 +121,7 @@ public struct SpecDocument: Sendable {
         return SpecDocument(
             file: file, version: version, versionText: versionText, root: root, servers: builder.servers,
             operations: builder.operations, uncheckedKeywords: builder.unchecked, store: store,
-            templates: builder.operations.map { SpecPathTemplate($0.path) })
+            routes: SpecRouteIndex(builder.operations, servers: builder.servers))
     }
 
     /// Follows a `$ref` written at `place` (see `SpecResolver`).

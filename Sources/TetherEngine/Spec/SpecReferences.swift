@@ -177,8 +177,31 @@ struct SpecReferences {
 
     /// A JSON pointer token, unescaped (RFC 6901: `~1` is `/`, then `~0` is `~`).
     static func unescape(_ token: Substring) -> String {
-        guard token.contains("~") else { return String(token) }
-        return token.replacingText("~1", with: "/").replacingText("~0", with: "~")
+        let tilde = UInt8(ascii: "~")
+        guard token.utf8.contains(tilde) else { return String(token) }
+        // One pass over the bytes (two `replacingText` passes were a tenth of checking 16,000 operations' stubs).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(token.utf8.count)
+        var escaped = false
+        for byte in token.utf8 {
+            if escaped {
+                escaped = false
+                switch byte {
+                case UInt8(ascii: "1"): bytes.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "0"): bytes.append(tilde)
+                case tilde:
+                    bytes.append(tilde)
+                    escaped = true
+                default: bytes += [tilde, byte]
+                }
+            } else if byte == tilde {
+                escaped = true
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if escaped { bytes.append(tilde) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

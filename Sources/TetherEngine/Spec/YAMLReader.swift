@@ -302,31 +302,31 @@ private struct YAMLBuilder {
                 hint: "write the keys out, or use allOf in a schema")
         }
         let top = stack.count - 1
-        var frame = stack[top]
         let place = (
             line: UInt32(truncatingIfNeeded: mark.line + 1), column: UInt32(truncatingIfNeeded: mark.column + 1)
         )
-        let duplicate: Int?
-        if frame.keyIndex == nil, frame.members.count >= 16 {
-            frame.keyIndex = Set(frame.members.map(\.key))
+        // The frame is changed in place: a copy of it would share its key set, and each insert would copy the set
+        // (16,000 paths took seconds).
+        if stack[top].keyIndex == nil, stack[top].members.count >= 16 {
+            stack[top].keyIndex = Set(stack[top].members.map(\.key))
         }
-        if let index = frame.keyIndex {
-            duplicate = index.contains(text) ? frame.members.firstIndex { $0.key == text } : nil
+        let duplicate: Int?
+        if let isKnown = stack[top].keyIndex?.contains(text) {
+            duplicate = isKnown ? stack[top].members.firstIndex { $0.key == text } : nil
         } else {
-            duplicate = frame.members.firstIndex { $0.key == text }
+            duplicate = stack[top].members.firstIndex { $0.key == text }
         }
         if let duplicate {
-            let first = frame.keyPlaces[duplicate]
+            let first = stack[top].keyPlaces[duplicate]
             throw problem(
                 .duplicateKey, mark,
                 "duplicate key \(text.specQuoted) (first at line \(first.line), column \(first.column))",
                 hint: "remove or rename one of them")
         }
-        frame.keyIndex?.insert(text)
-        frame.bytes += bytes.count
-        frame.pendingKey = text
-        frame.pendingKeyPlace = place
-        stack[top] = frame
+        stack[top].keyIndex?.insert(text)
+        stack[top].bytes += bytes.count
+        stack[top].pendingKey = text
+        stack[top].pendingKeyPlace = place
     }
 
     private func scalarValue(

@@ -78,7 +78,7 @@ public struct SpecCheck: Sendable {
         findings += parameterFindings(route, request: request)
         findings += requestBodyFindings(operation, request: request)
         guard case .network(let status, let headers) = contract.sampleResponse else {
-            return Verdict(findings: findings, operation: index(of: operation), response: nil)
+            return Verdict(findings: findings, operation: route.index, response: nil)
         }
         guard let response = operation.response(for: status) else {
             let documented = operation.responses.map(\.status)
@@ -89,13 +89,13 @@ public struct SpecCheck: Sendable {
                         + (documented.isEmpty ? "" : " (it documents \(documented.joined(separator: ", ")))")
                         + "; fix the stub's status, or document the response",
                     place: operation.node.place, expected: documented.joined(separator: ", "), actual: "\(status)"))
-            return Verdict(findings: findings, operation: index(of: operation), response: nil)
+            return Verdict(findings: findings, operation: route.index, response: nil)
         }
         findings += headerFindings(headers, response: response, operation: operation, culprit: .stub)
         findings += bodyFindings(
             contract.sampleData, contentType: headers.first { $0.isNamed("Content-Type") }?.value, status: status,
             response: response, operation: operation, rules: contract.rules)
-        return Verdict(findings: findings, operation: index(of: operation), response: response.status)
+        return Verdict(findings: findings, operation: route.index, response: response.status)
     }
 
     /// Checks a live answer against the document, as the service must keep it: its status documented, its headers
@@ -145,10 +145,6 @@ public struct SpecCheck: Sendable {
                     place: violation.place, expected: isUndeclared ? "undeclared" : violation.expected,
                     actual: violation.actual, culprit: .service)
             }
-    }
-
-    private func index(of operation: SpecOperation) -> Int? {
-        document.operations.firstIndex { $0.method == operation.method && $0.path == operation.path }
     }
 
     // MARK: The stub's body against the response

@@ -151,4 +151,113 @@ import Testing
         #expect(route.server.url == server)
         #expect(route.isHostMatched)
     }
+
+    /// The index that narrows a request to a few operations finds what trying every operation finds: the same
+    /// operation, server and values, the first in document order of equal ranks, on random documents and requests.
+    @Test func theIndexFindsWhatTryingEveryOperationFinds() throws {
+        var random = SplitMix(state: 24)
+        let words = ["a", "b", "{x}", "{y}.json", "a{z}", "ab"]
+        let texts = ["a", "b", "c", "q.json", "ab", "a%2Fb", ""]
+        let servers = ["https://h1.example.com/v1", "https://h2.example.com/v1", "/v2", "https://h1.example.com"]
+        for _ in 0..<60 {
+            var paths = Set<String>()
+            while paths.count < 12 {
+                let count = Int.random(in: 0...3, using: &random)
+                paths.insert("/" + (0..<count).map { _ in words.randomElement(using: &random)! }.joined(separator: "/"))
+            }
+            var yaml = "openapi: 3.0.3\nservers: [{url: '\(servers[0])'}, {url: '\(servers[2])'}]\npaths:\n"
+            for path in paths.sorted() {
+                yaml += "  '\(path)':\n"
+                if Bool.random(using: &random) {
+                    let own = servers.shuffled(using: &random).prefix(2).map { "{url: '\($0)'}" }
+                    yaml += "    servers: [\(own.joined(separator: ", "))]\n"
+                }
+                let methods = ["get", "post"].filter { _ in Bool.random(using: &random) }
+                for method in methods.isEmpty ? ["get"] : methods {
+                    yaml += "    \(method): {responses: {'200': {description: ok}}}\n"
+                }
+            }
+            let document = try SpecDocumentTests.load(yaml)
+            for _ in 0..<40 {
+                let method = Bool.random(using: &random) ? "GET" : "POST"
+                let host = ["h1.example.com", "h2.example.com", "other.example.com"].randomElement(using: &random)!
+                let base = ["/v1", "/v2", ""].randomElement(using: &random)!
+                let count = Int.random(in: 0...3, using: &random)
+                let rest = (0..<count).map { _ in texts.randomElement(using: &random)! }.joined(separator: "/")
+                let url =
+                    "https://\(host)\(base)/\(rest)" + (count > 0 && Bool.random(using: &random) ? "/" : "")
+                let expected = Self.tryingEveryOperation(document, method: method, url: url)
+                switch document.match(method: method, url: url) {
+                case .found(let route):
+                    let found = "\(route.index) \(route.server.url) \(route.pathParameters.map(\.value)) \(route.path)"
+                    #expect(found == expected, "\(method) \(url) in\n\(yaml)")
+                    #expect(document.operations[route.index].path == route.operation.path)
+                case .missing:
+                    #expect(expected == nil, "\(method) \(url) in\n\(yaml)")
+                }
+            }
+        }
+    }
+
+    /// How `match` found a route before the index: every operation of the method, every one of its servers, the
+    /// first of the highest rank.
+    static func tryingEveryOperation(_ document: SpecDocument, method: String, url: String) -> String? {
+        let (host, path) = SpecDocument.hostAndPath(url)
+        for attempt in [path, path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : nil] {
+            guard let attempt else { continue }
+            var best: (found: String, rank: [Int])?
+            for (index, operation) in document.operations.enumerated() where operation.method == method {
+                for server in operation.servers {
+                    guard let rest = SpecDocument.strip(server.basePath, from: attempt) else { continue }
+                    let segments = SpecPathTemplate.segments(of: rest).map(SpecDocument.decoded)
+                    guard let found = SpecPathTemplate(operation.path).match(segments) else { continue }
+                    let hostMatched = server.host.map { SpecDocument.sameHost($0, host) } ?? true
+                    let rank = [hostMatched ? 1 : 0] + found.specificity + [server.basePath.count]
+                    if best.map({ $0.rank.lexicographicallyPrecedes(rank) }) ?? true {
+                        best = ("\(index) \(server.url) \(found.values.map(\.value)) \(rest)", rank)
+                    }
+                }
+            }
+            if let best { return best.found }
+        }
+        return nil
+    }
+
+    /// A JSON pointer's token unescaped in one pass reads as RFC 6901's two replacements (`~1` first, then `~0`).
+    @Test func aPointerTokenIsUnescapedAsTheTwoReplacements() {
+        var random = SplitMix(state: 6901)
+        for _ in 0..<2_000 {
+            let token = String(
+                (0..<Int.random(in: 0...6, using: &random)).map { _ in "~01a/é".randomElement(using: &random)! })
+            let twoPasses = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            #expect(SpecReferences.unescape(Substring(token)) == twoPasses, "\(token)")
+        }
+    }
+
+    /// The edit distance counts characters, as a reader does, whether the bytes-only path takes the text or not: a
+    /// carriage return and line feed are one character, and so are `é` and `e` with a combining accent.
+    @Test func theEditDistanceCountsCharacters() {
+        func characters(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for i in a.indices {
+                var current = [i + 1]
+                for j in b.indices {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        var random = SplitMix(state: 80)
+        let pieces = ["a", "b", "ab", "\r", "\n", "\r\n", "é", "e\u{301}", "/"]
+        for _ in 0..<2_000 {
+            let a = (0..<Int.random(in: 0...5, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            let b = (0..<Int.random(in: 0...5, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            #expect(
+                SpecText.editDistance(a, b) == characters(Array(a), Array(b)),
+                "\(a.debugDescription) \(b.debugDescription)")
+        }
+    }
 }
