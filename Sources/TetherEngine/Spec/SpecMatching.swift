@@ -179,6 +179,8 @@ struct SpecRouteIndex: Sendable {
     private let segmentNumbers: [[Int]]
     /// Every segment written in a template, each once.
     private let distinctSegments: [[SpecPathTemplate.Part]]
+    /// The length in characters of each of `distinctSegments` that is a literal, -1 for the others.
+    private let literalLengths: [Int]
     /// Every server (host and base path) of the document and its operations, each once, the longest base path
     /// first.
     let servers: [(host: String?, basePath: String)]
@@ -197,6 +199,7 @@ struct SpecRouteIndex: Sendable {
         var numbers: [String: Int] = [:]
         var segmentNumbers: [[Int]] = []
         var distinctSegments: [[SpecPathTemplate.Part]] = []
+        var literalLengths: [Int] = []
         var servers: [(host: String?, basePath: String)] = []
         var seenServers = Set<String>()
         for server in operations.flatMap(\.servers) + documentServers
@@ -216,6 +219,11 @@ struct SpecRouteIndex: Sendable {
                     if let number = numbers[text] { return number }
                     numbers[text] = distinctSegments.count
                     distinctSegments.append(parts)
+                    if parts.count == 1, case .literal(let literal) = parts[0] {
+                        literalLengths.append(literal.count)
+                    } else {
+                        literalLengths.append(-1)
+                    }
                     return distinctSegments.count - 1
                 })
         }
@@ -223,33 +231,76 @@ struct SpecRouteIndex: Sendable {
         self.buckets = buckets
         self.segmentNumbers = segmentNumbers
         self.distinctSegments = distinctSegments
+        self.literalLengths = literalLengths
         self.servers = servers.sorted { $0.basePath.count > $1.basePath.count }
     }
 
-    /// The costs `distance` keeps for one request: each distinct segment's against each of the request's segments.
-    func costs() -> [[Double]?] { Array(repeating: nil, count: distinctSegments.count) }
+    /// How far a request is from each operation's template, for a "did you mean": an edit distance over segments,
+    /// where a segment the template accepts costs nothing and another costs its normalized character distance (0 to
+    /// 1). What a request's segment costs against a template's segment is computed once per distinct segment; and an
+    /// operation whose lower bound (a literal's length difference instead of its character distance) shows it
+    /// cannot be nearer than the nearest so far is not measured further.
+    struct Distances {
+        private let routes: SpecRouteIndex
+        private let request: [String]
+        private let lengths: [Int]
+        private var costs: [[Double]?]
+        private var bounds: [[Double]?]
+        private var previous: [Double]
+        private var current: [Double]
 
-    /// How far `request` is from operation `index`'s template: an edit distance over segments, where a segment the
-    /// template accepts costs nothing and another costs its normalized character distance (0 to 1).
-    /// - Parameter costs: Kept between calls for the same request (`costs()`).
-    func distance(of index: Int, to request: [String], costs: inout [[Double]?]) -> Double {
-        let numbers = segmentNumbers[index]
-        let m = request.count
-        var previous = (0...m).map(Double.init)
-        var current = [Double](repeating: 0, count: m + 1)
-        for i in stride(from: 1, through: numbers.count, by: 1) {
-            let number = numbers[i - 1]
-            if costs[number] == nil {
-                costs[number] = request.map { SpecPathTemplate.cost(distinctSegments[number], $0) }
-            }
-            let row = costs[number]!
-            current[0] = Double(i)
-            for j in stride(from: 1, through: m, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + row[j - 1])
-            }
-            swap(&previous, &current)
+        init(_ routes: SpecRouteIndex, request: [String]) {
+            self.routes = routes
+            self.request = request
+            lengths = request.map(\.count)
+            costs = Array(repeating: nil, count: routes.distinctSegments.count)
+            bounds = costs
+            previous = Array(repeating: 0, count: request.count + 1)
+            current = previous
         }
-        return previous[m]
+
+        /// Operation `index`'s distance, or `nil` when it cannot be below `limit`.
+        mutating func distance(of index: Int, below limit: Double?) -> Double? {
+            if let limit, editDistance(index, bound: true) >= limit { return nil }
+            return editDistance(index, bound: false)
+        }
+
+        private mutating func editDistance(_ index: Int, bound: Bool) -> Double {
+            let numbers = routes.segmentNumbers[index]
+            let m = request.count
+            for j in 0...m { previous[j] = Double(j) }
+            for i in stride(from: 1, through: numbers.count, by: 1) {
+                let row = self.row(numbers[i - 1], bound: bound)
+                current[0] = Double(i)
+                for j in stride(from: 1, through: m, by: 1) {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + row[j - 1])
+                }
+                swap(&previous, &current)
+            }
+            return previous[m]
+        }
+
+        /// A distinct segment's costs against each of the request's segments, or lower bounds of them (no more than
+        /// the costs, so that the bound's edit distance is no more than the distance).
+        private mutating func row(_ number: Int, bound: Bool) -> [Double] {
+            if let row = costs[number] { return row }
+            let parts = routes.distinctSegments[number]
+            let length = routes.literalLengths[number]
+            guard bound, length >= 0 else {
+                let row = request.map { SpecPathTemplate.cost(parts, $0) }
+                costs[number] = row
+                return row
+            }
+            if let row = bounds[number] { return row }
+            guard case .literal(let literal) = parts[0] else { return [] }
+            let row = zip(request, lengths).map { text, textLength -> Double in
+                if literal == text { return 0 }
+                let longest = max(length, textLength)
+                return longest == 0 ? 0 : Double(max(1, abs(length - textLength))) / Double(longest)
+            }
+            bounds[number] = row
+            return row
+        }
     }
 
     /// The operations whose template may match `segments` (decoded), in document order: of `method`, with as many
@@ -319,12 +370,15 @@ extension SpecDocument {
         var methodsAtPath: [String] = []
         var nearest: (index: Int, distance: Double)?
         var sameMethod: (index: Int, distance: Double)?
-        var costs = routes.costs()
+        var distances = SpecRouteIndex.Distances(routes, request: segments)
         for index in operations.indices {
             if routes.templates[index].match(segments) != nil, !methodsAtPath.contains(operations[index].method) {
                 methodsAtPath.append(operations[index].method)
             }
-            let distance = routes.distance(of: index, to: segments, costs: &costs)
+            // Measured only when it can be nearer than the nearest so far (for an operation of the method: than the
+            // nearest of the method, which is never nearer than the nearest). Of equal distances the first is kept.
+            let limit = operations[index].method == method ? sameMethod?.distance : nearest?.distance
+            guard let distance = distances.distance(of: index, below: limit) else { continue }
             if nearest.map({ distance < $0.distance }) ?? true { nearest = (index, distance) }
             if operations[index].method == method, sameMethod.map({ distance < $0.distance }) ?? true {
                 sameMethod = (index, distance)

@@ -192,8 +192,10 @@ import Testing
                     let found = "\(route.index) \(route.server.url) \(route.pathParameters.map(\.value)) \(route.path)"
                     #expect(found == expected, "\(method) \(url) in\n\(yaml)")
                     #expect(document.operations[route.index].path == route.operation.path)
-                case .missing:
+                case .missing(let miss):
                     #expect(expected == nil, "\(method) \(url) in\n\(yaml)")
+                    let nearest = Self.measuringEveryOperation(document, method: method, path: miss.path)
+                    #expect(miss.suggestion?.name == nearest, "\(method) \(url) in\n\(yaml)")
                 }
             }
         }
@@ -221,6 +223,33 @@ import Testing
             if let best { return best.found }
         }
         return nil
+    }
+
+    /// The "did you mean" as it was before distances were bounded: every operation's distance measured, the first
+    /// nearest kept, the nearest of the method when it is within one of the nearest.
+    static func measuringEveryOperation(_ document: SpecDocument, method: String, path: String) -> String? {
+        let request = SpecPathTemplate.segments(of: path).map(SpecDocument.decoded)
+        var nearest: (name: String, distance: Double)?
+        var sameMethod: (name: String, distance: Double)?
+        for operation in document.operations {
+            let template = SpecPathTemplate(operation.path)
+            var previous = (0...request.count).map(Double.init)
+            for (i, parts) in template.segments.enumerated() {
+                var current = [Double(i + 1)]
+                for (j, text) in request.enumerated() {
+                    let cost = SpecPathTemplate.cost(parts, text)
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + cost))
+                }
+                previous = current
+            }
+            let distance = previous[request.count]
+            if nearest.map({ distance < $0.distance }) ?? true { nearest = (operation.name, distance) }
+            if operation.method == method, sameMethod.map({ distance < $0.distance }) ?? true {
+                sameMethod = (operation.name, distance)
+            }
+        }
+        if let sameMethod, let nearest, sameMethod.distance <= nearest.distance + 1 { return sameMethod.name }
+        return nearest?.name
     }
 
     /// A JSON pointer's token unescaped in one pass reads as RFC 6901's two replacements (`~1` first, then `~0`).
