@@ -180,7 +180,7 @@ public struct TargetConverter {
         // The redactor reads credentials from the base URL; an endpoint that goes elsewhere brings its own.
         let credentials = HTTPRequest.credentials(in: url)
         if !credentials.isEmpty, credentials != HTTPRequest.credentials(in: asked.baseURL) {
-            contract.urlSecrets = credentials
+            contract.credentials = credentials
         }
         return TargetContract(contract: contract, skipReason: converted.skipReason)
     }

@@ -241,7 +241,7 @@ public struct Contract: Sendable, Equatable {
         var sampleResponse: StubResponse = .network(statusCode: 200, headers: [])
         var validStatusCodes: [Int]?
         var secrets: [String] = []
-        var urlSecrets: [String] = []
+        var credentials: [String] = []
         var rules = ContractRules()
         var stubBehavior: StubBehavior = .immediate
         var isPending = false
@@ -364,11 +364,13 @@ public struct Contract: Sendable, Equatable {
         get { storage.fields.seldom.fields.secrets }
         set { updateSeldom { $0.secrets = newValue } }
     }
-    /// The credentials written in the request's URL when it is not below `baseURL` (a Swift target's endpoint that
-    /// goes elsewhere): secrets whatever their length, as the base URL's (`HTTPRequest.credentials(in:)`).
-    public var urlSecrets: [String] {
-        get { storage.fields.seldom.fields.urlSecrets }
-        set { updateSeldom { $0.urlSecrets = newValue } }
+    /// Credentials the run knows besides the request's headers and base URL, hidden whatever their length (as the
+    /// base URL's, `HTTPRequest.credentials(in:)`): those written in the request's URL when it is not below `baseURL`
+    /// (a Swift target's endpoint that goes elsewhere), and those a replayed HAR file recorded
+    /// (`HARArchive.shareCredentials(with:)`).
+    public var credentials: [String] {
+        get { storage.fields.seldom.fields.credentials }
+        set { updateSeldom { $0.credentials = newValue } }
     }
     /// What may vary in the live body beyond the default structure rules; the structure check takes it as a value.
     public var rules: ContractRules {
@@ -422,7 +424,7 @@ public struct Contract: Sendable, Equatable {
 
     /// Whether the contract holds any secret, read in place: a run asks it of every result.
     package var hasSecrets: Bool {
-        !storage.fields.seldom.fields.secrets.isEmpty || !storage.fields.seldom.fields.urlSecrets.isEmpty
+        !storage.fields.seldom.fields.secrets.isEmpty || !storage.fields.seldom.fields.credentials.isEmpty
     }
 
     /// The requests sent before and after this target (manifest target `"steps"`); `nil` for none.

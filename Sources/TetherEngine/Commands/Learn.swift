@@ -122,11 +122,13 @@ public struct LearnCommand: Command {
                 throw .usage("--har \(error); nothing was sent")
             }
         }
-        let (selected, server, _) = try inputs.selectedContracts(write: write)
+        let (contracts, server, _) = try inputs.selectedContracts(write: write)
         defer { withExtendedLifetime(server) {} }
+        var selected = contracts
         var report = LearnReport(isWriting: isWriting)
         // The recordings' credentials are hidden too: the answers learned from may echo them.
-        let redactor = Redactor(contracts: selected, runSecrets: archives.flatMap(\.archive.secrets))
+        for (_, archive) in archives { archive.shareCredentials(with: &selected) }
+        let redactor = Redactor(contracts: selected)
         // Each target's answers: (where from, status, body).
         var answers = [[Answer]](repeating: [], count: selected.count)
         var errors = [String?](repeating: nil, count: selected.count)

@@ -102,6 +102,15 @@ public struct HARArchive: Sendable, Equatable {
         return found
     }
 
+    /// Makes the recorded credentials (`secrets`) each contract's, hidden whatever their length wherever the run
+    /// writes: a replayed answer may echo them, and every report, stub and rule of the run is redacted by its
+    /// contracts.
+    public func shareCredentials(with contracts: inout [Contract]) {
+        let secrets = self.secrets
+        guard !secrets.isEmpty else { return }
+        for index in contracts.indices { contracts[index].credentials += secrets }
+    }
+
     /// Creates an archive from entries (for tests and for archives built in code).
     /// - Parameters:
     ///   - entries: The exchanges in order.

@@ -192,7 +192,7 @@ public struct Redactor: Sendable, Equatable {
             }
             // Credentials can only be in the base URL (a path follows the host), which a manifest's targets share: it
             // is read once a run of them (every redactor of a run walks every contract). A Swift target whose
-            // endpoint goes elsewhere carries its URL's credentials as `urlSecrets`.
+            // endpoint goes elsewhere carries its URL's credentials in `credentials`, as a replayed recording's are.
             let baseURL = contract.baseURL
             if baseURL != lastBaseURL {
                 for value in HTTPRequest.credentials(in: baseURL) { add(value) }
@@ -200,7 +200,7 @@ public struct Redactor: Sendable, Equatable {
             }
             if contract.hasSecrets {
                 for secret in contract.secrets where Redactor.isLongEnough(secret) { add(secret) }
-                for secret in contract.urlSecrets { add(secret) }
+                for secret in contract.credentials { add(secret) }
             }
         }
 

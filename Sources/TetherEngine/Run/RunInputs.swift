@@ -51,13 +51,14 @@ public struct RunInputs: Sendable {
     ) {
         var overrides = baseURLs
         var server: MockServer?
-        var recordedSecrets: [String] = []
+        var recording: HARArchive?
         if let harPath = mock.harPath {
             do {
                 let (replay, archive) = try MockServer.replaying(harFile: harPath)
                 server = replay
-                recordedSecrets = archive.secrets
-                for note in archive.notes { write("note: \(Redactor(secrets: recordedSecrets).redact(note))\n") }
+                recording = archive
+                let redactor = Redactor(secrets: archive.secrets)
+                for note in archive.notes { write("note: \(redactor.redact(note))\n") }
             } catch {
                 throw .mock(error)
             }
@@ -90,11 +91,7 @@ public struct RunInputs: Sendable {
                 throw .contracts(error)
             }
         }
-        // What the replayed file recorded as credentials is each target's secret too: its answers may echo them
-        // (into the console, the reports, a stub that `update` rewrites, a rule that `learn` proposes).
-        if !recordedSecrets.isEmpty {
-            for index in contracts.indices { contracts[index].secrets += recordedSecrets }
-        }
+        recording?.shareCredentials(with: &contracts)
         // Stubs that declare XML are read here, where libxml2 is at hand: a broken one stops the run as a broken
         // JSON sample file does (ManifestLoader, being free of C, only keeps their bytes).
         let xmlErrors = contracts.compactMap(ContractCheck.xmlStubError(in:))

@@ -200,13 +200,13 @@ public struct ContractVerifier {
         defer { startUp?.wait() }
         var converter = converter
         var server: MockServer?
-        var recordedSecrets: [String] = []
+        var recording: HARArchive?
         if let mockHAR {
             do {
                 let (mock, archive) = try MockServer.replaying(harFile: mockHAR)
                 converter.baseURL = URL(string: mock.baseURL)
                 server = mock
-                recordedSecrets = archive.secrets
+                recording = archive
             } catch {
                 let (_, plan, errors) = prepare(targets, converter: converter)
                 let message = "cannot replay \(mockHAR): \(error)"
@@ -225,10 +225,7 @@ public struct ContractVerifier {
         if let signIn {
             for index in contracts.indices { contracts[index].signIn = signIn }
         }
-        // As `tether verify --mock`: what the file recorded as credentials is each target's secret too.
-        if !recordedSecrets.isEmpty {
-            for index in contracts.indices { contracts[index].secrets += recordedSecrets }
-        }
+        recording?.shareCredentials(with: &contracts)
         let specs: SpecSet
         do {
             specs = try SpecOptions(documents: spec.map { [.init(path: $0)] } ?? [], isOffline: isOffline)

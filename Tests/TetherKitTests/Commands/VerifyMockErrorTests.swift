@@ -66,22 +66,23 @@ import Testing
     }
 
     /// The credentials a HAR file recorded (a request's `Authorization` and `Cookie`, a password in its URL) are
-    /// secrets of every run that replays it, though no contract knows them: an answer that echoes them reaches no
-    /// console line, report, stub rewritten by `update` or line of `learn`.
+    /// secrets of every run that replays it, whatever their length, though no contract knows them: an answer that
+    /// echoes them reaches no console line, report, stub rewritten by `update` or line of `learn`.
     @Test func credentialsTheHARRecordedNeverReachAnOutput() throws {
         let har = #"""
             {"log": {"version": "1.2", "entries": [{
               "request": {"method": "GET", "url": "https://dave:NOTEPW_1234@shop.test/me",
                 "headers": [{"name": "Authorization", "value": "Bearer sk_live_HARSECRET_424242"},
-                            {"name": "Cookie", "value": "s=COOKIEHAR_7777"}]},
+                            {"name": "Cookie", "value": "s=COOKIEHAR_7777"},
+                            {"name": "Proxy-Authorization", "value": "Bearer k3y9z"}]},
               "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
-                "content": {"text": "{\"token\": \"Bearer sk_live_HARSECRET_424242\", \"sess\": \"COOKIEHAR_7777\", \"who\": \"dave:NOTEPW_1234\"}"}}
+                "content": {"text": "{\"token\": \"Bearer sk_live_HARSECRET_424242\", \"sess\": \"COOKIEHAR_7777\", \"who\": \"dave:NOTEPW_1234\", \"short\": \"k3y9z\"}"}}
             }]}}
             """#
         let folder = try ContractFolder([
             "shop.json": #"""
             {"service": "Shop", "baseURL": "https://shop.invalid", "targets": [
-              {"name": "me", "path": "/me", "sampleData": {"json": {"token": 1, "sess": 2, "who": 3}}}]}
+              {"name": "me", "path": "/me", "sampleData": {"json": {"token": 1, "sess": 2, "who": 3, "short": 4}}}]}
             """#,
             "shop.har": har,
         ])
@@ -99,7 +100,9 @@ import Testing
             verify.stdout, verify.stderr, verify.junit ?? "", dryRun.stdout, dryRun.stderr, learned.stdout,
             learned.stderr, update.stdout, update.stderr, rewritten,
         ] {
-            for secret in ["sk_live_HARSECRET_424242", "COOKIEHAR_7777", "NOTEPW_1234"] {
+            // A recorded credential is hidden whatever its length: `k3y9z` is shorter than a value from the
+            // environment must be to be hidden.
+            for secret in ["sk_live_HARSECRET_424242", "COOKIEHAR_7777", "NOTEPW_1234", "k3y9z"] {
                 #expect(!output.contains(secret), "\(secret) in \(output)")
             }
         }
