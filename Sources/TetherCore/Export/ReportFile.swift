@@ -63,8 +63,13 @@ package enum ReportFile {
         to path: String, permissions: mode_t? = nil, durability: Durability = .flushed,
         contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
     ) throws(ReportError) {
+        if isStream(path) {
+            try writeStream(path, contents: contents)
+            return
+        }
         // A kept file that is a symbolic link (a stub shared from another folder) is written where it leads: the
-        // rename would put a file in the link's place and leave the file it names as it was.
+        // rename would put a file in the link's place and leave the file it names as it was. A report replaces a link:
+        // a repository's `reports/junit.xml` could lead anywhere.
         let path = durability == .flushed ? linkTarget(of: path) ?? path : path
         let fileName = path.pathLastComponent
         guard !path.isEmpty, !path.hasSuffix("/"), !fileName.isEmpty, fileName != ".", fileName != ".." else {
@@ -110,6 +115,63 @@ package enum ReportFile {
         if let failure {
             unlink(temporary)
             throw .write(path: path, reason: failure)
+        }
+    }
+
+    /// Whether `path` takes bytes rather than holding a file: a character device (`/dev/null`) or a named pipe
+    /// itself (not a link to one), or a descriptor of the process (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`,
+    /// even when it leads to a regular file, such as a CI log). Such a path is written into, as a shell's redirection
+    /// writes it, and nothing is renamed into its place (which replaced `/dev/null` with a file, and a log with a
+    /// report).
+    static func isStream(_ path: String) -> Bool {
+        if descriptor(named: path) != nil { return true }
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind == S_IFCHR || kind == S_IFIFO
+    }
+
+    /// The descriptor of this process that `path` names, itself or as the symbolic link it is: 1 for `/dev/stdout`
+    /// (a link to `/proc/self/fd/1` on Linux, to `fd/1` on Darwin), 2 for `/dev/stderr`, N for `/dev/fd/N` and
+    /// `/proc/self/fd/N`. It is written through, so that the report shares the console's place in a file (opened
+    /// again, a log file would be written from its start, or over the lines that follow).
+    static func descriptor(named path: String) -> Int32? {
+        func number(_ path: String) -> Int32? {
+            switch path {
+            case "/dev/stdout": return 1
+            case "/dev/stderr": return 2
+            default:
+                for folder in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(folder) {
+                    return Int32(path.dropFirst(folder.count))
+                }
+                return nil
+            }
+        }
+        if let found = number(path) { return found }
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let folder = path.pathDeletingLastComponent
+        return number(target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target)
+    }
+
+    /// Writes to a stream path (`isStream`): through the descriptor it names, else opened for appending (never
+    /// created or emptied), written and closed.
+    private static func writeStream(
+        _ path: String,
+        contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
+    ) throws(ReportError) {
+        let named = descriptor(named: path)
+        let descriptor = named ?? open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .write(path: path, reason: "cannot open it: \(systemReason())") }
+        defer { if named == nil { close(descriptor) } }
+        try contents { (bytes) throws(ReportError) in
+            guard Self.writeAll(descriptor, bytes) else {
+                throw .write(path: path, reason: "cannot write to it: \(systemReason())")
+            }
         }
     }
 
@@ -163,6 +225,18 @@ package enum ReportFile {
         }
         if path.fileKind.isFolder {
             throw .write(path: path, reason: "it is a folder; give the path of a file, in it or elsewhere")
+        }
+        if let number = descriptor(named: path) {
+            guard fcntl(number, F_GETFL) >= 0 else {
+                throw .write(path: path, reason: "descriptor \(number) is not open: \(systemReason())")
+            }
+            return
+        }
+        if isStream(path) {
+            guard access(path, W_OK) == 0 else {
+                throw .write(path: path, reason: "cannot write to it: \(systemReason())")
+            }
+            return
         }
         let folder = path.pathDeletingLastComponent
         try createFolders(folder, for: path)

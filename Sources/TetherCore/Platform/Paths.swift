@@ -133,18 +133,26 @@ package func fileErrorReason(_ error: any Error) -> String {
     return "\(error)"
 }
 
-/// A file written from its start, as `FileHandle(forWritingAtPath:)` writes it, closed when this goes.
+/// A file written from its start, as `FileHandle(forWritingAtPath:)` writes it, closed when this goes; or a descriptor
+/// of the process that the path names (`/dev/stdout`: `ReportFile.descriptor(named:)`), written where it is.
 package final class FileOutput {
     private let descriptor: Int32
+    private let isOwned: Bool
 
     /// Creates (or empties) the file at `path`; nil when it cannot, `errno` saying why.
     package init?(creating path: String) {
+        if let named = ReportFile.descriptor(named: path) {
+            descriptor = named
+            isOwned = false
+            return
+        }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         self.descriptor = descriptor
+        isOwned = true
     }
 
-    deinit { close(descriptor) }
+    deinit { if isOwned { close(descriptor) } }
 
     /// Writes all of `text`; false when the system refuses, `errno` saying why.
     package func write(_ text: some StringProtocol) -> Bool {

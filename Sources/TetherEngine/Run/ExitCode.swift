@@ -2,7 +2,8 @@
 ///
 /// - 0 every contract holds;
 /// - 1 a drift that fails the gate;
-/// - 2 a usage error, a broken contract or baseline file, a report that cannot be written (nothing was sent);
+/// - 2 a usage error, a broken contract or baseline file (nothing was sent), or a report that cannot be written (checked
+///   before anything is sent; a full disk after the run);
 /// - 3 no drift, but some targets could not be checked (or, with `--fail-on-flaky`, passed only after a retry);
 /// - 4 nothing was checked;
 /// - 128 + N stopped by signal N (130 for Ctrl-C, 143 for SIGTERM).
@@ -20,7 +21,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, ExpressibleByInteg
     public static let success: ExitCode = 0
     /// A drift that fails the gate.
     public static let drift: ExitCode = 1
-    /// A usage error, a broken contract or baseline file, a report that cannot be written: nothing was sent.
+    /// A usage error, a broken contract or baseline file (nothing was sent), or a report that cannot be written
+    /// (checked before anything is sent; a full disk after the run).
     public static let usage: ExitCode = 2
     /// No drift, but some targets could not be checked, or (`--fail-on-flaky`) passed only after a retry.
     public static let notChecked: ExitCode = 3

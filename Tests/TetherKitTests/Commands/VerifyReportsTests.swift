@@ -187,6 +187,39 @@ import Testing
         #expect(strict.isValid, "\(strict)")
     }
 
+    /// A report path that takes bytes instead of holding a file (a pipe, the process's own output) is written into,
+    /// as a shell's `>>` writes it: until now a report was renamed into its place, which turned `/dev/null`,
+    /// `/dev/stdout` or a named pipe into a regular file for every later program.
+    @Test func aReportToAPipeOrToTheOutputIsWrittenIntoIt() async throws {
+        let server = try Self.server()
+        let folder = try Self.folder(server)
+        // A named pipe, its reading end open (without waiting) before the run, so that neither side blocks.
+        let fifo = folder.file("reports.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let piped = try await Self.tether(["verify", folder.path, "--junit", fifo], environment: Self.environment)
+        #expect(piped.exitCode == 1, "\(piped.stdout)\(piped.stderr)")
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &bytes, bytes.count)
+        let received = String(decoding: bytes[..<max(count, 0)], as: UTF8.self)
+        #expect(received.hasPrefix("<?xml") && received.contains("</testsuites>"), "\(received)")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe was replaced")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["reports.fifo", "shop.json"])
+        // The process's own output (a CI log): the report follows the console's lines, which stay.
+        let logged = try await Self.tether(
+            ["verify", folder.path, "--junit", "/dev/fd/1"], environment: Self.environment)
+        #expect(logged.exitCode == 1, "\(logged.stdout)\(logged.stderr)")
+        let console = try #require(logged.stdout.range(of: "DRIFT Shop.items"))
+        let report = try #require(logged.stdout.range(of: "<?xml"))
+        #expect(console.lowerBound < report.lowerBound, "\(logged.stdout)")
+        #expect(logged.stdout.contains("</testsuites>"), "\(logged.stdout)")
+        #expect(!logged.stdout.contains(Self.secret))
+    }
+
     @Test func anUnwritableReportPathStopsTheRunBeforeAnythingIsSent() async throws {
         let server = try Self.server()
         let folder = try Self.folder(server)
