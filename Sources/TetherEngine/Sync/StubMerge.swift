@@ -15,7 +15,8 @@
 ///   rules), so that a stub shared by several targets never takes one target's `null`;
 /// - a stub `null` accepts anything and stays;
 /// - each stub array element is merged with every live element in turn, so that it accepts all of them (an empty
-///   stub or live array stays as it is);
+///   stub or live array stays as it is); in an array of elements of several kinds (a union), each with the live
+///   elements of its kind, and a kind only the live array has is added;
 /// - live keys the stub lacks are added (at the end, live value) only when `isStrict`, where they are drifts;
 /// - everything else keeps the stub's own, curated value.
 ///
@@ -60,6 +61,21 @@ public enum StubMerge {
         /// Where a live `null` met a stub value no rule lets be `null`, each once.
         var nulls: [[JSONPathPattern.Step]] = []
 
+        /// The kinds of JSON values, as the structure check tells them apart (every number is one kind).
+        enum Kind: Hashable { case object, array, string, number, bool }
+
+        /// A value's kind; `nil` for `null`, which the check reads as no kind.
+        static func kind(_ value: JSONValue) -> Kind? {
+            switch value {
+            case .null: nil
+            case .object: .object
+            case .array: .array
+            case .string: .string
+            case .bool: .bool
+            default: .number
+            }
+        }
+
         mutating func merged(_ stub: JSONValue, _ live: JSONValue, at path: [JSONPathPattern.Step]) -> JSONValue {
             if !rules.ignore.isEmpty, rules.ignore.namesShapePosition(path) { return stub }
             switch (stub, live) {
@@ -100,10 +116,34 @@ public enum StubMerge {
                 return .object(members)
             case (.array(let stubElements), .array(let liveElements)):
                 guard !stubElements.isEmpty, !liveElements.isEmpty else { return stub }
-                return .array(
-                    stubElements.map { element in
-                        liveElements.reduce(element) { merged($0, $1, at: path + [.any]) }
-                    })
+                let elementPath = path + [.any]
+                let stubKinds = Set(stubElements.compactMap(Self.kind))
+                let liveKinds = Set(liveElements.compactMap(Self.kind))
+                guard stubKinds.count > 1 || liveKinds.count > 1 else {
+                    // Elements of one kind: each merged with every live element (a type drift takes the live type).
+                    return .array(
+                        stubElements.map { element in liveElements.reduce(element) { merged($0, $1, at: elementPath) } }
+                    )
+                }
+                // Elements of several kinds, a union as the check reads them (a number or a string): each stub element
+                // merged with the live elements of its kind (and the nulls), a kind the live array lacks kept, and a
+                // live kind the stub lacks added, its first element merged with the others of its kind. Merged with
+                // every live element, each stub element became the last live one's kind, and the union was lost.
+                var elements = stubElements.map { element in
+                    liveElements.filter { Self.kind($0) == nil || Self.kind($0) == Self.kind(element) }
+                        .reduce(element) { merged($0, $1, at: elementPath) }
+                }
+                if !stubElements.contains(.null) {
+                    var added = Set<Kind>()
+                    for live in liveElements {
+                        guard let kind = Self.kind(live), !stubKinds.contains(kind), added.insert(kind).inserted
+                        else { continue }
+                        elements.append(
+                            liveElements.filter { Self.kind($0) == kind }.dropFirst()
+                                .reduce(live) { merged($0, $1, at: elementPath) })
+                    }
+                }
+                return .array(elements)
             case (.double, .integer), (.double, .unsignedInteger), (.double, .double): return stub
             case (.integer, .integer), (.integer, .unsignedInteger), (.unsignedInteger, .integer),
                 (.unsignedInteger, .unsignedInteger), (.bool, .bool), (.string, .string):

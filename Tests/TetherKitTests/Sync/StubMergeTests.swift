@@ -27,6 +27,14 @@ import Testing
             #"[{"id": 1, "tag": "x", "score": 1}]"#, #"[{"id": 5, "score": 2.5}, {"id": 6, "tag": null, "score": 3}]"#,
             false, #"[{"id": 1, "score": 2.5}]"#
         ),
+        // Elements of one kind that become another take the live kind.
+        (#"[1]"#, #"["a"]"#, false, #"["a"]"#),
+        // Elements of several kinds (a union): each merged with the live elements of its kind, a kind the live array
+        // lacks kept, a live kind the stub lacks added (each element took the last live one's kind, and the stub
+        // held against none of the others).
+        (#"{"xs": [1, "a", true]}"#, #"{"xs": [1, {"k": 1}, "z"]}"#, false, #"{"xs": [1, "a", true, {"k": 1}]}"#),
+        (#"[1, {"a": 1, "b": 2}]"#, #"[{"a": 3}, 4.5]"#, false, #"[4.5, {"a": 1}]"#),
+        (#"[1]"#, #"[2, "b", "c"]"#, false, #"[1, "b"]"#),
         // Empty arrays on either side leave the stub's.
         (#"{"a": [], "b": [1]}"#, #"{"a": [1], "b": []}"#, false, #"{"a": [], "b": [1]}"#),
     ])
