@@ -44,8 +44,11 @@ public struct MockCommand: Command {
         let waiter = StopWaiter(context)
         do {
             let (server, archive) = try MockServer.replaying(harFile: harPath, port: port)
-            let count =
-                archive.entries.count == 1 ? "1 recorded response" : "\(archive.entries.count) recorded responses"
+            // What `verify --mock` says of the file, and only the responses that can be replayed counted.
+            let redactor = Redactor(secrets: archive.secrets)
+            for note in archive.notes { context.write("note: \(redactor.redact(note))\n") }
+            let served = archive.entries.filter { $0.status >= 100 }.count
+            let count = served == 1 ? "1 recorded response" : "\(served) recorded responses"
             context.write("serving \(count) from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n")
             return waiter.serveUntilStopped(server, then: "mock server stopped", context: context)
         } catch {

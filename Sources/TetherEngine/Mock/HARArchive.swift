@@ -173,8 +173,10 @@ public struct HARArchive: Sendable, Equatable {
         for (index, entry) in entries.enumerated() {
             let parsed = try entry.entry(index: index, path: path)
             if parsed.status < 100 {
-                notes.append(
-                    "\(path): entries[\(index)] (\(parsed.method) \(parsed.path)) has no response: skipped")
+                let why =
+                    parsed.status == 0 || !parsed.hasResponse
+                    ? "has no response" : "has status \(parsed.status), which is no HTTP status (100 to 599)"
+                notes.append("\(path): entries[\(index)] (\(parsed.method) \(parsed.path)) \(why): skipped")
             } else if !parsed.url.hasPrefix("/") && !HTTPRequest.isHTTPURL(parsed.url) {
                 // A replay matches by path and query: such an entry answers a path that no target asks for. Quoted
                 // without its query, where a recorded token would be.

@@ -32,4 +32,32 @@ import Testing
             String(decoding: missing.body, as: UTF8.self).contains(
                 "not recorded in \(root.appendingPathComponent("contracts/github.har").path): GET /users/nobody"))
     }
+
+    /// The entries the replay skips are said before the banner, as `verify --mock` says them, and are not counted
+    /// among the responses served: one without a response, one whose status is no HTTP status.
+    @Test func entriesThatCannotBeReplayedAreSaidAndNotCounted() throws {
+        let folder = try ContractFolder([
+            "a.har": """
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "https://s.test/odd", "headers": []},
+               "response": {"status": 99, "headers": [], "content": {"text": "{}"}}},
+              {"request": {"method": "GET", "url": "https://s.test/ok", "headers": []},
+               "response": {"status": 200, "headers": [], "content": {"text": "{}"}}},
+              {"request": {"method": "GET", "url": "https://s.test/aborted", "headers": []},
+               "response": {"status": 0, "headers": [], "content": {"text": ""}}}]}}
+            """
+        ])
+        let har = folder.file("a.har")
+        let mock = try RunningTether(["mock", har])
+        try #require(mock.waitForOutput("Ctrl-C stops", within: 10), "tether mock printed: \(mock.stdout)")
+        let lines = mock.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            Array(lines.prefix(2)) == [
+                "note: \(har): entries[0] (GET /odd) has status 99, which is no HTTP status (100 to 599): skipped",
+                "note: \(har): entries[2] (GET /aborted) has no response: skipped",
+            ], "\(mock.stdout)")
+        #expect(
+            lines.count > 2 && lines[2].hasPrefix("serving 1 recorded response from \(har) on http://127.0.0.1:"),
+            "\(mock.stdout)")
+    }
 }
