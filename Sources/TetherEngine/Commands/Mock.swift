@@ -45,8 +45,7 @@ public struct MockCommand: Command {
         do {
             let (server, archive) = try MockServer.replaying(harFile: harPath, port: port)
             // What `verify --mock` says of the file, and only the responses that can be replayed counted.
-            let redactor = Redactor(secrets: archive.secrets)
-            for note in archive.notes { context.write("note: \(redactor.redact(note))\n") }
+            for note in archive.redactedNotes { context.write("note: \(note)\n") }
             let served = archive.entries.filter { $0.status >= 100 }.count
             let count = served == 1 ? "1 recorded response" : "\(served) recorded responses"
             context.write("serving \(count) from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n")

@@ -78,7 +78,7 @@ public struct ServeCommand: Command {
                 (server, archive) = try MockServer.replaying(
                     harFile: harPath, host: host, port: port, onLine: { context.write($0 + "\n") })
                 context.write("\(server.baseURL)\n")
-                for note in archive.notes { context.writeError("note: \(note)\n") }
+                for note in archive.redactedNotes { context.writeError("note: \(note)\n") }
             } else {
                 let routes: StubRoutes
                 do {

@@ -102,6 +102,13 @@ public struct HARArchive: Sendable, Equatable {
         return found
     }
 
+    /// `notes`, the recorded credentials (`secrets`) hidden: what a command that reads the file says of it.
+    public var redactedNotes: [String] {
+        guard !notes.isEmpty else { return [] }
+        let redactor = Redactor(secrets: secrets)
+        return notes.map { redactor.redact($0) }
+    }
+
     /// Makes the recorded credentials (`secrets`) each contract's, hidden whatever their length wherever the run
     /// writes: a replayed answer may echo them, and every report, stub and rule of the run is redacted by its
     /// contracts.

@@ -57,8 +57,7 @@ public struct RunInputs: Sendable {
                 let (replay, archive) = try MockServer.replaying(harFile: harPath)
                 server = replay
                 recording = archive
-                let redactor = Redactor(secrets: archive.secrets)
-                for note in archive.notes { write("note: \(redactor.redact(note))\n") }
+                for note in archive.redactedNotes { write("note: \(note)\n") }
             } catch {
                 throw .mock(error)
             }
