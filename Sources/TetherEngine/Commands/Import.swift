@@ -142,7 +142,8 @@ public struct ImportCommand: Command {
 
         With --spec FILE instead of a HAR file: one target per operation and documented response that has an
         example (example, examples, 2.0 examples), the example as its sample file and the response's status; each
-        required parameter and a required request body from their examples. What has no example is listed, not
+        required parameter and a required request body from their examples (those named as the response's
+        example first, so that a 404 example gets a request of its own). What has no example is listed, not
         invented. Then: tether verify DIR --spec FILE --offline
 
         \(options.helpSections())

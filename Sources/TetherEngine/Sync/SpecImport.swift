@@ -51,13 +51,12 @@ public struct SpecImport: Sendable {
         for operation in document.operations {
             if !tags.isEmpty && !operation.tags.contains(where: tags.contains) { continue }
             let place = "\(operation.node.place): \(operation.name)"
-            var request: (path: String, query: [(String, String)], headers: [HTTPHeader], task: RequestTask)
-            switch Self.request(for: operation) {
-            case .success(let built): request = built
-            case .failure(let reason):
+            if case .failure(let reason) = Self.request(for: operation, example: nil) {
                 messages.append("\(place): \(reason): not imported")
                 continue
             }
+            // The requests of this operation's targets so far, to say when two would send the same one.
+            var sent: [(request: HTTPRequest, name: String)] = []
             let concrete = operation.responses.filter { Int($0.status) != nil }
             for response in operation.responses where Int(response.status) == nil {
                 messages.append(
@@ -66,6 +65,11 @@ public struct SpecImport: Sendable {
             for response in concrete {
                 let status = Int(response.status) ?? 200
                 let example = Self.firstExample(in: response.content)
+                // A response's example named N takes the parameters' and request body's examples named N, where they
+                // have one (the convention of Specmatic and Microcks): a 404 example gets a request of its own.
+                guard case .success(let request) = Self.request(for: operation, example: example?.name) else {
+                    continue
+                }
                 if example == nil && !response.content.isEmpty {
                     messages.append("\(place) \(response.status): no example: not imported")
                     continue
@@ -75,14 +79,24 @@ public struct SpecImport: Sendable {
                 while !taken.insert(name).inserted { name += "_" }
                 names.append(name)
                 var headers = request.headers
-                if let (media, _) = example, !headers.contains(where: { $0.isNamed("Accept") }) {
+                if let (media, _, _) = example, !headers.contains(where: { $0.isNamed("Accept") }) {
                     headers.append(HTTPHeader("Accept", media.name))
                 }
                 let httpRequest = RequestBuilder.request(
                     method: operation.method, baseURL: baseURL, path: request.path, query: request.query,
                     headers: headers, task: request.task)
+                if let same = sent.first(where: { $0.request == httpRequest }) {
+                    let named =
+                        example?.name.map { "an example named '\($0)', as its response's example is named" }
+                        ?? "examples of one name, and its response's example that name (under examples)"
+                    messages.append(
+                        "\(place) \(response.status): imported, but \(name) sends the same request as \(same.name), "
+                            + "which a live service answers one way; for a request of its own, give its parameters (or "
+                            + "request body) \(named)")
+                }
+                sent.append((httpRequest, name))
                 var sampleData = StubBody.none
-                if let (media, value) = example {
+                if let (media, _, value) = example {
                     if SpecCheck.isJSON(media.name) {
                         sampleData = .json(value.value)
                         bodies[name] = (value.value.serialized(pretty: true) + Data("\n".utf8), "json")
@@ -136,14 +150,16 @@ public struct SpecImport: Sendable {
 
     /// The path with its parameters filled in, the query, headers and body: each required parameter, and a required
     /// body, from its example; or why the operation cannot be a target.
-    private static func request(for operation: SpecOperation) -> Result<
+    /// - Parameter example: The name of the response example the request is for: a parameter's or the body's example
+    ///   of that name is taken before the first.
+    private static func request(for operation: SpecOperation, example name: String?) -> Result<
         (path: String, query: [(String, String)], headers: [HTTPHeader], task: RequestTask), ImportSkip
     > {
         var path = operation.path
         var query: [(String, String)] = []
         var headers: [HTTPHeader] = []
         for parameter in operation.parameters where parameter.isRequired || parameter.location == .path {
-            guard let value = example(of: parameter) else {
+            guard let value = example(of: parameter, named: name) else {
                 return .failure(
                     ImportSkip(
                         "no example for the required \(parameter.location.rawValue) parameter '\(parameter.name)'"))
@@ -157,8 +173,8 @@ public struct SpecImport: Sendable {
         }
         var task = RequestTask.plain
         if let body = operation.requestBody {
-            let example = Self.firstExample(in: body.content)
-            if let (media, value) = example, SpecCheck.isJSON(media.name) {
+            let example = Self.firstExample(in: body.content, named: name)
+            if let (media, _, value) = example, SpecCheck.isJSON(media.name) {
                 task = .json(value.value)
             } else if body.isRequired {
                 return .failure(ImportSkip("no JSON example for its required request body"))
@@ -167,18 +183,34 @@ public struct SpecImport: Sendable {
         return .success((path, query, headers, task))
     }
 
-    /// The first example with a value, in media type order, and its media type.
-    private static func firstExample(in content: [SpecMediaType]) -> (SpecMediaType, SpecNode)? {
+    /// The example named `name` with a value (when given and there is one), else the first with a value, in media
+    /// type order, with its media type and name.
+    private static func firstExample(in content: [SpecMediaType], named name: String? = nil) -> (
+        media: SpecMediaType, name: String?, value: SpecNode
+    )? {
+        if let name {
+            for media in content {
+                if let named = media.examples.first(where: { $0.name == name && $0.value != nil }),
+                    let value = named.value
+                {
+                    return (media, named.name, value)
+                }
+            }
+        }
         for media in content {
-            if let value = media.examples.lazy.compactMap(\.value).first { return (media, value) }
+            if let first = media.examples.first(where: { $0.value != nil }), let value = first.value {
+                return (media, first.name, value)
+            }
         }
         return nil
     }
 
-    /// A parameter's example: `example`, the first of `examples`, its schema's `example`, `default` or first `enum`.
-    private static func example(of parameter: SpecParameter) -> String? {
+    /// A parameter's example: of `examples`, the one named `name`, then `example`, the first of `examples`, its
+    /// schema's `example`, `default` or first `enum`.
+    private static func example(of parameter: SpecParameter, named name: String?) -> String? {
         let node = parameter.node
         var candidates: [JSONValue?] = [node["example"]?.value, node["examples"]?.members.first?.node["value"]?.value]
+        if let name { candidates.insert(node["examples"]?[name]?["value"]?.value, at: 0) }
         if let schema = parameter.schema {
             candidates += [schema["example"]?.value, schema["default"]?.value, schema["enum"]?.elements.first?.value]
         }

@@ -121,6 +121,73 @@ import Testing
     }
 
     /// The OpenAPI Initiative's example with response examples and no servers: `--base-url` gives the manifest one.
+    /// A response's example named N takes the parameters' and request body's examples named N (Specmatic's and
+    /// Microcks' convention), so a 404 gets a request of its own; a response whose request would be another's is still
+    /// imported, with a line that says how to give it its own.
+    @Test func aNamedExampleTakesTheParametersExampleOfItsName() throws {
+        let document = try SpecDocumentTests.load(
+            """
+            openapi: 3.0.3
+            servers: [{url: "https://api.example.com"}]
+            paths:
+              /pets/{id}:
+                get:
+                  operationId: getPet
+                  parameters:
+                    - name: id
+                      in: path
+                      required: true
+                      schema: {type: integer}
+                      examples: {found: {value: 1}, missing: {value: 999}}
+                  responses:
+                    "200":
+                      description: a pet
+                      content: {application/json: {examples: {found: {value: {id: 1}}}}}
+                    "404":
+                      description: none
+                      content: {application/json: {examples: {missing: {value: {message: gone}}}}}
+              /toys/{id}:
+                put:
+                  operationId: putToy
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}, example: 3}]
+                  requestBody:
+                    content:
+                      application/json:
+                        examples: {fine: {value: {name: ball}}, bad: {value: {name: ""}}}
+                  responses:
+                    "200":
+                      description: ok
+                      content: {application/json: {examples: {fine: {value: {id: 3}}}}}
+                    "400":
+                      description: bad
+                      content: {application/json: {examples: {bad: {value: {message: empty name}}}}}
+                    "404":
+                      description: none
+                      content: {application/json: {example: {message: gone}}}
+            """)
+        let imported = try SpecImport(document: document, service: "Pets")
+        guard case .array(let targets)? = imported.manifest.manifest["targets"] else {
+            Issue.record("no targets in \(imported.manifest.manifest)")
+            return
+        }
+        let requests = targets.map { target in
+            [target["name"], target["path"], target["task"]?["requestJSONEncodable"]?["name"]].map {
+                $0.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "-"
+            }.joined(separator: " ")
+        }
+        #expect(
+            requests == [
+                #""getPet" "/pets/1" -"#, #""getPet_404" "/pets/999" -"#, #""putToy" "/toys/3" "ball""#,
+                #""putToy_400" "/toys/3" """#, #""putToy_404" "/toys/3" "ball""#,
+            ], "\(requests)")
+        #expect(
+            imported.messages == [
+                "openapi.yaml:22:7: PUT /toys/{id} 404: imported, but putToy_404 sends the same request as putToy, which "
+                    + "a live service answers one way; for a request of its own, give its parameters (or request body) "
+                    + "examples of one name, and its response's example that name (under examples)"
+            ], "\(imported.messages)")
+    }
+
     @Test func theOAIExampleImportsWithABaseURL() async throws {
         let folder = try ContractFolder([:])
         let spec = FixturePaths.fixture("spec/oai/v3.0/api-with-examples.yaml")
