@@ -63,8 +63,8 @@ package enum ReportFile {
         to path: String, permissions: mode_t? = nil, durability: Durability = .flushed,
         contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
     ) throws(ReportError) {
-        if isStream(path) {
-            try writeStream(path, contents: contents)
+        if let stream = stream(at: path) {
+            try write(to: stream, path: path, contents: contents)
             return
         }
         // A kept file that is a symbolic link (a stub shared from another folder) is written where it leads: the
@@ -118,17 +118,24 @@ package enum ReportFile {
         }
     }
 
-    /// Whether `path` takes bytes rather than holding a file: a character device (`/dev/null`) or a named pipe
-    /// itself (not a link to one), or a descriptor of the process (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`,
-    /// even when it leads to a regular file, such as a CI log). Such a path is written into, as a shell's redirection
+    /// A path that takes bytes rather than holding a file. Such a path is written into, as a shell's redirection
     /// writes it, and nothing is renamed into its place (which replaced `/dev/null` with a file, and a log with a
     /// report).
-    static func isStream(_ path: String) -> Bool {
-        if descriptor(named: path) != nil { return true }
+    enum Stream: Equatable {
+        /// A descriptor of the process (`descriptor(named:)`), even one that leads to a regular file (a CI log).
+        case descriptor(Int32)
+        /// A character device (`/dev/null`) or a named pipe itself, not a link to one (a repository's link could
+        /// lead to any device).
+        case device
+    }
+
+    /// What `path` is, when it is no file: `Stream`.
+    static func stream(at path: String) -> Stream? {
+        if let number = descriptor(named: path) { return .descriptor(number) }
         var status = stat()
-        guard lstat(path, &status) == 0 else { return false }
+        guard lstat(path, &status) == 0 else { return nil }
         let kind = status.st_mode & S_IFMT
-        return kind == S_IFCHR || kind == S_IFIFO
+        return kind == S_IFCHR || kind == S_IFIFO ? .device : nil
     }
 
     /// The descriptor of this process that `path` names, itself or as the symbolic link it is: 1 for `/dev/stdout`
@@ -158,16 +165,20 @@ package enum ReportFile {
         return number(target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target)
     }
 
-    /// Writes to a stream path (`isStream`): through the descriptor it names, else opened for appending (never
-    /// created or emptied), written and closed.
-    private static func writeStream(
-        _ path: String,
+    /// Writes to a stream: through the descriptor, or to the device opened for appending (never created or
+    /// emptied), then closed.
+    private static func write(
+        to stream: Stream, path: String,
         contents: (_ write: (UnsafeRawBufferPointer) throws(ReportError) -> Void) throws(ReportError) -> Void
     ) throws(ReportError) {
-        let named = descriptor(named: path)
-        let descriptor = named ?? open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .write(path: path, reason: "cannot open it: \(systemReason())") }
-        defer { if named == nil { close(descriptor) } }
+        let descriptor: Int32
+        switch stream {
+        case .descriptor(let number): descriptor = number
+        case .device:
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .write(path: path, reason: "cannot open it: \(systemReason())") }
+        }
+        defer { if stream == .device { close(descriptor) } }
         try contents { (bytes) throws(ReportError) in
             guard Self.writeAll(descriptor, bytes) else {
                 throw .write(path: path, reason: "cannot write to it: \(systemReason())")
@@ -226,17 +237,18 @@ package enum ReportFile {
         if path.fileKind.isFolder {
             throw .write(path: path, reason: "it is a folder; give the path of a file, in it or elsewhere")
         }
-        if let number = descriptor(named: path) {
+        switch stream(at: path) {
+        case .descriptor(let number):
             guard fcntl(number, F_GETFL) >= 0 else {
                 throw .write(path: path, reason: "descriptor \(number) is not open: \(systemReason())")
             }
             return
-        }
-        if isStream(path) {
+        case .device:
             guard access(path, W_OK) == 0 else {
                 throw .write(path: path, reason: "cannot write to it: \(systemReason())")
             }
             return
+        case nil: break
         }
         let folder = path.pathDeletingLastComponent
         try createFolders(folder, for: path)

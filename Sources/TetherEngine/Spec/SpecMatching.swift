@@ -150,7 +150,7 @@ struct SpecPathTemplate: Sendable {
         }
     }
 
-    /// What a request's segment costs against one of a template's segments, for `SpecRouteIndex.distance`: nothing
+    /// What a request's segment costs against one of a template's segments, for `SpecRouteIndex.Distances`: nothing
     /// when the segment accepts it, else a literal's normalized character distance (0 to 1), 0.5 for a segment of
     /// text and parameters, 1 for an empty segment against a parameter.
     static func cost(_ parts: [Part], _ text: String) -> Double {
