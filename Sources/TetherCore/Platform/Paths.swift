@@ -46,6 +46,29 @@ extension String {
         return hasSuffix("/") ? self + component : self + "/" + component
     }
 
+    /// `a/./b/../c` as `a/c`, lexically (no file system look-up); leading `..` are kept, and `..` at the root
+    /// dropped.
+    package var lexicallyNormalized: String {
+        let absolute = hasPrefix("/")
+        var parts: [Substring] = []
+        for part in split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if part == "..", absolute {
+                continue
+            } else {
+                parts.append(part)
+            }
+        }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// This path from the current folder when it is relative, `lexicallyNormalized`.
+    package var absolutePath: String {
+        (hasPrefix("/") ? self : FileManager.default.currentDirectoryPath + "/" + self).lexicallyNormalized
+    }
+
     /// Whether this path lies below `folder` (not the folder itself), by their text: give both in the same form (both
     /// resolved, or both absolute and normalized).
     package func isInside(_ folder: String) -> Bool {

@@ -249,15 +249,7 @@ final class VersionedContracts {
     /// The repository `path` is in, and `path` from its top (without `.` and `..`); the path need not exist in the
     /// working tree (a manifest that only old versions have), its nearest existing folder is asked.
     private static func place(of path: String) throws(RunError) -> (top: String, path: String) {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var parts: [String] = []
-        for part in absolute.split(separator: "/") where part != "." {
-            if part == ".." {
-                if !parts.isEmpty { parts.removeLast() }
-            } else {
-                parts.append(String(part))
-            }
-        }
+        var parts = path.absolutePath.split(separator: "/").map(String.init)
         var rest: [String] = []
         while !parts.isEmpty && !("/" + parts.joined(separator: "/")).fileKind.isFolder {
             rest.insert(parts.removeLast(), at: 0)

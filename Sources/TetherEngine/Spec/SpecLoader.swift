@@ -39,7 +39,7 @@ struct SpecLoader {
                 return .failure(outside)
             }
         } else {
-            let folder = Self.absolute(file).pathDeletingLastComponent
+            let folder = file.absolutePath.pathDeletingLastComponent
             boundary = (folder, folder.resolvedPath)
             var candidate = folder
             while !candidate.isEmpty {
@@ -84,7 +84,7 @@ struct SpecLoader {
     /// folder when it is in none), so a document (a provider's, a pull request's) cannot have a run read and quote
     /// `../../.git-credentials`, an absolute path or a link that leads out of it.
     static func outside(_ file: String, _ boundary: (folder: String, resolved: String?)) -> SpecProblem? {
-        let isInside = SpecReferences.normalized(absolute(file)).isInside(boundary.folder)
+        let isInside = file.absolutePath.isInside(boundary.folder)
         // A link inside may lead out: where the file exists, where it resolves counts.
         let leadsOut =
             if let folder = boundary.resolved, let resolved = file.resolvedPath { !resolved.isInside(folder) } else {
@@ -96,11 +96,6 @@ struct SpecLoader {
             message: "\(file.specQuoted) is outside \(boundary.folder.specQuoted)" + (isInside ? " through a link" : "")
                 + ": a $ref reads files of the document's git work tree (or, outside one, of its folder) only",
             hint: "copy the file there, or bundle the document into one file")
-    }
-
-    /// `path` from the current folder when it is relative.
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : SpecReferences.normalized(FileManager.default.currentDirectoryPath + "/" + path)
     }
 
     /// Walks the whole root file, then every part of another file that a reference reaches, resolving each `$ref`

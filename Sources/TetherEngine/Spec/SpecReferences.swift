@@ -38,26 +38,9 @@ struct SpecReferences {
     /// The file a reference's file part names, relative to the folder of the file it is written in.
     static func file(_ part: String, from file: String) -> String {
         let decoded = part.percentDecoded ?? part
-        if decoded.hasPrefix("/") { return normalized(decoded) }
+        if decoded.hasPrefix("/") { return decoded.lexicallyNormalized }
         let folder = file.pathDeletingLastComponent
-        return normalized(folder.isEmpty ? decoded : folder + "/" + decoded)
-    }
-
-    /// `a/./b/../c` as `a/c`, lexically (no file system look-up); leading `..` are kept.
-    static func normalized(_ path: String) -> String {
-        let absolute = path.hasPrefix("/")
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-            } else if part == "..", absolute {
-                continue
-            } else {
-                parts.append(part)
-            }
-        }
-        return (absolute ? "/" : "") + parts.joined(separator: "/")
+        return (folder.isEmpty ? decoded : folder + "/" + decoded).lexicallyNormalized
     }
 
     /// Splits a reference into its file part (empty for the same file) and its fragment (percent-decoded, `nil` when

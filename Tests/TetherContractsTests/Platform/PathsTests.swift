@@ -59,6 +59,15 @@ import Testing
         #expect(!"/a".isInside("/a") && !"/ab".isInside("/a") && !"/a".isInside("/a/b"))
     }
 
+    /// `.` and `..` resolved by the text: a relative path keeps its leading `..`, an absolute one drops those at the
+    /// root; a relative path is made absolute from the current folder first.
+    @Test func aPathIsNormalizedAndMadeAbsolute() {
+        #expect("a/./b/../c".lexicallyNormalized == "a/c" && "../../a/./b/".lexicallyNormalized == "../../a/b")
+        #expect("/../a//b/../../c".lexicallyNormalized == "/c" && "/".lexicallyNormalized == "/")
+        #expect("/x/../y".absolutePath == "/y")
+        #expect("a/../b".absolutePath == (FileManager.default.currentDirectoryPath + "/b").lexicallyNormalized)
+    }
+
     @Test func runsOfSlashes() {
         #expect("//a//b//".pathLastComponent == "b")
         #expect("//a//b//".pathDeletingLastComponent == "/a")
