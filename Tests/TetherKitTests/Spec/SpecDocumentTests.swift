@@ -187,6 +187,25 @@ import Testing
 
     /// A document cannot have a run read (and quote in a report) a file outside its git work tree, or its folder
     /// outside one: a `..` path, an absolute path, a link that leads out.
+    /// A document named through `..` (`spec/../spec/openapi.yaml`) reads its own files: the folder a `$ref` may read
+    /// is normalized as the files' paths are (an unnormalized folder refused them as outside it).
+    @Test func aDocumentNamedThroughDotDotReadsItsOwnFiles() throws {
+        let folder = NSTemporaryDirectory() + "tether-spec-dotdot-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/spec", withIntermediateDirectories: true)
+        try Data("ok: {description: ok}\n".utf8).write(to: URL(fileURLWithPath: folder + "/spec/common.yaml"))
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /a: {get: {responses: {"200": {$ref: "common.yaml#/ok"}}}}
+            """
+        try Data(document.utf8).write(to: URL(fileURLWithPath: folder + "/spec/openapi.yaml"))
+        let spec = try SpecDocument.load(contentsOf: folder + "/spec/../spec/openapi.yaml")
+        #expect(spec.operations.map(\.name) == ["GET /a"])
+        #expect(spec.operations.first?.responses.map(\.status) == ["200"])
+    }
+
     @Test func aReferenceReadsNoFileOutsideTheDocumentsTree() throws {
         let folder = NSTemporaryDirectory() + "tether-spec-outside-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
