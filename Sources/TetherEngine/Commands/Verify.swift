@@ -75,6 +75,7 @@ public struct VerifyCommand: Command {
         }
         var pipeline = RunPipeline(plan: plan, runner: runner, tap: tap)
         pipeline.keepUntilExit = { context.keepUntilExit($0) }
+        pipeline.stoppedBy = { received.value }
         do {
             if plan.reports.isListOnly {
                 _ = try pipeline.list(write: context.write)

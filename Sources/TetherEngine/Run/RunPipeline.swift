@@ -22,6 +22,8 @@ public struct RunPipeline {
     /// (the executable leaves it to the exit; freeing a 5-version run's contracts, built targets and reports took 3 ms
     /// at the end of it), nothing elsewhere (it is then freed as usual).
     var keepUntilExit: (Any) -> Void = { _ in }
+    /// The signal that has stopped the run so far, asked before the reports are written (`RunReport.stoppedBySignal`).
+    var stoppedBy: () -> Int32? = { nil }
 
     /// - Parameters: as the properties.
     public init(
@@ -175,6 +177,7 @@ public struct RunPipeline {
         report.shard = plan.inputs.sharding.shard
         report.failsOnFlaky = plan.gate.failsOnFlaky
         report.failingCulprits = plan.spec.failingCulprits
+        report.stoppedBySignal = stoppedBy()
         let outcomes = Self.finish(&sinks, report, threadedFrom: resultsForThreadedFinish)
         var lines: [String] = []
         var failure: ReportError?

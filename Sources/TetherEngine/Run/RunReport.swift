@@ -284,6 +284,9 @@ public struct RunReport: Sendable, Equatable {
     public var secrets: [String]
     /// The part of a sharded run this is (`--shard K/N`), or `nil` for a whole run.
     public var shard: ContractShard?
+    /// The signal that stopped the run (Ctrl-C's SIGINT, SIGTERM) before its reports were written, or `nil`: their
+    /// exit code is then the process's, `128 + signal`.
+    public var stoppedBySignal: Int32?
     /// Baseline drifts of targets checked in this run that no longer drift (`--update-baseline` prunes them).
     public var fixed: [FixedDrift]
     /// `--fail-on-flaky`: a target that passed only after a retry fails the gate.
@@ -365,8 +368,9 @@ public struct RunReport: Sendable, Equatable {
 
     /// The exit code for a CI gate: `OutcomeCounts.exitCode` (which reads the baseline's marks and
     /// `failsOnFlaky`), except that a shard with no targets (more shards than targets) is 0: there was nothing for
-    /// it to check.
+    /// it to check; and a run a signal stopped has the process's, `128 + signal` (`stoppedBySignal`).
     public var exitCode: ExitCode {
+        if let stoppedBySignal { return .stopped(by: stoppedBySignal) }
         if results.isEmpty, shard != nil { return .success }
         return counts.exitCode
     }

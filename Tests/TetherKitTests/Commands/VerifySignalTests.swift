@@ -16,6 +16,7 @@ import Testing
         let folder = try fastThenSlow(fast: fast, slow: slow)
         let tether = try RunningTether([
             "verify", folder.file("fast.json"), folder.file("slow.json"), "--timeout", "60", "--no-color",
+            "--json", folder.file("run.jsonl"),
         ])
         try #require(tether.waitForOutput("PASS  Fast.quick", within: 20), "stdout: \(tether.stdout)")
         #expect(eventually(within: 10) { slow.requests.count == 1 }, "the slow request never reached its server")
@@ -36,6 +37,9 @@ import Testing
         #expect(junit.contains(#"<testsuite name="Fast" tests="1" failures="0" errors="0" skipped="0""#))
         let result = try JUnitValidator.validate(junit)
         #expect(result.isValid, "\(result)")
+        // The JSON lines' summary gives the process's exit code, not the gate's.
+        let lines = try String(contentsOfFile: folder.file("run.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.last?.contains(#""exitCode":\#(exitCode)"#) == true, "\(lines.last ?? "")")
         // No temporary file of the atomic write is left beside the report.
         let folderOfReport = (tether.junitPath as NSString).deletingLastPathComponent
         #expect(try FileManager.default.contentsOfDirectory(atPath: folderOfReport) == ["junit.xml"])
