@@ -129,6 +129,10 @@ package enum ReportFile {
         case device
     }
 
+    /// Whether `path` takes bytes rather than holding a file (`Stream`): nothing there is kept to protect, so a
+    /// recording stopped early goes into it rather than beside it.
+    package static func isStream(_ path: String) -> Bool { stream(at: path) != nil }
+
     /// What `path` is, when it is no file: `Stream`.
     static func stream(at path: String) -> Stream? {
         if let number = descriptor(named: path) { return .descriptor(number) }

@@ -75,7 +75,7 @@ public struct RecordCommand: Command {
         as <redacted> matches any value of that parameter when replayed.
 
         A run stopped early (Ctrl-C, SIGTERM, --fail-fast) writes what it recorded to FILE.partial.har and
-        leaves FILE.har as it was.
+        leaves FILE.har as it was (a stream such as /dev/stdout takes it, said to be partial).
 
         Nothing records unless asked: run record on a schedule or by hand, review the file, commit it.
 

@@ -224,7 +224,7 @@ public final class HARRecorder: @unchecked Sendable {
 ///
 /// A run that stopped early (Ctrl-C, SIGTERM, `--fail-fast`) before every target was answered writes what it recorded
 /// beside the file, as `NAME.partial.har`, and leaves `NAME.har` as it was: a partial recording never replaces a
-/// complete one.
+/// complete one. A stream (`/dev/stdout`, a pipe) holds no recording to keep, and takes the partial one itself.
 public struct HARRecording: ReportSink {
     /// Where the HAR goes; parent folders are created.
     public var path: String
@@ -260,11 +260,16 @@ public struct HARRecording: ReportSink {
         if !learned.isEmpty { archive = archive.mappingStrings(Redactor(secrets: learned).redact) }
         let missing = recorder.missing(among: report)
         let isPartial = stop?.isCancelled == true && !missing.isEmpty
-        let written = isPartial ? partialPath : path
+        let isStream = ReportFile.isStream(path)
+        let written = isPartial && !isStream ? partialPath : path
         try ReportFile.write(archive.serialized(pretty: true), to: written)
         let count = recorder.count == 1 ? "1 response" : "\(recorder.count) responses"
         var line = "HAR recording: \(written) (\(count))"
-        if isPartial { line += "; the run stopped early, so \(path) was left as it was" }
+        if isPartial {
+            line +=
+                isStream
+                ? "; the run stopped early, so it is partial" : "; the run stopped early, so \(path) was left as it was"
+        }
         if !missing.isEmpty {
             let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
             line += "; not recorded, no response: \(shown)"

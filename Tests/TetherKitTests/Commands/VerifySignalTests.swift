@@ -75,6 +75,29 @@ import Testing
         #expect(archive.entries.map(\.url) == ["\(fast.baseURL)/quick"])
     }
 
+    /// A recording into a stream (here the process's own output, `/dev/fd/1`) that --fail-fast cut short goes into
+    /// the stream, said to be partial: there is no complete recording there to keep, and no `/dev/fd/1.partial.har`
+    /// can be made.
+    @Test func aRecordingStoppedEarlyIntoAStreamGoesIntoIt() throws {
+        let fast = try MockServer { _ in .json(#"{"id": "one"}"#) }
+        let slow = try MisbehavingServer(mode: .hang)
+        defer { slow.stop() }
+        let folder = try fastThenSlow(fast: fast, slow: slow)
+        let tether = try RunningTether(
+            ["record", folder.file("fast.json"), folder.file("slow.json"), "--out", "/dev/fd/1"]
+                + ["--timeout", "60", "--no-color", "--fail-fast"])
+        #expect(tether.waitForExit(within: 20) == 1, "stdout: \(tether.stdout)\nstderr: \(tether.stderr)")
+        let stdout = tether.stdout
+        #expect(
+            stdout.contains(
+                "HAR recording: /dev/fd/1 (1 response); the run stopped early, so it is partial; not recorded, no "
+                    + "response: Slow.late"), "\(stdout)")
+        let start = try #require(stdout.range(of: "{\n"), "\(stdout)")
+        let end = try #require(stdout.range(of: "\n}\n", options: .backwards), "\(stdout)")
+        let archive = try HARArchive.parse(Data(stdout[start.lowerBound..<end.upperBound].utf8), path: "stdout")
+        #expect(archive.entries.map(\.url) == ["\(fast.baseURL)/quick"])
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func tetherMockStopsOnASignal(signal: Int32, exitCode: Int32) throws {
         var root = URL(fileURLWithPath: #filePath)
