@@ -502,6 +502,10 @@ public struct ContractRunner: Sendable {
                     let located = stubPlaces.located(stubSide.map { findings[$0] }, in: contract)
                     for (position, index) in stubSide.enumerated() { findings[index] = located[position] }
                 }
+            } else if findings.contains(where: { $0.rule == .repeatedKey }) {
+                // Where the stub's file has the key again (rare: its file is read for this target alone).
+                let places = StubPlaces()
+                findings = findings.map { $0.rule == .repeatedKey ? places.located([$0], in: contract)[0] : $0 }
             }
             let outcome: Outcome = findings.contains(where: \.isDrift) ? .drifted : .passed
             return ContractResult(

@@ -33,14 +33,19 @@ public enum StubDiff {
         case (.object(let oldMembers), .object(let newMembers)) where !oldMembers.isEmpty || !newMembers.isEmpty:
             lines.append("  \(pad)\(label){")
             var rows: [Row] = []
-            for member in oldMembers {
-                if let newValue = newMembers.first(where: { $0.key == member.key })?.value {
+            // Keys compare by their bytes, as the check compares them; a key the stub repeats is removed (the
+            // update keeps its first).
+            func named(_ name: String) -> (JSONMember) -> Bool { { $0.key.utf8.elementsEqual(name.utf8) } }
+            for (offset, member) in oldMembers.enumerated() {
+                if !oldMembers[..<offset].contains(where: named(member.key)),
+                    let newValue = newMembers.first(where: named(member.key))?.value
+                {
                     rows.append(newValue == member.value ? .same : .changed(member.key, member.value, newValue))
                 } else {
                     rows.append(.removed(key(member.key), member.value))
                 }
             }
-            for member in newMembers where !oldMembers.contains(where: { $0.key == member.key }) {
+            for member in newMembers where !oldMembers.contains(where: named(member.key)) {
                 rows.append(.added(key(member.key), member.value))
             }
             emit(rows, depth: depth + 1, into: &lines)

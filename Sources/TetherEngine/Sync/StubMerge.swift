@@ -18,6 +18,7 @@
 ///   stub or live array stays as it is); in an array of elements of several kinds (a union), each with the live
 ///   elements of its kind, and a kind only the live array has is added;
 /// - live keys the stub lacks are added (at the end, live value) only when `isStrict`, where they are drifts;
+/// - a key a stub object has twice keeps its first value, the one the check reads;
 /// - everything else keeps the stub's own, curated value.
 ///
 /// The target's rules are kept true: an ignored value stays as it is, a key an `optional` rule allows to be absent
@@ -64,6 +65,15 @@ public enum StubMerge {
         /// The kinds of JSON values, as the structure check tells them apart (every number is one kind).
         enum Kind: Hashable { case object, array, string, number, bool }
 
+        /// An object's members without a key's repeats: the first of each, as the check reads the stub.
+        static func firstOfEachKey(_ members: [JSONMember]) -> [JSONMember] {
+            var kept: [JSONMember] = []
+            for member in members where !kept.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) }) {
+                kept.append(member)
+            }
+            return kept
+        }
+
         /// A value's kind; `nil` for `null`, which the check reads as no kind.
         static func kind(_ value: JSONValue) -> Kind? {
             switch value {
@@ -83,7 +93,8 @@ public enum StubMerge {
             case (_, .null):
                 if !rules.nullable.namesShapePosition(path), !nulls.contains(path) { nulls.append(path) }
                 return stub
-            case (.object(let stubMembers), .object(let liveMembers)):
+            case (.object(let members), .object(let liveMembers)):
+                let stubMembers = Self.firstOfEachKey(members)
                 if !rules.maps.isEmpty, rules.maps.namesShapePosition(path) {
                     return .object(
                         stubMembers.map { member in

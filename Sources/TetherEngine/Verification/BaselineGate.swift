@@ -64,6 +64,7 @@ public struct BaselineGate: Sendable, Equatable {
         case .null: return "unexpected null"
         case .missingKey: return "missing key"
         case .extraKey: return "key not in stub"
+        case .repeatedKey: return "key twice in the stub"
         case .format:
             guard let format = ContractRules.Format(rawValue: expected) else { return "format \(expected)" }
             return format.isInteger ? "does not fit \(expected)" : "not \(ContractRules.article(format))"

@@ -254,7 +254,9 @@ public enum ContractCheck {
                         JSONShape(stubTape: tape, textLength: text.count, rules: rules)
                     }
                 } ?? JSONShape(stub: stub.value, rules: rules)
-            return shape.findings(live: live, strict: isStrict, parser: parser)
+            let findings = shape.findings(live: live, strict: isStrict, parser: parser)
+            // A stub's repeated keys are rare: they are named from its value only when the shape found one.
+            return shape.hasRepeatedKey ? ShapeCheck.repeatedKeys(in: stub.value, rules: rules) + findings : findings
         case .text:
             if live.isEmpty {
                 return [

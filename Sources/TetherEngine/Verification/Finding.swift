@@ -134,6 +134,8 @@ extension Finding {
         case stubNull
         /// The stub's array is empty: the elements are not checked (a note).
         case emptyStubArray
+        /// A stub object has a key twice: `JSONDecoder` reads the first value, `JSONSerialization` the last.
+        case repeatedKey
         /// A value outside its `rules.formats` format (date-time, uuid, int32, …).
         case format
         /// A value not among its `rules.values`.

@@ -69,6 +69,9 @@ public struct JSONShape: Sendable, Equatable {
     var nodeRules: [NodeRule] = []
     /// The rules compiled in, for the walk's strictness hints.
     let rules: ContractRules
+    /// Whether a stub object has a key twice. The shape keeps the first value, as `JSONDecoder` reads it
+    /// (`JSONSerialization` keeps the last); `ShapeCheck.repeatedKeys(in:)` names each repeat, which is a drift.
+    private(set) var hasRepeatedKey = false
 
     /// Stub values nested deeper than this are not compiled: what lies below accepts anything.
     static let maxDepth = 1024
@@ -251,7 +254,11 @@ public struct JSONShape: Sendable, Equatable {
             node.isMap = true
             var mapValues: [Value] = []
             for object in onlyObject.map({ [$0] }) ?? objects {
-                object.forEachMember { _, value in mapValues.append(value) }
+                var keys: Set<[UInt8]> = []
+                object.forEachMember { key, value in
+                    if !keys.insert(Array(key)).inserted { hasRepeatedKey = true }
+                    mapValues.append(value)
+                }
             }
             if !mapValues.isEmpty {
                 node.element = compile(mapValues, depth: depth + 1, path: path + [.any])
@@ -260,7 +267,7 @@ public struct JSONShape: Sendable, Equatable {
             compileMembers(of: object, into: &node, depth: depth, path: path)
         } else if !objects.isEmpty {
             // Keys in first-seen order, each with the values the stub objects give it (first one if repeated).
-            let (names, valuesByName) = Self.groupedMembers(objects)
+            let (names, valuesByName) = Self.groupedMembers(objects, repeats: &hasRepeatedKey)
             // Reserve this node's key range first so that it stays contiguous while children add theirs.
             let firstKey = keys.count
             node.firstKey = Int32(firstKey)
@@ -303,7 +310,10 @@ public struct JSONShape: Sendable, Equatable {
         var position = 0
         object.forEachMember { key, _ in
             defer { position += 1 }
-            guard !hasKey(key, from: firstKey) else { return }
+            guard !hasKey(key, from: firstKey) else {
+                hasRepeatedKey = true
+                return
+            }
             keptPositions |= 1 << UInt64(position)
             node.requiredMask |= 1 << UInt64(keys.count - firstKey)
             appendKey(key, isRequired: true)
@@ -328,7 +338,10 @@ public struct JSONShape: Sendable, Equatable {
         kept.reserveCapacity(object.memberCount)
         var keptBytes: Set<[UInt8]> = []
         object.forEachMember { key, value in
-            guard keptBytes.insert(Array(key)).inserted else { return }
+            guard keptBytes.insert(Array(key)).inserted else {
+                hasRepeatedKey = true
+                return
+            }
             let offset = kept.count
             kept.append(value)
             appendKey(key, isRequired: true)
@@ -346,11 +359,12 @@ public struct JSONShape: Sendable, Equatable {
     }
 
     /// The keys of the stub objects at one position in first-seen order (as bytes), each with the values the objects
-    /// give it (the first one where an object repeats a key). Stub objects are small, so a linear search finds a key;
-    /// a dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
+    /// give it (the first one where an object repeats a key, and then `repeats` is set). Stub objects are small, so a
+    /// linear search finds a key; a dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
     /// Keys are compared by their UTF-8 bytes, as the walk compares live keys and as JSON tells keys apart: Swift's
     /// `String` equality would take `"é"` and `"e\u0301"` for one key, and the second would then never be checked.
-    private static func groupedMembers<Value: ShapeSource>(_ objects: [Value]) -> (names: [[UInt8]], values: [[Value]])
+    private static func groupedMembers<Value: ShapeSource>(_ objects: [Value], repeats: inout Bool)
+        -> (names: [[UInt8]], values: [[Value]])
     {
         var names: [[UInt8]] = []
         var values: [[Value]] = []
@@ -369,7 +383,10 @@ public struct JSONShape: Sendable, Equatable {
                     found = names.firstIndex { $0.count == key.count && $0.elementsEqual(key) }
                 }
                 if let found {
-                    guard !seenHere[found] else { return }
+                    guard !seenHere[found] else {
+                        repeats = true
+                        return
+                    }
                     seenHere[found] = true
                     values[found].append(value)
                 } else {

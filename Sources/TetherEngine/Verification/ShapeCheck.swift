@@ -25,7 +25,80 @@ public enum ShapeCheck {
     public static func findings(
         stub: JSONValue, live: Data, strict: Bool = false, rules: ContractRules = ContractRules()
     ) -> [Finding] {
-        JSONShape(stub: stub, rules: rules).findings(live: live, strict: rules.isStrict ?? strict)
+        let shape = JSONShape(stub: stub, rules: rules)
+        let findings = shape.findings(live: live, strict: rules.isStrict ?? strict)
+        return shape.hasRepeatedKey ? repeatedKeys(in: stub, rules: rules) + findings : findings
+    }
+
+    /// A drift at each key a stub object has twice (or more), in document order: `JSONDecoder` reads the first
+    /// value, `JSONSerialization` the last, so the app may read either; the check reads the first. The stub is
+    /// walked iteratively, so that its depth (up to the parser's 1,024 levels) needs no stack.
+    /// - Parameters:
+    ///   - stub: The stub body.
+    ///   - rules: The contract's rules: none is named where `ignore` rules.
+    ///   - culprit: `.stub` against an OpenAPI document (`SpecCheck`), else `nil`.
+    /// - Returns: One drift per repeated key and object; none for a stub without one.
+    public static func repeatedKeys(
+        in stub: JSONValue, rules: ContractRules = ContractRules(), culprit: Finding.Culprit? = nil
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        var components: [JSONLocation.Component] = []
+        // Each open container, the index of its next child and, for an object, how many members before each one
+        // have its key; `components` holds the way down to the top one.
+        var stack: [(value: JSONValue, next: Int, earlier: [Int])] = [(stub, 0, [])]
+        while let top = stack.last {
+            let child: (value: JSONValue, step: JSONLocation.Component)?
+            switch top.value {
+            case .object(let members) where top.next < members.count:
+                if top.next == 0 { stack[stack.count - 1].earlier = earlierKeys(members) }
+                let member = members[top.next]
+                let earlier = stack[stack.count - 1].earlier[top.next]
+                // The first of each key is walked; the second is the drift, once per key and object.
+                if earlier == 1, case let location = JSONLocation(components + [.key(member.key)]),
+                    !SpecCheck.isIgnored(location, by: rules)
+                {
+                    findings.append(
+                        Finding(
+                            .drift, .repeatedKey, at: .json(location),
+                            "the stub has this key twice: JSONDecoder reads the first value, JSONSerialization the "
+                                + "last; keep one (the check read the first)", culprit: culprit))
+                }
+                child = earlier == 0 ? (member.value, .key(member.key)) : nil
+            case .array(let elements) where top.next < elements.count:
+                child = (elements[top.next], .index(top.next))
+            default:
+                stack.removeLast()
+                if !stack.isEmpty { components.removeLast() }
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            // Only containers are opened: a scalar has no keys.
+            guard let child else { continue }
+            switch child.value {
+            case .object, .array:
+                components.append(child.step)
+                stack.append((child.value, 0, []))
+            default: continue
+            }
+        }
+        return findings
+    }
+
+    /// For each member, how many before it have its key, compared by UTF-8 bytes as the shape compares them: 0 for
+    /// the first of each key. A linear search in a small object, a dictionary in a wide one.
+    private static func earlierKeys(_ members: [JSONMember]) -> [Int] {
+        guard members.count > 16 else {
+            return members.indices.map { offset in
+                let key = members[offset].key.utf8
+                return members[..<offset].reduce(0) { $0 + ($1.key.utf8.elementsEqual(key) ? 1 : 0) }
+            }
+        }
+        var seen: [[UInt8]: Int] = [:]
+        return members.map { member in
+            let key = Array(member.key.utf8)
+            defer { seen[key, default: 0] += 1 }
+            return seen[key] ?? 0
+        }
     }
 }
 

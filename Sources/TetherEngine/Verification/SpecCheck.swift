@@ -191,7 +191,8 @@ public struct SpecCheck: Sendable {
                     expected: media.name, actual: "text")
             ]
         }
-        return schemaFindings(schema.violations(of: value, mode: .consumer), rules: rules, at: { .json($0) })
+        return ShapeCheck.repeatedKeys(in: value, rules: rules, culprit: .stub)
+            + schemaFindings(schema.violations(of: value, mode: .consumer), rules: rules, at: { .json($0) })
     }
 
     // MARK: Response headers

@@ -13,8 +13,8 @@
 /// | same | breaks | fits | stub |
 /// | – | – | breaks, where the stub has nothing to say | service |
 ///
-/// A request the spec rejects, and a target whose operation the spec lacks, are the stub's (drifts, whatever the
-/// service answered).
+/// A request the spec rejects, a target whose operation the spec lacks, and a key the stub has twice are the stub's
+/// (drifts, whatever the service answered).
 enum SpecTriangle {
     /// The run's findings for one target, each with its culprit.
     /// - Parameters:
@@ -26,7 +26,9 @@ enum SpecTriangle {
     static func judge(live: [Finding], stub: [Finding], service: [Finding]) -> [Finding] {
         func place(_ finding: Finding) -> String { finding.location.anyElement }
         var stubBreaks: [String: Finding] = [:]
-        for finding in stub where finding.isDrift { stubBreaks[place(finding)] = stubBreaks[place(finding)] ?? finding }
+        for finding in stub where finding.isDrift && finding.rule != .repeatedKey {
+            stubBreaks[place(finding)] = stubBreaks[place(finding)] ?? finding
+        }
         var serviceBreaks: [String: Finding] = [:]
         var serviceUndeclared = Set<String>()
         for finding in service {
@@ -38,8 +40,17 @@ enum SpecTriangle {
         }
         var judged: [Finding] = []
         var explained = Set<String>()
+        // A key the stub has twice is the stub's, whatever the spec and the service say there; both the stub's
+        // checks may name it, and it is reported once.
+        var repeatedKeys = Set<String>()
         for var finding in live {
             guard finding.isDrift else {
+                judged.append(finding)
+                continue
+            }
+            if finding.rule == .repeatedKey {
+                finding.culprit = .stub
+                repeatedKeys.insert(place(finding))
                 judged.append(finding)
                 continue
             }
@@ -52,6 +63,10 @@ enum SpecTriangle {
             judged.append(finding)
         }
         for var finding in stub where !explained.contains(place(finding)) {
+            if finding.rule == .repeatedKey {
+                if !repeatedKeys.contains(place(finding)) { judged.append(finding) }
+                continue
+            }
             let key = place(finding)
             if finding.isDrift, serviceBreaks[key] != nil || serviceUndeclared.contains(key) {
                 finding.culprit = .spec

@@ -300,6 +300,33 @@ import Testing
         #expect(try project.run("verify").exitCode == 0)
     }
 
+    /// A key a stub has twice is a drift at the place of its second in the sample file (JSONDecoder and
+    /// JSONSerialization read different values); update keeps the first, the value the check read, drops the
+    /// repeat and keeps the file's layout, and verify then passes.
+    @Test func aKeyTwiceInAStubIsADriftThatUpdateMends() throws {
+        let manifest = """
+            {"service": "API", "baseURL": "https://api.test",
+             "targets": [{"name": "me", "path": "/me", "sampleData": {"file": "samples/me.json"}}]}
+            """
+        let sample = "{\n  \"id\": 1,\n  \"name\": \"a\",\n  \"id\": \"x\"\n}\n"
+        let project = try Project(
+            manifest: manifest, samples: ["me.json": sample], live: [("/me", 200, #"{"id": 2, "name": "b"}"#)])
+        defer { project.remove() }
+        let verify = try project.run("verify")
+        #expect(verify.exitCode == 1, "\(verify.stdout)\(verify.stderr)")
+        #expect(
+            verify.stdout.contains(
+                "$.id: the stub has this key twice: JSONDecoder reads the first value, JSONSerialization the last; "
+                    + "keep one (the check read the first) (the stub: "),
+            "\(verify.stdout)")
+        #expect(verify.stdout.contains("samples/me.json:4:9)"), "\(verify.stdout)")
+        let update = try project.run("update")
+        #expect(update.exitCode == 0, "\(update.stdout)\(update.stderr)")
+        #expect(project.sample("me.json") == "{\n  \"id\": 1,\n  \"name\": \"a\"\n}\n")
+        let again = try project.run("verify")
+        #expect(again.exitCode == 0, "\(again.stdout)")
+    }
+
     /// A stub that is a symbolic link (shared from another folder) is rewritten where it leads; the link stays.
     @Test func aLinkedStubIsWrittenThroughItsLink() throws {
         let project = try Self.standard()

@@ -37,6 +37,10 @@ import Testing
         (#"[1]"#, #"[2, "b", "c"]"#, false, #"[1, "b"]"#),
         // Empty arrays on either side leave the stub's.
         (#"{"a": [], "b": [1]}"#, #"{"a": [1], "b": []}"#, false, #"{"a": [], "b": [1]}"#),
+        // A key a stub object has twice keeps its first value, the one the check read (the stub drifted: it held
+        // both).
+        (#"{"a": 1, "b": 2, "a": "x", "a": 3}"#, #"{"a": 5, "b": 6}"#, false, #"{"a": 1, "b": 2}"#),
+        (#"[{"o": {"k": 1, "k": 2}}]"#, #"[{"o": {"k": 3}}]"#, true, #"[{"o": {"k": 1}}]"#),
     ])
     func mergeFollowsTheRules(stub: String, live: String, strict: Bool, expected: String) throws {
         let merged = StubMerge.merged(stub: try json(stub), live: try json(live), isStrict: strict)
@@ -152,5 +156,22 @@ import Testing
                 "  }",
             ])
         #expect(StubDiff.lines(old: .integer(1), new: .integer(1)).isEmpty)
+    }
+
+    /// A key the stub has twice, once merged: the repeat is drawn as removed, and the first as what it became
+    /// (the diff once paired the repeat with the kept key, and drew it as changed into the first's value).
+    @Test func diffDrawsARepeatedKeyAsRemoved() throws {
+        let stub = try json(#"{"id": 1, "name": "a", "id": "x"}"#)
+        let merged = StubMerge.merged(stub: stub, live: try json(#"{"id": 2.5, "name": "b"}"#), isStrict: false)
+        #expect(merged == (try json(#"{"id": 2.5, "name": "a"}"#)))
+        #expect(
+            StubDiff.lines(old: stub, new: merged) == [
+                "  {",
+                "-   \"id\": 1,",
+                "+   \"id\": 2.5,",
+                "    … (1 unchanged)",
+                "-   \"id\": \"x\"",
+                "  }",
+            ])
     }
 }

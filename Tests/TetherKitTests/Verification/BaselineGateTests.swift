@@ -74,6 +74,7 @@ import Testing
         ),
         (Finding(.drift, .missingKey, at: .jsonPath("$.name"), ""), "$.name", "missing key"),
         (Finding(.drift, .extraKey, at: .jsonPath("$.plan"), ""), "$.plan", "key not in stub"),
+        (Finding(.drift, .repeatedKey, at: .jsonPath("$.items[2].id"), ""), "$.items[*].id", "key twice in the stub"),
         (
             Finding(.drift, .format, at: .jsonPath("$.at"), "", expected: "date-time", actual: #""x""#), "$.at",
             "not a date-time"

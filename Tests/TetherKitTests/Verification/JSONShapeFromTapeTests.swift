@@ -63,7 +63,7 @@ import Testing
     }
 
     /// Objects with repeated and shared keys, arrays of mixed elements, every scalar type, nulls, empty containers.
-    private static func randomValue(depth: Int, using random: inout SplitMix) -> JSONValue {
+    static func randomValue(depth: Int, using random: inout SplitMix) -> JSONValue {
         let keys = ["a", "b", "c", "d", "e", "f", "a_longer_key_than_sixteen_bytes", "é"]
         switch Int.random(in: 0..<(depth > 3 ? 7 : 10), using: &random) {
         case 0: return .null

@@ -26,10 +26,15 @@ import Testing
             .object([JSONMember("a", .integer(1)), JSONMember("a", .string("x"))]),
             .object([JSONMember("a", .integer(2))]),
         ])
-        // Required (in both elements), typed by the first occurrence only: an integer.
-        #expect(ShapeCheck.findings(stub: stub, live: Data(#"[{"a": 5}]"#.utf8)).filter(\.isDrift).isEmpty)
-        #expect(
-            ShapeCheck.findings(stub: stub, live: Data(#"[{}]"#.utf8)).filter(\.isDrift).map(\.path) == ["$[0].a"])
+        // Required (in both elements), typed by the first occurrence only: an integer. The repeat is a drift of its
+        // own, at the first element's second `a`.
+        #expect(drifts(stub, #"[{"a": 5}]"#) == ["repeatedKey $[0].a"])
+        #expect(drifts(stub, #"[{}]"#) == ["repeatedKey $[0].a", "missingKey $[0].a"])
+    }
+
+    /// The drifts' rules and paths.
+    private func drifts(_ stub: JSONValue, _ live: String) -> [String] {
+        ShapeCheck.findings(stub: stub, live: Data(live.utf8)).filter(\.isDrift).map { "\($0.rule) \($0.path)" }
     }
 
     /// One stub object (no merge: `JSONShape.compileMembers`), narrow and wide (over 64 members with the repeats):
@@ -47,9 +52,11 @@ import Testing
                 padding.map { "\"\($0.key)\": 1" } + (a.map { ["\"a\": \($0)"] } ?? []) + ["\"z\": true"]
             return Data(("{" + members.joined(separator: ", ") + "}").utf8)
         }
-        #expect(ShapeCheck.findings(stub: stub, live: live("5")).filter(\.isDrift).isEmpty)
-        #expect(ShapeCheck.findings(stub: stub, live: live("\"x\"")).filter(\.isDrift).map(\.path) == ["$.a"])
-        #expect(ShapeCheck.findings(stub: stub, live: live(nil)).filter(\.isDrift).map(\.path) == ["$.a"])
+        // Every key is there twice (the padding too), each a drift of its own at its second place.
+        let repeats = padding.map { "repeatedKey $.\($0.key)" } + ["repeatedKey $.a"]
+        #expect(drifts(stub, String(decoding: live("5"), as: UTF8.self)) == repeats)
+        #expect(drifts(stub, String(decoding: live("\"x\""), as: UTF8.self)) == repeats + ["type $.a"])
+        #expect(drifts(stub, String(decoding: live(nil), as: UTF8.self)) == repeats + ["missingKey $.a"])
     }
 
     /// Caught by the structure fuzzer's self-check (input: `Fuzz/Corpus/structure/regression-canonically-equal-keys`):
