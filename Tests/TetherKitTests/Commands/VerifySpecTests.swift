@@ -183,6 +183,26 @@ import Testing
         #expect(run.stdout.contains("  GET /users/{username} 404"), "\(run.stdout)")
     }
 
+    /// A key the stub has twice, offline: the stub's drift, at the place of the repeat, though both values fit the
+    /// schema (JSONDecoder and JSONSerialization would read different ones).
+    @Test func offlineAKeyTwiceIsTheStubs() async throws {
+        let manifest = """
+            {"service": "Shop", "baseURL": "http://127.0.0.1:9/v2",
+             "targets": [{"name": "user", "path": "/users/octocat",
+                          "sampleData": {"json": {"login": "octocat", "id": 1, "login": "hubot"}}}]}
+            """
+        let folder = try ContractFolder(["contracts/shop.json": manifest, "openapi.yaml": Self.spec])
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.stdout.contains(
+                "stale stub: $.login: the stub has this key twice: JSONDecoder reads the first value, "
+                    + "JSONSerialization the last; keep one (the check read the first) (the stub: "
+                    + "\(folder.file("contracts/shop.json")):3:"), "\(run.stdout)")
+    }
+
     /// `"spec"` in a manifest, relative to it: no `--spec` needed; a document that is not there is the manifest's error.
     @Test func aManifestNamesItsServicesDocument() async throws {
         let withSpec = Self.manifest.replacingOccurrences(
