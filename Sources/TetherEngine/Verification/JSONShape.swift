@@ -360,9 +360,10 @@ public struct JSONShape: Sendable, Equatable {
 
     /// The keys of the stub objects at one position in first-seen order (as bytes), each with the values the objects
     /// give it (the first one where an object repeats a key, and then `repeats` is set). Stub objects are small, so a
-    /// linear search finds a key; a dictionary takes over for wide ones. Compiling runs once per contract, and hashing every key was most of it.
-    /// Keys are compared by their UTF-8 bytes, as the walk compares live keys and as JSON tells keys apart: Swift's
-    /// `String` equality would take `"é"` and `"e\u0301"` for one key, and the second would then never be checked.
+    /// linear search finds a key; a dictionary takes over for wide ones. Compiling runs once per contract, and hashing
+    /// every key was most of it. Keys are compared by their UTF-8 bytes, as the walk compares live keys and as JSON
+    /// tells keys apart: Swift's `String` equality would take `"é"` and `"e\u0301"` for one key, and the second would
+    /// then never be checked.
     private static func groupedMembers<Value: ShapeSource>(_ objects: [Value], repeats: inout Bool)
         -> (names: [[UInt8]], values: [[Value]])
     {
