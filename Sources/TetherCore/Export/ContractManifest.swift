@@ -106,16 +106,48 @@ public struct ContractManifest: Sendable, Equatable {
         return manifestPath
     }
 
+    /// Writes into `folder` as an import does: new files only (`existingFile(in:)`), each checked before any is
+    /// written (`checkWritable(in:)`), so that a failure leaves nothing behind.
+    /// - Parameter folder: Where, e.g. `contracts`.
+    /// - Returns: The manifest's path.
+    /// - Throws: `NewFilesError`: a file is there already, or one cannot be written.
+    public func writeNewFiles(to folder: String) throws(NewFilesError) -> String {
+        if let existing = existingFile(in: folder) { throw .exists(path: existing) }
+        do {
+            try checkWritable(in: folder)
+            return try write(to: folder)
+        } catch {
+            throw .write(error)
+        }
+    }
+
+    /// Why `writeNewFiles(to:)` wrote nothing.
+    public enum NewFilesError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// A file it would write is there already (the manifest first, then the sample files).
+        case exists(path: String)
+        /// A file cannot be written.
+        case write(ReportError)
+
+        /// The message: lower case, naming the file and what to do.
+        public var description: String {
+            switch self {
+            case .exists(let path):
+                "\(path) exists already: nothing was written; remove it, or import into another --out folder"
+            case .write(let error): error.description
+            }
+        }
+    }
+
     /// The first file that `write(to:)` would write into `folder` and that is there already (the manifest first, then
     /// the sample files), or nil: an import writes new files only, and a team's own samples are never replaced.
-    public func existingFile(in folder: String) -> String? {
+    func existingFile(in folder: String) -> String? {
         fileNames.lazy.map { folder.pathAppending($0) }.first { $0.fileKind.exists }
     }
 
     /// Checks, before any file is written, that `write(to:)` can write each of them (their folders are made now): a
     /// file that cannot be written then leaves none of the others behind.
     /// - Throws: `ReportError.write` naming the first file that could not be written.
-    public func checkWritable(in folder: String) throws(ReportError) {
+    func checkWritable(in folder: String) throws(ReportError) {
         for path in fileNames { try ReportFile.checkWritable(folder.pathAppending(path)) }
     }
 

@@ -188,14 +188,10 @@ public struct HARImport: Sendable {
             throw .har(error)
         }
         let imported = try HARImport(archive: archive, file: harPath, service: service, host: host)
-        if let existing = imported.manifest.existingFile(in: folder) {
-            throw .manifestExists(path: existing, messages: imported.messages)
-        }
         do {
-            try imported.manifest.checkWritable(in: folder)
-            return (imported, try imported.manifest.write(to: folder))
+            return (imported, try imported.manifest.writeNewFiles(to: folder))
         } catch {
-            throw .write(error)
+            throw .write(error, messages: imported.messages)
         }
     }
 
@@ -408,17 +404,15 @@ public enum HARImportError: Error, Sendable, Equatable, CustomStringConvertible 
     case unknownHost(file: String, host: String, hosts: [(String, Int)])
     /// No entry of the chosen origin can become a target; `messages` say why for each.
     case nothingToImport(file: String, origin: String?, messages: [String])
-    /// The manifest would replace a file that exists.
-    case manifestExists(path: String, messages: [String])
     /// The recorded requests cannot be written in the file format (a bug: each is built as the loader builds it).
     case contract(ContractError)
-    /// A file could not be written.
-    case write(ReportError)
+    /// A file is there already, or cannot be written; `messages` are the import's.
+    case write(ContractManifest.NewFilesError, messages: [String])
 
     /// What the import said about the entries before it stopped (empty when it did not get that far).
     public var messages: [String] {
         switch self {
-        case .nothingToImport(_, _, let messages), .manifestExists(_, let messages): messages
+        case .nothingToImport(_, _, let messages), .write(_, let messages): messages
         default: []
         }
     }
@@ -435,10 +429,8 @@ public enum HARImportError: Error, Sendable, Equatable, CustomStringConvertible 
             let which = origin.map { " for \($0)" } ?? ""
             return "\(file): no entry\(which) can be imported (see the messages above); "
                 + "record the requests again, or choose another host with --host"
-        case .manifestExists(let path, _):
-            return "\(path) exists already: nothing was written; remove it, or pass another --out folder"
         case .contract(let error): return error.description
-        case .write(let error): return error.description
+        case .write(let error, _): return error.description
         }
     }
 

@@ -139,12 +139,10 @@ public struct SpecImport: Sendable {
             throw .spec(error)
         }
         let imported = try SpecImport(document: document, service: service, tags: tags, baseURL: baseURL)
-        if let existing = imported.manifest.existingFile(in: folder) { throw .manifestExists(path: existing) }
         do {
-            try imported.manifest.checkWritable(in: folder)
-            return (imported, try imported.manifest.write(to: folder))
+            return (imported, try imported.manifest.writeNewFiles(to: folder))
         } catch {
-            throw .write(error)
+            throw .write(error, messages: imported.messages)
         }
     }
 
@@ -264,17 +262,17 @@ public enum SpecImportError: Error, Sendable, CustomStringConvertible {
     case noSuchTag(file: String, tags: [String], known: [String])
     /// No operation has what a target needs.
     case nothingToImport(file: String, messages: [String])
-    /// The manifest would overwrite one.
-    case manifestExists(path: String)
     /// The targets cannot be written as a manifest.
     case contract(ContractError)
-    /// A file cannot be written.
-    case write(ReportError)
+    /// A file is there already, or cannot be written; `messages` are the import's.
+    case write(ContractManifest.NewFilesError, messages: [String])
 
     /// The messages to print before the error (what was not imported).
     public var messages: [String] {
-        if case .nothingToImport(_, let messages) = self { return messages }
-        return []
+        switch self {
+        case .nothingToImport(_, let messages), .write(_, let messages): messages
+        default: []
+        }
     }
 
     /// `tether: error: …`.
@@ -298,9 +296,8 @@ public enum SpecImportError: Error, Sendable, CustomStringConvertible {
                     ? " (it tags none): drop --tag" : " (its tags: \(known.joined(separator: ", "))): check --tag")
         case .nothingToImport(let file, _):
             "\(file): no operation has an example for a response (and for its required parameters): nothing imported"
-        case .manifestExists(let path): "\(path) exists: import into another --out folder, or remove it"
         case .contract(let error): "\(error)"
-        case .write(let error): "\(error)"
+        case .write(let error, _): "\(error)"
         }
     }
 }

@@ -93,6 +93,20 @@ import Testing
         #expect(verify.exitCode == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout.contains("2 passed, 0 failed"), "\(verify.stdout)")
 
+        // Imported again into the same folder: refused, nothing written, in the words a HAR import uses, after the
+        // same notes.
+        let written = try Data(contentsOf: URL(fileURLWithPath: out + "/shop.json"))
+        let again = try await offPool {
+            try TetherBinary.run(["import", "--spec", spec, "--service", "Shop", "--out", out])
+        }
+        #expect(again.exitCode == 2, "\(again.stdout)\(again.stderr)")
+        #expect(
+            again.stderr.contains(
+                "\(out)/shop.json exists already: nothing was written; remove it, or import into another --out folder"),
+            "\(again.stderr)")
+        #expect(again.stdout.contains("GET /orders/{id}: no example for the required path parameter 'id'"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/shop.json")) == written)
+
         // --tag keeps the operations of a tag: the orders have none to import.
         let tagged = try await offPool {
             try TetherBinary.run([

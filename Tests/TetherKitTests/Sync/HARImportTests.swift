@@ -362,7 +362,7 @@ private func replayed(_ contract: Contract, from archive: HARArchive) -> MockRes
             try HARImport.run(harPath: har, service: "Shop", host: nil, folder: folder)
         } throws: { error in
             (error as? HARImportError)?.description
-                == "\(folder)/shop.json exists already: nothing was written; remove it, or pass another --out folder"
+                == "\(folder)/shop.json exists already: nothing was written; remove it, or import into another --out folder"
         }
         // Nor is a sample file a team keeps there: the import is refused, and writes none of its files.
         try FileManager.default.removeItem(atPath: path)
