@@ -46,7 +46,7 @@ public struct MockCommand: Command {
             let (server, archive) = try MockServer.replaying(harFile: harPath, port: port)
             // What `verify --mock` says of the file, and only the responses that can be replayed counted.
             for note in archive.redactedNotes { context.write("note: \(note)\n") }
-            let served = archive.entries.filter { $0.status >= 100 }.count
+            let served = archive.entries.filter(\.isReplayable).count
             let count = served == 1 ? "1 recorded response" : "\(served) recorded responses"
             context.write("serving \(count) from \(harPath) on \(server.baseURL) (Ctrl-C stops)\n")
             return waiter.serveUntilStopped(server, then: "mock server stopped", context: context)

@@ -26,6 +26,9 @@ public struct HAREntry: Sendable, Equatable {
     public var requestHeaders: [HTTPHeader] = []
     /// Whether the entry has a `response` at all; an entry without one has status 0 and is never replayed.
     public var hasResponse = true
+    /// Whether a replay answers with this entry: it has a real status, 100 or more (browsers record an aborted request
+    /// as 0, and some exporters other numbers below 100). `verify --mock`, `mock` and `serve` read only these.
+    public var isReplayable: Bool { status >= 100 }
 
     /// Creates an entry.
     /// - Parameters:
@@ -179,7 +182,7 @@ public struct HARArchive: Sendable, Equatable {
         result.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
             let parsed = try entry.entry(index: index, path: path)
-            if parsed.status < 100 {
+            if !parsed.isReplayable {
                 let why =
                     parsed.status == 0 || !parsed.hasResponse
                     ? "has no response" : "has status \(parsed.status), which is no HTTP status (100 to 599)"
@@ -195,7 +198,7 @@ public struct HARArchive: Sendable, Equatable {
             result.append(parsed)
         }
         guard !result.isEmpty else { throw .noEntries(path: path) }
-        guard result.contains(where: { $0.status >= 100 }) else {
+        guard result.contains(where: \.isReplayable) else {
             throw .nothingToReplay(path: path, count: result.count)
         }
         return HARArchive(entries: result, notes: notes)

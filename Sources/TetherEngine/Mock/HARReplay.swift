@@ -38,7 +38,7 @@ public struct HARReplay: Sendable {
         self.file = file
         var responses: [RequestKey: MockResponse] = [:]
         var redactedResponses: [(key: RequestKey, response: MockResponse)] = []
-        for entry in archive.entries where entry.status >= 100 {
+        for entry in archive.entries where entry.isReplayable {
             let key = RequestKey(method: entry.method, path: entry.path, query: entry.query)
             guard responses[key] == nil else { continue }  // first recorded entry wins
             let headers = entry.headers.filter { !HARReplay.droppedHeaders.contains($0.name.lowercased()) }

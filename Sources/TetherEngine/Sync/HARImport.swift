@@ -52,7 +52,7 @@ public struct HARImport: Sendable {
         guard !service.trimmingWhitespace().isEmpty else { throw .emptyService }
         let entries = archive.entries
         let origins = entries.map { Self.origin(of: $0.url) }
-        let answered = zip(origins, entries).filter { $0.1.status >= 100 }.map(\.0)
+        let answered = zip(origins, entries).filter { $0.1.isReplayable }.map(\.0)
         // `--host` looks at every entry; the default counts only the entries that can become targets.
         let counted = host == nil && answered.contains { $0 != nil } ? answered : origins
         let chosen = try Self.chooseOrigin(counted, host: host, file: file)
@@ -63,7 +63,7 @@ public struct HARImport: Sendable {
 
         // The entry the replay answers each request with: the first one with a real status, whatever its host.
         var replayed: [RequestKey: Int] = [:]
-        for (index, entry) in entries.enumerated() where entry.status >= 100 {
+        for (index, entry) in entries.enumerated() where entry.isReplayable {
             let key = RequestKey(method: entry.method, path: entry.path, query: entry.query)
             if replayed[key] == nil { replayed[key] = index }
         }
