@@ -1,8 +1,9 @@
 """Section (k)'s inputs: an OpenAPI document of N operations (`GET /things<i>/{id}`, each with a response schema) and
-a manifest of N targets, one per operation, whose stubs fit; and the same targets under a base path the document does
-not have (`/v9`), so that every target misses and asks for its "did you mean".
+a manifest of N targets, one per operation, whose stubs fit; the same targets under a base path the document does
+not have (`/v9`), so that every target misses and asks for its "did you mean"; and the targets with their first segment
+misspelt (`/thingz<i>/<i>`), so that each misses and its nearest operation is a near spelling among many.
 
-  python3 bench/spec_many.py OUT_DIR N   writes OUT_DIR/spec-N.yaml, OUT_DIR/spec-N/api.json, OUT_DIR/spec-N-miss/api.json
+  python3 bench/spec_many.py OUT_DIR N   writes OUT_DIR/spec-N.yaml and OUT_DIR/spec-N{,-miss,-renamed}/api.json
 """
 
 import json
@@ -20,9 +21,10 @@ for i in range(n):
               "              schema: {type: object, properties: {id: {type: integer}, name: {type: string}}}"]
 with open(f"{out}/spec-{n}.yaml", "w") as spec:
     spec.write("\n".join(lines) + "\n")
-targets = [{"name": f"t{i}", "method": "GET", "path": f"/things{i}/{i}", "sampleData": {"json": {"id": i, "name": "x"}}}
-           for i in range(n)]
-for name, base in ((f"spec-{n}", "/v1"), (f"spec-{n}-miss", "/v9")):
+for name, base, word in ((f"spec-{n}", "/v1", "things"), (f"spec-{n}-miss", "/v9", "things"),
+                         (f"spec-{n}-renamed", "/v1", "thingz")):
+    targets = [{"name": f"t{i}", "method": "GET", "path": f"/{word}{i}/{i}",
+                "sampleData": {"json": {"id": i, "name": "x"}}} for i in range(n)]
     os.makedirs(f"{out}/{name}", exist_ok=True)
     with open(f"{out}/{name}/api.json", "w") as manifest:
         json.dump({"service": "Many", "baseURL": f"https://api.example.com{base}", "targets": targets}, manifest)

@@ -79,12 +79,14 @@ public func closestMatch(to word: String, in candidates: [String]) -> String? {
 
 /// Levenshtein distance in characters (grapheme clusters).
 package func editDistance(_ a: String, _ b: String) -> Int {
-    // ASCII text without a carriage return is one character per byte: compared as bytes, without breaking graphemes
-    // (a "did you mean" among 4,000 operations' paths compares 12,000 pairs per request).
-    func isPlainASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+    // Compared as bytes when both are plain ASCII, without breaking graphemes (a "did you mean" among 4,000
+    // operations' paths compares 12,000 pairs per request).
     if isPlainASCII(a), isPlainASCII(b) { return editDistance(Array(a.utf8), Array(b.utf8)) }
     return editDistance(Array(a), Array(b))
 }
+
+/// Whether `text` is one character per byte: ASCII without a carriage return (`"\r\n"` is one character).
+package func isPlainASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
 
 private func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
     if a.isEmpty { return b.count }

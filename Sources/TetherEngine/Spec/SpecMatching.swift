@@ -174,13 +174,19 @@ struct SpecRouteIndex: Sendable {
     let basePaths: [String]
     /// Operations by method, segment count and first segment (`nil` when it is not a literal), in document order.
     private let buckets: [Key: [Int]]
-    /// Each template's segments, as numbers of `distinctSegments`: a "did you mean" computes what a request's
-    /// segment costs against a segment once per request, not once per operation that has it.
-    private let segmentNumbers: [[Int]]
+    /// Each template's segments, as numbers of `distinctSegments`, one template after the other (operation `i`'s
+    /// from `segmentStarts[i]` to `segmentStarts[i + 1]`): a "did you mean" computes what a request's segment costs
+    /// against a segment once per request, not once per operation that has it.
+    private let segmentNumbers: [Int]
+    private let segmentStarts: [Int]
     /// Every segment written in a template, each once.
     private let distinctSegments: [[SpecPathTemplate.Part]]
     /// The length in characters of each of `distinctSegments` that is a literal, -1 for the others.
     private let literalLengths: [Int]
+    /// The bytes of each of `distinctSegments` that is a literal of plain ASCII (a character per byte), one after the
+    /// other: where each is in `literalBytes`, `nil` for the others.
+    private let literalByteRanges: [Range<Int>?]
+    private let literalBytes: [UInt8]
     /// Every server (host and base path) of the document and its operations, each once, the longest base path
     /// first.
     let servers: [(host: String?, basePath: String)]
@@ -197,9 +203,12 @@ struct SpecRouteIndex: Sendable {
         var seen = Set<String>()
         var buckets: [Key: [Int]] = [:]
         var numbers: [String: Int] = [:]
-        var segmentNumbers: [[Int]] = []
+        var segmentNumbers: [Int] = []
+        var segmentStarts: [Int] = [0]
         var distinctSegments: [[SpecPathTemplate.Part]] = []
         var literalLengths: [Int] = []
+        var literalByteRanges: [Range<Int>?] = []
+        var literalBytes: [UInt8] = []
         var servers: [(host: String?, basePath: String)] = []
         var seenServers = Set<String>()
         for server in operations.flatMap(\.servers) + documentServers
@@ -215,37 +224,58 @@ struct SpecRouteIndex: Sendable {
             if let parts = segments.first, parts.count == 1, case .literal(let literal) = parts[0] { first = literal }
             buckets[Key(method: operation.method, count: segments.count, first: first), default: []].append(index)
             segmentNumbers.append(
-                zip(SpecPathTemplate.segments(of: operation.path), segments).map { text, parts in
+                contentsOf: zip(SpecPathTemplate.segments(of: operation.path), segments).map { text, parts in
                     if let number = numbers[text] { return number }
                     numbers[text] = distinctSegments.count
                     distinctSegments.append(parts)
                     if parts.count == 1, case .literal(let literal) = parts[0] {
                         literalLengths.append(literal.count)
+                        if TetherCore.isPlainASCII(literal) {
+                            literalBytes.append(contentsOf: literal.utf8)
+                            literalByteRanges.append(literalBytes.count - literal.utf8.count..<literalBytes.count)
+                        } else {
+                            literalByteRanges.append(nil)
+                        }
                     } else {
                         literalLengths.append(-1)
+                        literalByteRanges.append(nil)
                     }
                     return distinctSegments.count - 1
                 })
+            segmentStarts.append(segmentNumbers.count)
         }
         self.basePaths = basePaths
         self.buckets = buckets
         self.segmentNumbers = segmentNumbers
+        self.segmentStarts = segmentStarts
         self.distinctSegments = distinctSegments
         self.literalLengths = literalLengths
+        self.literalByteRanges = literalByteRanges
+        self.literalBytes = literalBytes
         self.servers = servers.sorted { $0.basePath.count > $1.basePath.count }
     }
 
     /// How far a request is from each operation's template, for a "did you mean": an edit distance over segments,
     /// where a segment the template accepts costs nothing and another costs its normalized character distance (0 to
-    /// 1). What a request's segment costs against a template's segment is computed once per distinct segment; and an
-    /// operation whose lower bound (a literal's length difference instead of its character distance) shows it
-    /// cannot be nearer than the nearest so far is not measured further.
+    /// 1). What a request's segment costs against a template's segment is computed once per distinct segment, into
+    /// one buffer for the request (a row of its own per segment was most of a miss's time: 4,000 allocations per
+    /// request against 4,000 operations). An operation that cannot be nearer than the nearest so far is not measured
+    /// further: first by its count of segments (each one more or less costs 1), then by a lower bound (instead of a
+    /// literal's character distance, the characters one of the two texts has that the other lacks, or the difference
+    /// of their lengths).
     struct Distances {
         private let routes: SpecRouteIndex
         private let request: [String]
         private let lengths: [Int]
-        private var costs: [[Double]?]
-        private var bounds: [[Double]?]
+        /// Each of the request's segments in bytes when it is plain ASCII.
+        private let requestBytes: [[UInt8]?]
+        /// A count per ASCII byte, all 0 between two uses.
+        private var histogram: [Int]
+        /// Row `number` (`request.count` values from `number * request.count`): what each of the request's segments
+        /// costs against distinct segment `number`, or a lower bound of it, as `state[number]` says.
+        private var values: [Double]
+        /// Per distinct segment, the `Level` its row holds (0: nothing computed yet).
+        private var state: [UInt8]
         private var previous: [Double]
         private var current: [Double]
 
@@ -253,53 +283,95 @@ struct SpecRouteIndex: Sendable {
             self.routes = routes
             self.request = request
             lengths = request.map(\.count)
-            costs = Array(repeating: nil, count: routes.distinctSegments.count)
-            bounds = costs
+            requestBytes = request.map { TetherCore.isPlainASCII($0) ? Array($0.utf8) : nil }
+            histogram = Array(repeating: 0, count: 128)
+            values = Array(repeating: 0, count: routes.distinctSegments.count * request.count)
+            state = Array(repeating: 0, count: routes.distinctSegments.count)
             previous = Array(repeating: 0, count: request.count + 1)
             current = previous
         }
 
         /// Operation `index`'s distance, or `nil` when it cannot be below `limit`.
         mutating func distance(of index: Int, below limit: Double?) -> Double? {
-            if let limit, editDistance(index, bound: true) >= limit { return nil }
-            return editDistance(index, bound: false)
+            if let limit {
+                let count = routes.segmentStarts[index + 1] - routes.segmentStarts[index]
+                if Double(abs(count - request.count)) >= limit { return nil }
+                if editDistance(index, .lengths) >= limit { return nil }
+                if editDistance(index, .characters) >= limit { return nil }
+            }
+            return editDistance(index, .costs)
         }
 
-        private mutating func editDistance(_ index: Int, bound: Bool) -> Double {
-            let numbers = routes.segmentNumbers[index]
+        /// What a row of `values` holds, each level no more than the next: lower bounds from a literal's length
+        /// (cheap), lower bounds from its characters, the costs.
+        private enum Level: UInt8 {
+            case lengths = 1
+            case characters
+            case costs
+        }
+
+        /// The edit distance over segments, with the rows at `level` or above.
+        private mutating func editDistance(_ index: Int, _ level: Level) -> Double {
+            let start = routes.segmentStarts[index]
             let m = request.count
             for j in 0...m { previous[j] = Double(j) }
-            for i in stride(from: 1, through: numbers.count, by: 1) {
-                let row = self.row(numbers[i - 1], bound: bound)
+            for i in stride(from: 1, through: routes.segmentStarts[index + 1] - start, by: 1) {
+                let row = self.row(routes.segmentNumbers[start + i - 1], level)
                 current[0] = Double(i)
                 for j in stride(from: 1, through: m, by: 1) {
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + row[j - 1])
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + values[row + j - 1])
                 }
                 swap(&previous, &current)
             }
             return previous[m]
         }
 
-        /// A distinct segment's costs against each of the request's segments, or lower bounds of them (no more than
-        /// the costs, so that the bound's edit distance is no more than the distance).
-        private mutating func row(_ number: Int, bound: Bool) -> [Double] {
-            if let row = costs[number] { return row }
+        /// Where a distinct segment's row starts in `values`, once it holds its costs against each of the request's
+        /// segments or lower bounds of them, at `level` or above (so that a bound's edit distance is no more than the
+        /// distance).
+        private mutating func row(_ number: Int, _ level: Level) -> Int {
+            let start = number * request.count
+            if state[number] >= level.rawValue { return start }
             let parts = routes.distinctSegments[number]
             let length = routes.literalLengths[number]
-            guard bound, length >= 0 else {
-                let row = request.map { SpecPathTemplate.cost(parts, $0) }
-                costs[number] = row
-                return row
+            guard level != .costs, length >= 0, case .literal(let literal) = parts[0] else {
+                for (j, text) in request.enumerated() { values[start + j] = SpecPathTemplate.cost(parts, text) }
+                state[number] = Level.costs.rawValue
+                return start
             }
-            if let row = bounds[number] { return row }
-            guard case .literal(let literal) = parts[0] else { return [] }
-            let row = zip(request, lengths).map { text, textLength -> Double in
-                if literal == text { return 0 }
-                let longest = max(length, textLength)
-                return longest == 0 ? 0 : Double(max(1, abs(length - textLength))) / Double(longest)
+            let bytes = routes.literalByteRanges[number]
+            for (j, text) in request.enumerated() {
+                let longest = max(length, lengths[j])
+                if literal == text || longest == 0 {
+                    values[start + j] = 0
+                    continue
+                }
+                var lacking = abs(length - lengths[j])
+                if level == .characters, let bytes, let other = requestBytes[j] { lacking = bagDistance(bytes, other) }
+                values[start + j] = Double(max(1, lacking)) / Double(longest)
             }
-            bounds[number] = row
-            return row
+            state[number] = level.rawValue
+            return start
+        }
+
+        /// How many characters the literal's bytes at `range` have that `other` lacks, or `other` has that they lack,
+        /// whichever is more (both plain ASCII): no more than their edit distance, since an edit changes each of the
+        /// two counts by at most one.
+        private mutating func bagDistance(_ range: Range<Int>, _ other: [UInt8]) -> Int {
+            var more = 0
+            var fewer = 0
+            for index in range { histogram[Int(routes.literalBytes[index])] += 1 }
+            for byte in other { histogram[Int(byte)] -= 1 }
+            for index in range {
+                let byte = Int(routes.literalBytes[index])
+                more += max(0, histogram[byte])
+                histogram[byte] = min(0, histogram[byte])
+            }
+            for byte in other {
+                fewer -= min(0, histogram[Int(byte)])
+                histogram[Int(byte)] = 0
+            }
+            return max(more, fewer)
         }
     }
 

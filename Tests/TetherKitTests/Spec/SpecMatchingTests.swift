@@ -201,6 +201,41 @@ import Testing
         }
     }
 
+    /// A miss's "did you mean", whose bounds pass over most operations unmeasured (a literal's length, then the
+    /// characters one text has that the other lacks), finds what measuring every operation finds, on random
+    /// documents of longer literals, accented ones among them (no bytes-only bound for those).
+    @Test func theBoundedNearestIsWhatMeasuringEveryOperationFinds() throws {
+        var random = SplitMix(state: 2_024)
+        func word() -> String {
+            String((0..<Int.random(in: 1...7, using: &random)).map { _ in "abcdeé1".randomElement(using: &random)! })
+        }
+        for _ in 0..<60 {
+            var paths = Set<String>()
+            while paths.count < 30 {
+                let count = Int.random(in: 1...3, using: &random)
+                paths.insert(
+                    "/"
+                        + (0..<count).map { _ in Int.random(in: 0..<5, using: &random) == 0 ? "{id}" : word() }
+                        .joined(separator: "/"))
+            }
+            var yaml = "openapi: 3.0.3\nservers: [{url: 'https://h.example.com'}]\npaths:\n"
+            for path in paths.sorted() {
+                let method = Bool.random(using: &random) ? "get" : "post"
+                yaml += "  '\(path)':\n    \(method): {responses: {'200': {description: ok}}}\n"
+            }
+            let document = try SpecDocumentTests.load(yaml)
+            for _ in 0..<30 {
+                let method = Bool.random(using: &random) ? "GET" : "POST"
+                let count = Int.random(in: 0...4, using: &random)
+                let path = (0..<count).map { _ in word() }.joined(separator: "/")
+                let url = "https://h.example.com/" + path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+                guard case .missing(let miss) = document.match(method: method, url: url) else { continue }
+                let nearest = Self.measuringEveryOperation(document, method: method, path: miss.path)
+                #expect(miss.suggestion?.name == nearest, "\(method) \(url) in\n\(yaml)")
+            }
+        }
+    }
+
     /// How `match` found a route before the index: every operation of the method, every one of its servers, the
     /// first of the highest rank.
     static func tryingEveryOperation(_ document: SpecDocument, method: String, url: String) -> String? {
