@@ -44,8 +44,7 @@ struct SpecSchemaSource: SchemaSource {
         guard let (index, value) = step(node.source, node.index, node.value) else {
             return SpecPlace(file: parent.file, pointer: pointer, line: parent.line, column: parent.column)
         }
-        let child = SpecPlace(file: node.source.file, pointer: pointer, line: 0, column: 0)
-        recent.add(RecentNodes.Node(source: node.source, index: index, value: value), at: child)
+        recent.add(RecentNodes.Node(source: node.source, index: index, value: value), at: pointer)
         guard document.store.references.followedReference(value) == nil else { return placed(pointer, in: parent) }
         let (line, column) = node.source.lineAndColumn(of: index)
         return SpecPlace(file: node.source.file, pointer: pointer, line: line, column: column)
@@ -57,7 +56,7 @@ struct SpecSchemaSource: SchemaSource {
             case .source(let source, let index) = node.origin, source.file == place.file
         else { return nil }
         let found = RecentNodes.Node(source: source, index: index, value: node.value)
-        recent.add(found, at: place)
+        recent.add(found, at: place.pointer)
         return found
     }
 
@@ -72,8 +71,9 @@ struct SpecSchemaSource: SchemaSource {
     }
 }
 
-/// The values at the places a schema's compilation asked for lately, by file and pointer; forgotten all at once
-/// when there are many (a compilation asks for the children of the places it has just been given).
+/// The values at the places a schema's compilation asked for lately, by pointer (the place's file is its source's);
+/// forgotten all at once when there are many (a compilation asks for the children of the places it has just been
+/// given).
 private final class RecentNodes {
     struct Node {
         var source: SpecSource
@@ -83,10 +83,13 @@ private final class RecentNodes {
 
     private var nodes: [String: Node] = [:]
 
-    func node(at place: SpecPlace) -> Node? { nodes[SchemaCompiler.key(place)] }
+    func node(at place: SpecPlace) -> Node? {
+        guard let node = nodes[place.pointer], node.source.file == place.file else { return nil }
+        return node
+    }
 
-    func add(_ node: Node, at place: SpecPlace) {
-        if nodes.count >= 4_096 { nodes.removeAll(keepingCapacity: true) }
-        nodes[SchemaCompiler.key(place)] = node
+    func add(_ node: Node, at pointer: String) {
+        if nodes.count >= 32_768 { nodes.removeAll(keepingCapacity: true) }
+        nodes[pointer] = node
     }
 }
