@@ -8,7 +8,8 @@ import Foundation
 // Each round runs every measurement once, the order rotated (interleaved, as bench/interleave does for processes), in
 // this process, on bytes already in memory; medians are printed.
 
-/// Measures `SpecDocument.load` on `folder/large.json` and `folder/large.yaml` beside `JSONParser` on the JSON.
+/// Measures `SpecDocument.load` on `folder/large.json` and `folder/large.yaml` beside `JSONParser` on the JSON, and
+/// compiling every schema of the loaded document (`SpecCheck(document:)`, what `--spec` does next).
 func runSpecBench(folder: String, runs: Int) {
     func bytes(_ name: String) -> Data {
         guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name)) else {
@@ -33,6 +34,13 @@ func runSpecBench(folder: String, runs: Int) {
             exit(1)
         }
     }
+    let document: SpecDocument
+    do {
+        document = try SpecDocument.load(file: "large.json") { _ in json }
+    } catch {
+        print("tether-bench: large.json: \(error)")
+        exit(1)
+    }
     let measurements: [(label: String, run: () -> Void)] = [
         ("simdjson parse to JSONValue (JSONParser.parse)", { _ = try? parser.parse(json) }),
         ("simdjson parse only (JSONParser.validate)", { try? parser.validate(json) }),
@@ -40,6 +48,7 @@ func runSpecBench(folder: String, runs: Int) {
         ("JSONParser.document (the loader's read)", { _ = (try? JSONParser())?.document(json) }),
         ("SpecDocument.load, JSON", { _ = load(json, "large.json") }),
         ("SpecDocument.load, YAML", { _ = load(yaml, "large.yaml") }),
+        ("SpecCheck(document:), every schema compiled", { _ = try? SpecCheck(document: document) }),
     ]
     print(
         "tether-bench spec: large.json \(json.count) bytes, large.yaml \(yaml.count) bytes,"

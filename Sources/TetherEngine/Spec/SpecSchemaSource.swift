@@ -12,7 +12,15 @@ struct SpecSchemaSource: SchemaSource {
 
     func resolve(_ reference: String, at place: SpecPlace) throws -> SchemaValue {
         let node = try document.resolve(reference, at: place)
+        remember(node)
         return SchemaValue(node.value, at: node.place)
+    }
+
+    /// Keeps `node`'s value for the places of its children (a schema about to be compiled, a reference's target),
+    /// which are then found without a walk from the root.
+    func remember(_ node: SpecNode) {
+        guard case .source(let source, let index) = node.origin else { return }
+        recent.add(RecentNodes.Node(source: source, index: index, value: node.value), at: node.pointer)
     }
 
     func place(ofMember key: String, in parent: SpecPlace) -> SpecPlace {

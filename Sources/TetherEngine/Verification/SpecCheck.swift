@@ -35,10 +35,12 @@ public struct SpecCheck: Sendable {
     /// - Throws: `SchemaError` for a schema that cannot be compiled (a cycle that no value could end).
     public init(document: SpecDocument) throws(SchemaError) {
         self.document = document
-        var compiler = SchemaCompiler(dialect: document.version.dialect, source: SpecSchemaSource(document: document))
+        let source = SpecSchemaSource(document: document)
+        var compiler = SchemaCompiler(dialect: document.version.dialect, source: source)
         var schemas: [SpecPlace: CompiledSchema] = [:]
         func add(_ node: SpecNode?) throws(SchemaError) {
             guard let node, schemas[node.place] == nil else { return }
+            source.remember(node)
             schemas[node.place] = try compiler.compile(node.value, at: node.place)
         }
         for operation in document.operations {

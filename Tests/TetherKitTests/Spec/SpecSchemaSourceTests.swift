@@ -41,6 +41,7 @@ import Testing
                 + (operation.requestBody?.content ?? []).map(\.schema)
                 + operation.responses.flatMap { $0.content.map(\.schema) + $0.headers.map(\.schema) }
             for case let schema? in schemas {
+                (source as? SpecSchemaSource)?.remember(schema)  // as SpecCheck does
                 for node in try compiler.compile(schema.value, at: schema.place).nodes {
                     places.append("\(node.place) \(node.place.pointer)")
                     for (keyword, place) in node.keywordPlaces.sorted(by: { $0.key < $1.key }) {
