@@ -74,21 +74,11 @@ extension SchemaSource {
 }
 
 extension SpecPlace {
-    /// `key` as one JSON pointer token (RFC 6901): `~` as `~0`, `/` as `~1`.
+    /// `key` as one JSON pointer token (RFC 6901): `~` as `~0`, `/` as `~1`, every one of them, also where a
+    /// combining mark follows it (`SpecNode.escape`, as the document's own pointers are made).
     /// - Parameter key: A member's key.
     /// - Returns: The escaped token: `~1users~1{id}` for `/users/{id}`.
-    public static func escaped(_ key: String) -> String {
-        guard key.contains("~") || key.contains("/") else { return key }
-        var token = ""
-        for character in key {
-            switch character {
-            case "~": token += "~0"
-            case "/": token += "~1"
-            default: token.append(character)
-            }
-        }
-        return token
-    }
+    public static func escaped(_ key: String) -> String { SpecNode.escape(key) }
 }
 
 /// A schema that cannot be compiled: a `$ref` that does not resolve, or a cycle that no value could end.

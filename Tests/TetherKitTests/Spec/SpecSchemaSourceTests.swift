@@ -74,7 +74,7 @@ import Testing
         try Self.expectSamePlaces(document)
     }
 
-    /// Keys a pointer escapes (`~`, `/`) or a walk would percent-decode (`%`), YAML anchors and aliases, references
+    /// Keys a pointer escapes (`~`, `/`, also before a combining mark) or a walk would percent-decode (`%`), YAML anchors and aliases, references
     /// to references, in arrays and beside other keywords (3.1), a member that is a reference object, and a large
     /// object (more than 16 members, which the source indexes).
     @Test func edgeCases() throws {
@@ -96,6 +96,7 @@ import Testing
                             properties:
                               a~b: {type: string, minLength: 1}
                               c/d: {type: [string, 'null'], maxLength: 3}
+                              "s/\u{301}": {type: string, maxLength: 2}
                               e%20f: {type: integer, minimum: 0}
                               g%: {type: number, maximum: 9}
                               shared: &shared {type: object, required: [x], properties: {x: {type: string}}}
