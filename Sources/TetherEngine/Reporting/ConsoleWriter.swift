@@ -45,28 +45,35 @@ public enum ConsoleWriter {
         let lines = report.results.compactMap { result in
             line(for: result, color: color, redactor: redactor, detail: detail).map { $0 + "\n" }
         }
-        return lines.joined() + closing(for: report, color: color, redactor: redactor)
+        return lines.joined() + closing(for: report, color: color, detail: detail, redactor: redactor)
     }
 
     /// What ends a run, so a long log needs no scrolling back: `N passed, N failed, N errors, N skipped in 1.234s`
     /// (the run's own `duration`, so a test can fix it), `nothing was checked: …` when no target passed or drifted,
-    /// then one line for each target that drifted or could not be checked, with its first finding or its reason.
+    /// then one line for each target that drifted or could not be checked, with its first finding or its reason. A run
+    /// at several git refs adds its versions × targets matrix (`VersionMatrix`): every row with `.verbose`, else the
+    /// rows of the targets that drifted or failed at some version.
     /// - Parameters:
     ///   - report: the finished run.
     ///   - color: whether to add ANSI colors.
+    ///   - detail: how much was said about each target.
     /// - Returns: the lines, each ending with a newline.
-    public static func closing(for report: RunReport, color: Bool) -> String {
-        closing(for: report, color: color, makingRedactor: { Redactor(report: report) })
+    public static func closing(for report: RunReport, color: Bool, detail: ConsoleDetail = .normal) -> String {
+        closing(for: report, color: color, detail: detail, makingRedactor: { Redactor(report: report) })
     }
 
-    /// `closing(for:color:)` with the redactor the caller has made for `report` already.
-    @_spi(Testing) public static func closing(for report: RunReport, color: Bool, redactor: Redactor) -> String {
-        closing(for: report, color: color, makingRedactor: { redactor })
+    /// `closing(for:color:detail:)` with the redactor the caller has made for `report` already.
+    @_spi(Testing) public static func closing(
+        for report: RunReport, color: Bool, detail: ConsoleDetail = .normal, redactor: Redactor
+    ) -> String {
+        closing(for: report, color: color, detail: detail, makingRedactor: { redactor })
     }
 
     /// The redactor is made only for the lines that need one (steps, drifts, errors, fixed drifts): a run where
     /// every target passed has none to make (10,000 contracts walked for their secrets, 1.8 ms).
-    private static func closing(for report: RunReport, color: Bool, makingRedactor: () -> Redactor) -> String {
+    private static func closing(
+        for report: RunReport, color: Bool, detail: ConsoleDetail, makingRedactor: () -> Redactor
+    ) -> String {
         var made: Redactor?
         func redactor() -> Redactor {
             if let made { return made }
@@ -84,7 +91,7 @@ public enum ConsoleWriter {
         if !report.results.isEmpty { lines.append(report.coverage.line) }
         lines += report.specCoverage.map(\.line)
         if let reason = report.nothingCheckedReason { lines.append(reason) }
-        if let matrix = VersionMatrix(report) { lines += matrix.consoleLines }
+        if let matrix = VersionMatrix(report) { lines += matrix.consoleLines(everyRow: detail == .verbose) }
         if !report.steps.isEmpty {
             lines += ["service steps (once per run):"]
             lines += report.steps.map { "  \($0.service): " + ReportText.stepLine($0, redactor: redactor()) }
@@ -440,6 +447,7 @@ public enum ConsoleWriter {
 public struct ConsoleOutput: ReportSink {
     private var stream: ConsoleWriter.Stream
     private let color: Bool
+    private let detail: ConsoleDetail
     private let write: (String) -> Void
 
     /// - Parameters:
@@ -452,6 +460,7 @@ public struct ConsoleOutput: ReportSink {
     ) {
         self.stream = ConsoleWriter.Stream(contracts: contracts, color: color, detail: detail)
         self.color = color
+        self.detail = detail
         self.write = write
     }
 
@@ -463,7 +472,7 @@ public struct ConsoleOutput: ReportSink {
 
     /// Writes the closing line and the recap.
     public mutating func finish(_ report: RunReport) throws(ReportError) -> String? {
-        write(ConsoleWriter.closing(for: report, color: color))
+        write(ConsoleWriter.closing(for: report, color: color, detail: detail))
         return nil
     }
 }

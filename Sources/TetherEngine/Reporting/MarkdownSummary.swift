@@ -74,7 +74,9 @@ public struct MarkdownSummary: ReportSink {
         ]
         if let reason = report.nothingCheckedReason { lines += [reason, ""] }
         if !report.specCoverage.isEmpty { lines += report.specCoverage.map { cell($0.line) } + [""] }
-        if let matrix = VersionMatrix(report) { lines += matrix.markdownLines { cell($0, isCode: true) } + [""] }
+        if let matrix = VersionMatrix(report) {
+            lines += matrix.markdownLines(maxRows: maxRows) { cell($0, isCode: true) } + [""]
+        }
         let problems = ReportText.problems(report)
         guard !problems.isEmpty else {
             lines.append("Every checked contract holds.")

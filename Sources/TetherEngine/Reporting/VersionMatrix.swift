@@ -6,7 +6,10 @@
 
 /// A run at several git refs (`--ref`) as a matrix: one row per target (`Service.target`), one column per version in
 /// the order of the refs, each cell the target's outcome at that version (none when that version has no such
-/// target), and the first version, left to right, whose stub drifted. The console, Markdown and HTML reports show it.
+/// target), and the first version, left to right, whose stub drifted. The HTML report shows every row; the console
+/// (but with `--verbose`) and the Markdown summary show the rows of the targets that drifted or failed at some
+/// version and count the others: 2,000 targets at 5 tags that all pass are one line, not a 2,000-row table that
+/// pushed the run's totals out of sight and made the summary 119 KB.
 struct VersionMatrix {
     struct Row {
         /// `GitHub.userProfile`, without a version.
@@ -15,6 +18,17 @@ struct VersionMatrix {
         var cells: [Outcome?]
         /// The first ref whose stub drifted, or `nil`.
         var firstDrifted: String?
+
+        /// Whether the target drifted or could not be checked at some version (a `DRIFT` or `ERROR` cell): the rows
+        /// the console and the Markdown summary show.
+        var isTroubled: Bool {
+            cells.contains { cell in
+                switch cell {
+                case .drifted, .error: true
+                case .passed, .skipped, nil: false
+                }
+            }
+        }
     }
 
     /// The refs, as columns.
@@ -67,13 +81,25 @@ struct VersionMatrix {
     /// A cell's word: `PASS`, `DRIFT`, `ERROR`, `SKIP`, or `-` for a version without the target.
     static func word(_ outcome: Outcome?) -> String { outcome.map(ReportText.statusWord) ?? "-" }
 
-    /// The console's table, columns aligned:
+    /// The console's table, columns aligned, of every row (`--verbose`) or of the troubled ones (`Row.isTroubled`),
+    /// the others counted:
     /// ```
     /// versions × targets:
     ///   target         v1.1.0  v1.2.0  first drifted
     ///   Api.item       PASS    DRIFT   v1.2.0
+    ///   (12 more targets, none drifted or failed at any version: --verbose lists them)
     /// ```
-    var consoleLines: [String] {
+    /// With no troubled row, one line: `versions × targets: no target drifted or failed (13 targets at 2 versions;
+    /// --verbose shows the matrix)`.
+    func consoleLines(everyRow: Bool) -> [String] {
+        let rows = everyRow ? rows : rows.filter(\.isTroubled)
+        let untroubled = self.rows.count - rows.count
+        guard !rows.isEmpty else {
+            return [
+                "versions × targets: no target drifted or failed (\(Self.counted(untroubled, "target")) at "
+                    + "\(Self.counted(refs.count, "version")); --verbose shows the matrix)"
+            ]
+        }
         let header = ["target"] + refs.map(ReportText.escapingControls) + ["first drifted"]
         let targets = rows.map { ReportText.escapingControls($0.target) }
         // Widths in characters. The last column is not padded.
@@ -111,8 +137,19 @@ struct VersionMatrix {
             bytes += (row.firstDrifted.map(ReportText.escapingControls) ?? "-").utf8
             lines.append(take())
         }
+        if untroubled > 0 {
+            lines.append(
+                "  (\(untroubled) more \(Self.plural("target", untroubled)), none drifted or failed at any "
+                    + "version: --verbose lists them)")
+        }
         return lines
     }
+
+    /// `13 targets`, `1 target`.
+    private static func counted(_ count: Int, _ noun: String) -> String { "\(count) " + plural(noun, count) }
+
+    /// `targets`, or `target` for 1.
+    private static func plural(_ noun: String, _ count: Int) -> String { count == 1 ? noun : noun + "s" }
 
     /// `count` spaces.
     private static func spaces(_ count: Int) -> Repeated<UInt8> { repeatElement(UInt8(ascii: " "), count: count) }
@@ -128,15 +165,41 @@ struct VersionMatrix {
         }
     }
 
-    /// The Markdown table: `| Target | v1.1.0 | v1.2.0 | First drifted |`, each cell escaped by `cell`.
-    func markdownLines(cell: (String) -> String) -> [String] {
-        let header = "| Target | " + refs.map { "`\(cell($0))`" }.joined(separator: " | ") + " | First drifted |"
+    /// The Markdown table of the troubled rows (`Row.isTroubled`), at most `maxRows` of them: `| Target | v1.1.0 |
+    /// v1.2.0 | First drifted |`, each cell escaped by `cell`; then how many more there are and how many targets
+    /// neither drifted nor failed. With no troubled row, one sentence naming the versions.
+    func markdownLines(maxRows: Int, cell: (String) -> String) -> [String] {
+        let troubled = rows.filter(\.isTroubled)
+        let untroubled = rows.count - troubled.count
+        let versions = refs.map { "`\(cell($0))`" }
+        guard !troubled.isEmpty else {
+            return [
+                "No target drifted or failed (\(Self.counted(untroubled, "target")) at "
+                    + "\(Self.counted(refs.count, "version")): " + versions.joined(separator: ", ") + ")."
+            ]
+        }
+        let header = "| Target | " + versions.joined(separator: " | ") + " | First drifted |"
         let rule = "| --- | " + refs.map { _ in "---" }.joined(separator: " | ") + " | --- |"
-        return [header, rule]
-            + rows.map { row in
+        var lines =
+            [header, rule]
+            + troubled.prefix(maxRows).map { row in
                 "| `\(cell(row.target))` | " + row.cells.map(Self.word).joined(separator: " | ") + " | "
                     + (row.firstDrifted.map { "`\(cell($0))`" } ?? "-") + " |"
             }
+        if troubled.count > maxRows {
+            let more = troubled.count - maxRows
+            lines += [
+                "", "…and \(more) more \(Self.plural("target", more)) that drifted or failed at some version.",
+            ]
+        }
+        if untroubled > 0 {
+            lines += [
+                "",
+                "The other \(Self.counted(untroubled, "target")) neither drifted nor failed at any version (the HTML report "
+                    + "has every row).",
+            ]
+        }
+        return lines
     }
 
     /// The HTML table, each cell's class its outcome (`drifted`, `passed`, …), escaped by `escaped`.

@@ -92,15 +92,15 @@ import Testing
         #expect(run.status == 1, "\(stdout)\(run.stderrText)")
         // Each distinct request once, though three versions have it.
         #expect(counts.withLock { $0 } == ["/items/1": 1, "/zen": 1, "/extra": 1], "\(counts.withLock { $0 })")
-        // The matrix: oldest version first, exactly v1.1.0 drifted, `-` where a version has no such target.
+        // The matrix: oldest version first, exactly v1.1.0 drifted; the targets that passed wherever they are
+        // counted (`--verbose` below lists them).
         #expect(
             stdout.contains(
                 """
                 versions × targets:
-                  target      v1.0.0  v1.1.0  v1.2.0  first drifted
-                  Shop.item   PASS    DRIFT   PASS    v1.1.0
-                  Shop.zen    PASS    PASS    PASS    -
-                  Shop.extra  -       PASS    -       -
+                  target     v1.0.0  v1.1.0  v1.2.0  first drifted
+                  Shop.item  PASS    DRIFT   PASS    v1.1.0
+                  (2 more targets, none drifted or failed at any version: --verbose lists them)
 
                 """), "\(stdout)")
         #expect(stdout.contains("DRIFT Shop@v1.1.0.item"), "\(stdout)")
@@ -118,6 +118,8 @@ import Testing
         #expect(lines.contains(#""declaration":{"file":"v1.1.0:contracts/shop.json","line":3"#), "\(lines)")
         let summary = try String(contentsOfFile: reports + "/summary.md", encoding: .utf8)
         #expect(summary.contains("| `Shop.item` | PASS | DRIFT | PASS | `v1.1.0` |"), "\(summary)")
+        #expect(!summary.contains("Shop.zen"), "\(summary)")
+        #expect(summary.contains("The other 2 targets neither drifted nor failed at any version"), "\(summary)")
         // The HTML report's matrix, as Chromium reads the page.
         if VerifyReportsTests.chromium != nil {
             let dom = try await VerifyReportsTests.chromiumRun(
@@ -133,6 +135,22 @@ import Testing
         #expect(try String(contentsOfFile: repository.path + "/contracts/shop.json", encoding: .utf8) == "not json")
         #expect(try repository.git(["status", "--porcelain"]).contains("contracts/shop.json"))
 
+        // --verbose: every row, `-` where a version has no such target.
+        let verbose = try ChildProcess.run(
+            TetherBinary.path,
+            ["verify", "--ref", "v1.*", "--verbose", "--no-color", "--junit", reports + "/verbose.xml"],
+            directory: repository.path)
+        #expect(
+            String(decoding: verbose.stdout, as: UTF8.self).contains(
+                """
+                versions × targets:
+                  target      v1.0.0  v1.1.0  v1.2.0  first drifted
+                  Shop.item   PASS    DRIFT   PASS    v1.1.0
+                  Shop.zen    PASS    PASS    PASS    -
+                  Shop.extra  -       PASS    -       -
+
+                """), "\(String(decoding: verbose.stdout, as: UTF8.self))")
+
         // --last 2 takes the two newest tags.
         let last = try ChildProcess.run(
             TetherBinary.path,
@@ -140,7 +158,7 @@ import Testing
                 "verify", "--ref", "v*", "--last", "2", "--no-color", "--quiet", "--junit",
                 reports + "/last.xml",
             ], directory: repository.path)
-        #expect(String(decoding: last.stdout, as: UTF8.self).contains("  target      v1.1.0  v1.2.0  first drifted\n"))
+        #expect(String(decoding: last.stdout, as: UTF8.self).contains("  target     v1.1.0  v1.2.0  first drifted\n"))
     }
 
     /// The versions' scratch folder (removed beside the reports' writing, once the answers are checked) is gone when
@@ -165,7 +183,13 @@ import Testing
             environment: environment, directory: repository.path)
         let stdout = String(decoding: run.stdout, as: UTF8.self)
         #expect(run.status == (drifts ? 1 : 0), "\(stdout)\(run.stderrText)")
-        #expect(stdout.contains("  target      v1.0.0  v1.1.0  first drifted\n"), "\(stdout)")
+        #expect(
+            stdout.contains(
+                drifts
+                    ? "  target     v1.0.0  v1.1.0  first drifted\n  Shop.item  PASS    DRIFT   v1.1.0\n"
+                    : "versions × targets: no target drifted or failed (3 targets at 2 versions; --verbose shows the matrix)\n"
+            ),
+            "\(stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
     }
 

@@ -33,7 +33,12 @@ extension ReportOptions: OptionGroup {
                 action: .flag { $0.detail = .quiet }),
             Option(
                 names: ["--verbose", "-v"], section: .output,
-                forms: [.init(value: nil, help: "print every target's request line and all of its notes")],
+                forms: [
+                    .init(
+                        value: nil,
+                        help: "print every target's request line and all of its notes, and with --ref every row of "
+                            + "the versions × targets matrix")
+                ],
                 action: .flag { $0.detail = .verbose }),
             .flag("--list", section: .output, help: "print the targets that would run and their requests; send nothing")
             { $0.isListOnly = true },
