@@ -4,16 +4,18 @@ public struct MockCommand: Command {
     public var harPath: String?
     /// The port; 0 lets the system choose a free one.
     public var port = 0
+    /// Whether a browser page of another origin may read the answers (`CrossOrigin`); `--no-cors` turns it off.
+    public var allowsCrossOrigin = true
 
     /// Every option at its default.
     public init() {}
 
     /// `tether mock`.
     public static let configuration = CommandConfiguration(
-        names: ["mock"], usage: "tether mock FILE.har [--port N]",
+        names: ["mock"], usage: "tether mock FILE.har [--port N] [--no-cors]",
         summary: "serve recorded responses from a HAR file on 127.0.0.1", help: { help })
 
-    /// `--port`, and the HAR file.
+    /// `--port`, `--no-cors`, and the HAR file.
     public static let options = OptionTable<MockCommand>(
         command: "mock",
         options: [
@@ -22,6 +24,7 @@ public struct MockCommand: Command {
             ) { command, text throws(InvalidValue) in
                 command.port = try ValueReader.wholeNumber(text, in: 0...65535)
             },
+            .noCORS(\.allowsCrossOrigin),
             .help,
         ],
         operand: { command, path throws(UsageError) in
@@ -43,7 +46,8 @@ public struct MockCommand: Command {
         let harPath = harPath ?? ""
         let waiter = StopWaiter(context)
         do {
-            let (server, archive) = try MockServer.replaying(harFile: harPath, port: port)
+            let (server, archive) = try MockServer.replaying(
+                harFile: harPath, port: port, allowsCrossOrigin: allowsCrossOrigin)
             // What `verify --mock` says of the file, and only the responses that can be replayed counted.
             for note in archive.redactedNotes { context.write("note: \(note)\n") }
             let served = archive.entries.filter(\.isReplayable).count
@@ -63,7 +67,8 @@ public struct MockCommand: Command {
           \(configuration.usage)
 
         Serves the responses recorded in FILE.har on 127.0.0.1 (port N, default a free one) until interrupted.
-        Requests match on method, path and query; anything unrecorded gets 404 with a JSON body naming it.
+        Requests match on method, path and query; anything unrecorded gets 404 with a JSON body naming it. A web page
+        of another origin may read every answer (CORS headers, preflights answered 204; --no-cors turns them off).
 
         \(options.helpSections())
         """

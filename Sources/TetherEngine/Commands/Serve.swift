@@ -21,16 +21,18 @@ public struct ServeCommand: Command {
     public var host = "127.0.0.1"
     /// A HAR file to serve instead of the stubs.
     public var harPath: String?
+    /// Whether a browser page of another origin may read the answers (`CrossOrigin`); `--no-cors` turns it off.
+    public var allowsCrossOrigin = true
 
     /// Every option at its default.
     public init() {}
 
     /// `tether serve`.
     public static let configuration = CommandConfiguration(
-        names: ["serve"], usage: "tether serve [PATH ...] [--port N] [--host ADDRESS] [--har FILE.har]",
+        names: ["serve"], usage: "tether serve [PATH ...] [--port N] [--host ADDRESS] [--har FILE.har] [--no-cors]",
         summary: "serve the stubs (or a HAR file) as a mock service on 127.0.0.1", help: { help })
 
-    /// `--port`, `--host`, `--har`, and the manifests.
+    /// `--port`, `--host`, `--har`, `--no-cors`, and the manifests.
     public static let options = OptionTable<ServeCommand>(
         command: "serve",
         options: [
@@ -54,6 +56,7 @@ public struct ServeCommand: Command {
                 "--har", "FILE.har", section: .options,
                 help: "serve the responses recorded in FILE.har (the replay of verify --mock) instead of the stubs"
             ) { $0.harPath = $1 },
+            .noCORS(\.allowsCrossOrigin),
             .help,
         ],
         operand: { $0.paths.append($1) })
@@ -76,7 +79,8 @@ public struct ServeCommand: Command {
             if let harPath {
                 let archive: HARArchive
                 (server, archive) = try MockServer.replaying(
-                    harFile: harPath, host: host, port: port, onLine: { context.write($0 + "\n") })
+                    harFile: harPath, host: host, port: port, allowsCrossOrigin: allowsCrossOrigin,
+                    onLine: { context.write($0 + "\n") })
                 context.write("\(server.baseURL)\n")
                 for note in archive.redactedNotes { context.writeError("note: \(note)\n") }
             } else {
@@ -88,9 +92,10 @@ public struct ServeCommand: Command {
                     context.error("\(error.countText); nothing is served")
                     return .usage
                 }
+                let (answer, line) = CrossOrigin.serve(
+                    { routes.response(for: $0) }, lines: { routes.line(for: $0) }, isOn: allowsCrossOrigin)
                 server = try MockServer(
-                    host: host, port: port, onFinish: { context.write(routes.line(for: $0) + "\n") },
-                    handler: { routes.response(for: $0) })
+                    host: host, port: port, onFinish: { context.write(line($0) + "\n") }, handler: answer)
                 context.write("\(server.baseURL)\n")
                 for note in routes.notes { context.writeError("note: \(note)\n") }
                 let count = routes.routes.count == 1 ? "1 stub" : "\(routes.routes.count) stubs"
@@ -114,7 +119,9 @@ public struct ServeCommand: Command {
         application/json (JSON), text/plain; charset=utf-8 (text) or application/octet-stream (other bytes).
         "stubBehavior": {"delayed": SECONDS} delays the answer; a networkError stub closes the connection, the
         timeout code -1001 holds it unanswered until the client gives up (at most 60 s). Unknown routes get 404
-        naming the closest routes, another method on a known path 405. The URL is the first line on stdout, then one
+        naming the closest routes, another method on a known path 405. A web page of another origin (a development
+        server on localhost:3000) may read every answer: a request with Origin gets the CORS headers that allow it,
+        and a preflight is answered 204 (--no-cors turns both off). The URL is the first line on stdout, then one
         line per request. Ctrl-C or SIGTERM stops it (exit 130 or 143).
 
         \(options.helpSections())

@@ -204,11 +204,13 @@ extension MockServer {
     ///   - path: The HAR file, as the user named it.
     ///   - host: The IPv4 address to bind; 127.0.0.1 by default.
     ///   - port: The port to listen on; 0 (the default) lets the system pick a free one.
+    ///   - allowsCrossOrigin: Answer a web page of another origin (`CrossOrigin`): `tether serve` and `tether mock`
+    ///     but with `--no-cors`.
     ///   - onLine: Called with one console line per request as it ends (`tether serve`), if given.
     /// - Returns: The running server and the archive it replays.
     /// - Throws: `MockServerError.har` when the file cannot be read as HAR, else as the server's `init`.
     public static func replaying(
-        harFile path: String, host: String = "127.0.0.1", port: Int = 0,
+        harFile path: String, host: String = "127.0.0.1", port: Int = 0, allowsCrossOrigin: Bool = false,
         onLine: (@Sendable (String) -> Void)? = nil
     ) throws(MockServerError) -> (server: MockServer, archive: HARArchive) {
         let archive: HARArchive
@@ -218,9 +220,11 @@ extension MockServer {
             throw .har(error)
         }
         let replay = HARReplay(archive, file: path)
+        let (answer, line) = CrossOrigin.serve(
+            { replay.response(for: $0) }, lines: { replay.line(for: $0) }, isOn: allowsCrossOrigin)
         var onFinish: (@Sendable (MockExchange) -> Void)?
-        if let onLine { onFinish = { exchange in onLine(replay.line(for: exchange)) } }
-        let server = try MockServer(host: host, port: port, onFinish: onFinish) { replay.response(for: $0) }
+        if let onLine { onFinish = { exchange in onLine(line(exchange)) } }
+        let server = try MockServer(host: host, port: port, onFinish: onFinish, handler: answer)
         return (server, archive)
     }
 }

@@ -255,8 +255,9 @@ import Testing
 
     static let chromium = executableOnPath("chromium")
 
-    /// Chromium headless, kept off every network: no background services, every host name unresolvable.
-    static func chromiumRun(_ arguments: [String], profile: String) async throws -> (
+    /// Chromium headless, kept off every network: no background services, every host name unresolvable, and every
+    /// address but 127.0.0.1 when `loopback` lets a page reach servers the test started there.
+    static func chromiumRun(_ arguments: [String], profile: String, loopback: Bool = false) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
         try await tool(
@@ -264,7 +265,8 @@ import Testing
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-default-apps",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=\(profile)",
+                "--host-resolver-rules=MAP * ~NOTFOUND" + (loopback ? ", EXCLUDE 127.0.0.1" : ""),
+                "--user-data-dir=\(profile)",
             ] + arguments)
     }
 
