@@ -49,12 +49,25 @@ public struct SpecMiss: Sendable, CustomStringConvertible {
     public var suggestion: SpecOperation?
     /// The methods the document has on this very path, when it has the path with other methods: `["GET", "PATCH"]`.
     public var methodsAtPath: [String]
+    /// The base paths of the document's servers, when none of them begins the request's path (`path` is then the
+    /// whole path): `["/v1"]`. Empty when one does, or when a server has no path.
+    public var serverPaths: [String] = []
 
-    /// `the spec has no GET /users/octocat/repos; did you mean GET /users/{username}/repositories?`
+    /// `the spec has no GET /users/octocat/repos; did you mean GET /users/{username}/repositories?`. A path under
+    /// none of the servers says so, and the suggestion is then written with its server's path, where the request's
+    /// differs: `the spec has no GET /v9/users/octocat (under none of its servers' paths: /v1); did you mean GET
+    /// /v1/users/{username}?`.
     public var description: String {
         var text = "the spec has no \(method) \(path)"
+        if !serverPaths.isEmpty {
+            let shown = serverPaths.prefix(3).joined(separator: ", ") + (serverPaths.count > 3 ? ", …" : "")
+            text += " (under none of its servers' paths: \(shown))"
+        }
         if !methodsAtPath.isEmpty { text += " (it has \(methodsAtPath.joined(separator: ", ")) there)" }
-        if let suggestion { text += "; did you mean \(suggestion.name)?" }
+        if let suggestion {
+            let basePath = serverPaths.isEmpty ? "" : suggestion.servers.first?.basePath ?? ""
+            text += "; did you mean \(suggestion.method) \(basePath)\(suggestion.path)?"
+        }
         return text
     }
 }
@@ -434,10 +447,11 @@ extension SpecDocument {
     private func miss(method: String, host: String?, path: String) -> SpecMiss {
         // The path as the document would see it: after the base path of a server of this host, else of any server.
         let servers = routes.servers
-        let stripped =
+        let underServer =
             servers.lazy.filter { $0.host.map { Self.sameHost($0, host) } ?? true }
             .compactMap { Self.strip($0.basePath, from: path) }.first
-            ?? servers.lazy.compactMap { Self.strip($0.basePath, from: path) }.first ?? path
+            ?? servers.lazy.compactMap { Self.strip($0.basePath, from: path) }.first
+        let stripped = underServer ?? path
         let segments = SpecPathTemplate.segments(of: stripped).map(Self.decoded)
         var methodsAtPath: [String] = []
         var nearest: (index: Int, distance: Double)?
@@ -461,9 +475,13 @@ extension SpecDocument {
         if let sameMethod, let nearest, sameMethod.distance <= nearest.distance + 1 {
             suggestion = operations[sameMethod.index]
         }
+        var serverPaths: [String] = []
+        if underServer == nil {
+            for server in servers where !serverPaths.contains(server.basePath) { serverPaths.append(server.basePath) }
+        }
         return SpecMiss(
             method: method, path: stripped.isEmpty ? "/" : stripped, suggestion: suggestion,
-            methodsAtPath: methodsAtPath)
+            methodsAtPath: methodsAtPath, serverPaths: serverPaths)
     }
 
     /// The host (and port) of an absolute URL, lower-case, and its path (still percent-encoded); a path alone has no

@@ -80,6 +80,47 @@ import Testing
         #expect(try Self.miss("GET", "https://api.example.com/users/me") != nil)
     }
 
+    /// A request whose path no server's path begins (a service's base URL at `/v9` where the spec serves `/v1`):
+    /// the message says so, and the suggestion carries its server's path, so that the difference shows.
+    @Test func aPathUnderNoServerSaysSoAndTheSuggestionHasItsServersPath() throws {
+        let document = try SpecDocumentTests.load(
+            """
+            openapi: 3.0.3
+            servers: [{url: 'https://api.example.com/v1'}, {url: /v2}]
+            paths:
+              /users/{username}: {get: {responses: {'200': {description: ok}}}}
+              /legacy/{id}:
+                servers: [{url: 'https://api.example.com/old/v0'}]
+                get: {responses: {'200': {description: ok}}}
+            """)
+        guard case .missing(let miss) = document.match(method: "GET", url: "https://api.example.com/v9/users/octocat")
+        else {
+            Issue.record("/v9/users/octocat matched")
+            return
+        }
+        #expect(miss.path == "/v9/users/octocat")
+        #expect(miss.serverPaths == ["/old/v0", "/v1", "/v2"])
+        #expect(
+            miss.description
+                == "the spec has no GET /v9/users/octocat (under none of its servers' paths: /old/v0, /v1, /v2); did"
+                + " you mean GET /v1/users/{username}?")
+        // Under a server, the path is the document's: no word of servers, the suggestion as the document writes it.
+        guard case .missing(let under) = document.match(method: "GET", url: "https://api.example.com/v1/user/octocat")
+        else {
+            Issue.record("/v1/user/octocat matched")
+            return
+        }
+        #expect(under.serverPaths.isEmpty)
+        #expect(under.description == "the spec has no GET /user/octocat; did you mean GET /users/{username}?")
+        // The operation's own server's path, when it has one.
+        guard case .missing(let legacy) = document.match(method: "GET", url: "https://api.example.com/v0/legacy/1")
+        else {
+            Issue.record("/v0/legacy/1 matched")
+            return
+        }
+        #expect(legacy.description.hasSuffix("; did you mean GET /old/v0/legacy/{id}?"), "\(legacy.description)")
+    }
+
     @Test func didYouMean() throws {
         let repos = try #require(try Self.miss("GET", "https://api.example.com/v1/users/octocat/repos"))
         #expect(repos.suggestion?.name == "GET /users/{username}/repositories")
