@@ -458,7 +458,7 @@ public struct ManifestLoader: Sendable {
                 if let baseURLNode {
                     let written = try baseURLNode.string()
                     guard written.contains("${") || HTTPRequest.isHTTPURL(written) else {
-                        throw baseURLNode.error("baseURL '\(written)' is not an http or https URL\(Self.urlAdvice)")
+                        throw baseURLNode.error("'\(written)' is not an http or https URL\(Self.urlAdvice)")
                     }
                 }
             } else {
@@ -468,7 +468,9 @@ public struct ManifestLoader: Sendable {
             guard HTTPRequest.isHTTPURL(baseURL) else {
                 // Quoted as written, not as expanded: an expanded value may hold a secret.
                 let written = service.flatMap(baseURLOverrides.url(for:)) ?? (try? baseURLNode?.string()) ?? baseURL
-                throw (baseURLNode ?? node).error("baseURL '\(written)' is not an http or https URL\(Self.urlAdvice)")
+                // At the key, which the message names (`baseURL: 'ftp://x' is not …`); else at the service.
+                let problem = "'\(written)' is not an http or https URL\(Self.urlAdvice)"
+                throw baseURLNode?.error(problem) ?? node.error("baseURL " + problem)
             }
             return baseURL
         }
@@ -1169,13 +1171,14 @@ public struct ManifestLoader: Sendable {
         guard name == "delayed" else { return .immediate }
         guard let value else { throw node.error("'delayed' needs seconds, e.g. {\"delayed\": 1.5}") }
         let seconds: Double
+        let written: String
         switch value.value {
-        case .integer(let number): seconds = Double(number)
-        case .double(let number): seconds = number
+        case .integer(let number): (seconds, written) = (Double(number), String(number))
+        case .double(let number): (seconds, written) = (number, String(number))
         default: throw value.error("expected a number of seconds, got \(value.value.typeName)")
         }
         guard (0...StubBehavior.longestDelay).contains(seconds) else {
-            throw value.error("\(seconds) seconds is out of range 0...\(Int(StubBehavior.longestDelay))")
+            throw value.error("\(written) seconds is out of range 0...\(Int(StubBehavior.longestDelay))")
         }
         return .delayed(seconds: seconds)
     }

@@ -226,12 +226,12 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         ),
         (
             #"{"service": "S", "baseURL": "ftp://x.test", "targets": []}"#,
-            "api.json: baseURL: baseURL 'ftp://x.test' is not an http or https URL: write it as "
+            "api.json: baseURL: 'ftp://x.test' is not an http or https URL: write it as "
                 + "https://host[:port][/path], with no space in it"
         ),
         (
             #"{"service": "S", "baseURL": "https://api example.test", "targets": []}"#,
-            "api.json: baseURL: baseURL 'https://api example.test' is not an http or https URL"
+            "api.json: baseURL: 'https://api example.test' is not an http or https URL"
         ),
         (
             #"{"baseURL": "https://x.test", "targets": []}"#,
@@ -299,7 +299,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         let message = try loadError(
             #"{"service": "S", "baseURL": "${BASE}", "targets": []}"#,
             environment: ["BASE": "api.test/?token=TOPSECRET99"])
-        #expect(message.hasPrefix("api.json: baseURL: baseURL '${BASE}' is not an http or https URL: write it as"))
+        #expect(message.hasPrefix("api.json: baseURL: '${BASE}' is not an http or https URL: write it as"))
     }
 
     @Test func everyContractErrorOfEveryFileAtOnceWithLineAndColumn() throws {
@@ -460,7 +460,7 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
         let replaced = ManifestLoader(environment: [:], baseURLOverrides: BaseURLOverrides(all: "http://127.0.0.1:9"))
         for (baseURL, expected) in [
             ("42", "baseURL: expected a string, got integer"),
-            (#""https://api example.test""#, "baseURL: baseURL 'https://api example.test' is not an http or https URL"),
+            (#""https://api example.test""#, "baseURL: 'https://api example.test' is not an http or https URL"),
         ] {
             let folder = try ContractFolder([
                 "api.json": #"{"service": "S", "baseURL": \#(baseURL), "targets": [{"name": "a"}]}"#

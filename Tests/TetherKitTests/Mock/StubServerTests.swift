@@ -123,7 +123,7 @@ import Testing
 
     @Test(arguments: [
         (#""stubBehavior": "later""#, "unknown case 'later'"),
-        (#""stubBehavior": {"delayed": -1}"#, "-1.0 seconds is out of range 0...3600"),
+        (#""stubBehavior": {"delayed": -1}"#, "-1 seconds is out of range 0...3600"),
         (#""stubBehavior": {"delayed": "2"}"#, "expected a number of seconds, got string"),
     ])
     func aBadStubBehaviorIsAContractErrorAndVerifyAcceptsAGoodOne(key: String, message: String) throws {
