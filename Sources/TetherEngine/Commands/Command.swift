@@ -143,12 +143,16 @@ public struct CommandContext: Sendable {
         writeError("tether: error: \(message)\n")
     }
 
-    /// Prints an error before or around a run: every contract error first, in the compiler's form that editors and
-    /// CI annotations read, then the one-line message.
+    /// Prints an error before or around a run: every contract error (or error of an OpenAPI document) first, in the
+    /// compiler's form that editors and CI annotations read, then the one-line message.
     /// - Parameter error: The error.
     /// - Returns: `ExitCode.usage`: nothing was sent, or a report could not be written.
     public func fail(_ error: RunError) -> ExitCode {
-        if case .contracts(let errors) = error { writeError(errors.description + "\n") }
+        switch error {
+        case .contracts(let errors): writeError(errors.description + "\n")
+        case .spec(_, let diagnostics): writeError(diagnostics.joined(separator: "\n") + "\n")
+        default: break
+        }
         self.error(error.description)
         return .usage
     }

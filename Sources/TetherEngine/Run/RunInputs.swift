@@ -206,9 +206,9 @@ public enum RunError: Error, CustomStringConvertible {
     case usage(String)
     /// The run finished, but `--update-baseline` could not write the file.
     case baselineUnwritten(report: RunReport, ReportError)
-    /// An OpenAPI document (`--spec`) cannot be read or has errors, each with its `file:line:column`: nothing was
-    /// sent.
-    case spec(String)
+    /// An OpenAPI document (`--spec`) cannot be read or has errors: the document, and each error in the compiler's
+    /// form (`openapi.yaml:12:5: error: …`), printed before the message as contract errors are. Nothing was sent.
+    case spec(file: String, diagnostics: [String])
 
     /// The message, for `tether: error: …`.
     public var description: String {
@@ -221,7 +221,8 @@ public enum RunError: Error, CustomStringConvertible {
         case .baseline(let error): "--baseline \(error); nothing was sent"
         case .usage(let message): message
         case .baselineUnwritten(_, let error): "--update-baseline \(error)"
-        case .spec(let problems): "--spec: \(problems)\nnothing was sent"
+        case .spec(let file, let diagnostics):
+            "--spec \(file): \(diagnostics.count == 1 ? "1 error" : "\(diagnostics.count) errors"); nothing was sent"
         }
     }
 }

@@ -95,11 +95,11 @@ public struct SpecOptions: Sendable, Equatable {
                 do {
                     check = try SpecCheck(document: try SpecDocument.load(contentsOf: binding.path))
                 } catch let error as SpecError {
-                    throw .spec(error.description)
+                    throw .spec(file: binding.path, diagnostics: error.problems.map(\.diagnostic))
                 } catch let error as SchemaError {
-                    throw .spec(error.description)
+                    throw .spec(file: binding.path, diagnostics: [error.diagnostic])
                 } catch {
-                    throw .spec("\(binding.path): \(error)")
+                    throw .spec(file: binding.path, diagnostics: ["\(binding.path): error: \(error)"])
                 }
                 loaded[binding.path] = check
             }

@@ -99,4 +99,7 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `openapi.yaml:12:9: #/components/schemas/a/properties/b: $ref '#/components/schemas/c' does not resolve: …`.
     public var description: String { "\(place): \(place.pointer): \(message)" }
+
+    /// In the compiler's form, as `SpecProblem.diagnostic`: `openapi.yaml:12:9: error: #/components/…: $ref …`.
+    public var diagnostic: String { "\(place): error: \(place.pointer): \(message)" }
 }

@@ -93,10 +93,16 @@ public struct SpecProblem: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `openapi.yaml:12:5: duplicate key 'get' (first at line 8, column 5) at #/paths/~1users; remove one of them`.
-    public var description: String {
+    public var description: String { text(kind: nil) }
+
+    /// The problem in the compiler's form that editors, Xcode and CI problem matchers read, as a contract error is
+    /// printed: `openapi.yaml:12:5: error: duplicate key 'get' …`.
+    public var diagnostic: String { text(kind: "error") }
+
+    private func text(kind: String?) -> String {
         var text = file
         if let line, let column { text += ":\(line):\(column)" }
-        text += ": " + message
+        text += ": " + (kind.map { $0 + ": " } ?? "") + message
         if let pointer, !pointer.isEmpty, pointer != "#" { text += " at \(pointer)" }
         if let hint { text += "; " + hint }
         return text
