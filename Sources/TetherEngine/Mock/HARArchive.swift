@@ -175,13 +175,24 @@ public struct HARArchive: Sendable, Equatable {
         } catch {
             throw .notJSON(path: path, line: nil, column: nil, detail: String(describing: error))
         }
-        guard let log = file.log else { throw .notHAR(path: path, detail: "missing log") }
-        guard let entries = log.entries else { throw .notHAR(path: path, detail: "missing log.entries") }
+        guard let log = file.log else {
+            let top = HARError.place([], in: data)
+            throw .notHAR(path: path, line: top?.line, column: top?.column, detail: "missing log")
+        }
+        guard let entries = log.entries else {
+            let found = HARError.place(["log"], in: data)
+            throw .notHAR(path: path, line: found?.line, column: found?.column, detail: "missing log.entries")
+        }
         var result: [HAREntry] = []
         var notes: [String] = []
         result.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            let parsed = try entry.entry(index: index, path: path)
+            let parsed: HAREntry
+            do {
+                parsed = try entry.entry(index: index, path: path)
+            } catch {
+                throw error.placed(in: data)
+            }
             if !parsed.isReplayable {
                 let why =
                     parsed.status == 0 || !parsed.hasResponse
@@ -220,7 +231,11 @@ public struct HARArchive: Sendable, Equatable {
                 path: path, line: found.line, column: found.column,
                 detail: "\(place): expected \(describe(type)), got \(found.value.given)")
         case .keyNotFound(let key, let context):
-            return .notHAR(path: path, detail: "\(jsonPath(context.codingPath + [key])): missing")
+            // At the object that lacks it.
+            let found = try? JSONReader().document(data).value(atCodingPath: context.codingPath)
+            return .notHAR(
+                path: path, line: found?.line, column: found?.column,
+                detail: "\(jsonPath(context.codingPath + [key])): missing")
         @unknown default:
             return .notHAR(path: path, detail: String(describing: error))
         }
@@ -264,10 +279,11 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is JSON but not HAR: `detail` names the missing or mistyped field (`missing log.entries`), `line`
     /// and `column` where a mistyped one is.
     case notHAR(path: String, line: Int? = nil, column: Int? = nil, detail: String)
-    /// Entry `index` (0-based, as in `log.entries[index]`) cannot be replayed: `detail` says why.
-    case invalidEntry(path: String, index: Int, detail: String)
-    /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64.
-    case invalidBase64(path: String, index: Int)
+    /// Entry `index` (0-based, as in `log.entries[index]`) cannot be replayed: `detail` says why; `line` and
+    /// `column` where the entry (or its request) is.
+    case invalidEntry(path: String, index: Int, detail: String, line: Int? = nil, column: Int? = nil)
+    /// Entry `index` says `content.encoding: "base64"` but its `content.text` is not base64, at `line` and `column`.
+    case invalidBase64(path: String, index: Int, line: Int? = nil, column: Int? = nil)
 
     /// The message: lower case (what it quotes keeps its case), naming the file and what to do.
     public var description: String {
@@ -287,10 +303,12 @@ public enum HARError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notHAR(let path, let line, let column, let detail):
             let place = ContractError.place(path, line: line, column: column)
             return "\(place): not a HAR 1.2 file: \(detail); export it as HAR from the browser or proxy"
-        case .invalidEntry(let path, let index, let detail):
-            return "\(path): log.entries[\(index)]: \(detail); fix or remove this entry"
-        case .invalidBase64(let path, let index):
-            return "\(path): log.entries[\(index)].response.content.text: invalid base64 "
+        case .invalidEntry(let path, let index, let detail, let line, let column):
+            let place = ContractError.place(path, line: line, column: column)
+            return "\(place): log.entries[\(index)]: \(detail); fix or remove this entry"
+        case .invalidBase64(let path, let index, let line, let column):
+            let place = ContractError.place(path, line: line, column: column)
+            return "\(place): log.entries[\(index)].response.content.text: invalid base64 "
                 + "(content.encoding is \"base64\"); fix the text or drop the encoding"
         }
     }
@@ -381,4 +399,39 @@ private struct HARFile: Decodable {
             return entry
         }
     }
+}
+
+extension HARError {
+    /// An entry's error with the line and column of what it names, found in the file's bytes (read as JSON once
+    /// more, only for the message): the entry, its request, or its `response.content.text`.
+    fileprivate func placed(in data: Data) -> HARError {
+        func place(_ keys: [HARCodingKey]) -> (line: Int, column: Int)? { Self.place(keys, in: data) }
+        switch self {
+        case .invalidEntry(let path, let index, let detail, nil, nil):
+            let entry: [HARCodingKey] = ["log", "entries", HARCodingKey(index)]
+            let found = place(detail == "no request" ? entry : entry + ["request"]) ?? place(entry)
+            return .invalidEntry(path: path, index: index, detail: detail, line: found?.line, column: found?.column)
+        case .invalidBase64(let path, let index, nil, nil):
+            let found = place(["log", "entries", HARCodingKey(index), "response", "content", "text"])
+            return .invalidBase64(path: path, index: index, line: found?.line, column: found?.column)
+        default:
+            return self
+        }
+    }
+
+    /// The line and column of the value at `keys` in a HAR file's bytes (read as JSON once more, for a message).
+    fileprivate static func place(_ keys: [HARCodingKey], in data: Data) -> (line: Int, column: Int)? {
+        guard let found = try? JSONReader().document(data).value(atCodingPath: keys) else { return nil }
+        return (found.line, found.column)
+    }
+}
+
+/// A member name or an element index of a HAR file, to find a value's place (`JSONDocument.value(atCodingPath:)`).
+private struct HARCodingKey: CodingKey, ExpressibleByStringLiteral {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(stringLiteral value: String) { self.stringValue = value }
+    init(intValue: Int) { (self.stringValue, self.intValue) = (String(intValue), intValue) }
+    init(_ index: Int) { self.init(intValue: index) }
 }

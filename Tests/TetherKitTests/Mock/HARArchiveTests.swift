@@ -99,16 +99,17 @@ import Testing
     }
 
     @Test(arguments: [
-        ("no-entries.har", "not a HAR 1.2 file: missing log.entries; export it as HAR from the browser or proxy"),
+        ("no-entries.har", "1:9: not a HAR 1.2 file: missing log.entries; export it as HAR from the browser or proxy"),
         (
             "wrong-type.har",
             "2:83: not a HAR 1.2 file: log.entries[0].response.status: expected a number, got string \"200\"; export it "
                 + "as HAR from the browser or proxy"
         ),
-        ("entry-without-url.har", "log.entries[1]: request has no url; fix or remove this entry"),
+        // The entry's request, and the text that is not base64.
+        ("entry-without-url.har", "3:15: log.entries[1]: request has no url; fix or remove this entry"),
         (
             "bad-base64.har",
-            "log.entries[1].response.content.text: invalid base64 (content.encoding is \"base64\"); fix the text or drop the encoding"
+            "3:160: log.entries[1].response.content.text: invalid base64 (content.encoding is \"base64\"); fix the text or drop the encoding"
         ),
     ])
     func brokenFilesNameTheFileAndTheProblem(name: String, message: String) {
@@ -151,14 +152,15 @@ import Testing
 
     @Test func errorCasesAreTyped() {
         let path = FixturePaths.fixture("har/entry-without-url.har")
-        #expect(throws: HARError.invalidEntry(path: path, index: 1, detail: "request has no url")) {
+        #expect(throws: HARError.invalidEntry(path: path, index: 1, detail: "request has no url", line: 3, column: 15))
+        {
             _ = try HARArchive.load(contentsOf: path)
         }
         let base64 = FixturePaths.fixture("har/bad-base64.har")
-        #expect(throws: HARError.invalidBase64(path: base64, index: 1)) {
+        #expect(throws: HARError.invalidBase64(path: base64, index: 1, line: 3, column: 160)) {
             _ = try HARArchive.load(contentsOf: base64)
         }
-        #expect(throws: HARError.notHAR(path: "x.har", detail: "missing log")) {
+        #expect(throws: HARError.notHAR(path: "x.har", line: 1, column: 1, detail: "missing log")) {
             _ = try HARArchive.parse(Data(#"{"version":"1.2"}"#.utf8), path: "x.har")
         }
         #expect(
