@@ -120,7 +120,14 @@ public struct ImportCommand: Command {
             return .success
         } catch {
             context.write(error.messages.map { "note: \($0)\n" }.joined())
-            context.error(error.description)
+            if case .spec(let problems) = error {
+                // In the compiler's form, as `verify --spec` prints them.
+                context.writeError(problems.problems.map { $0.diagnostic + "\n" }.joined())
+                let count = problems.problems.count == 1 ? "1 error" : "\(problems.problems.count) errors"
+                context.error("--spec \(path): \(count); nothing was written")
+            } else {
+                context.error(error.description)
+            }
             return .usage
         }
     }

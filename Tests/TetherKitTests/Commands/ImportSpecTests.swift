@@ -224,4 +224,21 @@ import Testing
         }
         #expect(verify.exitCode == 0, "\(verify.stdout)\(verify.stderr)")
     }
+
+    /// A document that cannot be read: its problems in the compiler's form, as `verify --spec` prints them; nothing
+    /// written.
+    @Test func aBrokenDocumentIsExitTwoInTheCompilersForm() async throws {
+        let folder = try ContractFolder(["openapi.yaml": "openapi: 3.0.3\npaths:\n  /u:\n    get: {responses: [\n"])
+        let spec = folder.file("openapi.yaml")
+        let out = folder.file("out")
+        let run = try await offPool {
+            try TetherBinary.run(["import", "--spec", spec, "--service", "Shop", "--out", out])
+        }
+        #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix(spec + ":5:1: error: not valid YAML: ") == true, "\(run.stderr)")
+        #expect(lines.last == "tether: error: --spec \(spec): 1 error; nothing was written", "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }
