@@ -257,7 +257,16 @@ final class VersionedContracts {
         let folder = "/" + parts.joined(separator: "/")
         // realpath(3), not URL's symlink resolution: on macOS that drops /private, which git's answer keeps.
         guard let real = folder.resolvedPath else { throw .usage("--ref cannot read the folder of \(path)") }
-        let top = try git(["rev-parse", "--show-toplevel"], in: real, what: "--ref reads \(path) from git").trimmed
+        let top: String
+        do {
+            top = try git(["rev-parse", "--show-toplevel"], in: real, what: "--ref reads \(path) from git").trimmed
+        } catch {
+            // git's own words (which say what to do of a repository it does not trust), and of none, what to do.
+            guard error.description.contains("not a git repository") else { throw error }
+            throw .usage(
+                "\(error.description); --ref reads the contracts' old versions from the repository they are in: give "
+                    + "a path inside a git clone (with its tags: git fetch --tags), or drop --ref")
+        }
         guard real == top || real.hasPrefix(top + "/") else {
             throw .usage("--ref reads \(path) from git, but it is outside the repository at \(top)")
         }

@@ -226,4 +226,17 @@ import Testing
         #expect(run.status == 2, "\(run.stderrText)")
         #expect(run.stderrText.contains(message), "\(run.stderrText)")
     }
+
+    /// A folder outside any git repository: git's words, then what to do.
+    @Test func aFolderOutsideGitSaysWhatToDo() throws {
+        let folder = try ContractFolder(["contracts/shop.json": Self.manifest("http://127.0.0.1:9", id: "1")])
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_CEILING_DIRECTORIES"] = folder.path  // no repository above the scratch folder counts
+        let run = try ChildProcess.run(
+            TetherBinary.path, ["verify", "contracts", "--ref", "v1.0.0", "--no-color"], environment: environment,
+            directory: folder.path)
+        #expect(run.status == 2, "\(run.stderrText)")
+        #expect(run.stderrText.contains("not a git repository"), "\(run.stderrText)")
+        #expect(run.stderrText.contains("give a path inside a git clone"), "\(run.stderrText)")
+    }
 }
