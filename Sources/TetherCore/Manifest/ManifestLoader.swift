@@ -589,8 +589,8 @@ public struct ManifestLoader: Sendable {
             let path = written.hasPrefix("/") || folder.isEmpty ? written : folder + "/" + written
             guard FileManager.default.fileExists(atPath: path) else {
                 throw specNode.error(
-                    "spec '\(written)' does not exist (\(path)): a manifest's spec is relative to the manifest's folder"
-                )
+                    "'\(written)' does not exist (looked for \(path)): a manifest's spec is relative to the manifest's "
+                        + "folder")
             }
             return path
         }
