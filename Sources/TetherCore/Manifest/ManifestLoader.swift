@@ -681,7 +681,7 @@ public struct ManifestLoader: Sendable {
 
     /// Each element of `targets` built by `build`, given its offset (nil when it has errors, which it adds to the
     /// errors it is given): the contracts in element order when none has errors, else none, and every error, a
-    /// repeated target name among them (a name is taken by the first target that builds).
+    /// repeated target name among them (a name is taken by the first target that declares it, built or not).
     ///
     /// A long array is split between the machine's cores: building targets is most of loading a manifest, and
     /// loading is the one part of a run before the first request. Each part writes its contracts straight into
@@ -709,7 +709,17 @@ public struct ManifestLoader: Sendable {
                 targets.forEachElement(in: range) { offset, targetNode in
                     // A large manifest's pages go back to the page cache as its targets are read (`MappedFiles`).
                     MappedFiles.releaseReadPages(afterTarget: offset - range.lowerBound)
-                    guard let contract = build(offset, targetNode, &result.errors) else { return }
+                    guard let contract = build(offset, targetNode, &result.errors) else {
+                        // A target with errors still takes part in the repeated-name check, so that a repeat is
+                        // reported with its other errors, not after they are mended.
+                        var ignored: [ContractError] = []
+                        if let name = try? targetNode.members(allowed: Self.targetKeys, reporting: &ignored)["name"]?
+                            .string()
+                        {
+                            result.laterNames.append((offset, name))
+                        }
+                        return
+                    }
                     if result.built == offset - range.lowerBound {
                         (slots.value.baseAddress! + offset).initialize(to: contract)
                         result.built += 1
@@ -753,7 +763,8 @@ public struct ManifestLoader: Sendable {
             var byOffset = Dictionary(repeats.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
             targets.forEachElement { offset, targetNode in
                 guard let repeated = byOffset.removeValue(forKey: offset) else { return }
-                let nameNode = try? targetNode.members(allowed: Self.targetKeys)["name"]
+                var ignored: [ContractError] = []  // a target's own errors are reported already
+                let nameNode = try? targetNode.members(allowed: Self.targetKeys, reporting: &ignored)["name"]
                 errors.append(
                     (nameNode ?? targetNode).error(
                         "target '\(repeated.name)' is declared twice in service '\(service)' (first at \(targets.elementLocation(repeated.first))); target names must be unique within a service"

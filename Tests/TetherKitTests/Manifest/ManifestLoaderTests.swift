@@ -539,6 +539,19 @@ private func loadError(_ manifest: String, files: [String: String] = [:], enviro
                 repeated(200, 150), "api.json: targets[900].pathh: unknown key (did you mean 'path'?)",
                 repeated(901, 2), repeated(1_400, 950),
             ])
+        // A broken target that repeats a name: its own error, and the repeat, at once (not once the first is mended),
+        // in file order (its name comes first); a broken target's name counts as a first declaration too.
+        let both = try loadError(Self.manifest(1_500, broken: [3, 700], repeated: [700: 5, 1_300: 3]))
+        #expect(
+            both.split(separator: "\n").map(String.init) == [
+                "api.json: targets[3].pathh: unknown key (did you mean 'path'?)", repeated(700, 5),
+                "api.json: targets[700].pathh: unknown key (did you mean 'path'?)", repeated(1_300, 3),
+            ])
+        let small = try loadError(Self.manifest(3, broken: [1], repeated: [1: 0]))
+        #expect(
+            small.split(separator: "\n").map(String.init) == [
+                repeated(1, 0), "api.json: targets[1].pathh: unknown key (did you mean 'path'?)",
+            ])
         // Without errors, the parts' contracts are the manifest's, whole and in order.
         let contracts = try load(Self.manifest(3_001))
         #expect(contracts.map(\.name) == (0..<3_001).map { "t\($0)" })
