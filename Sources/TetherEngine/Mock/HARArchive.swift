@@ -180,7 +180,7 @@ public struct HARArchive: Sendable, Equatable {
             throw .notHAR(path: path, line: top?.line, column: top?.column, detail: "missing log")
         }
         guard let entries = log.entries else {
-            let found = HARError.place(["log"], in: data)
+            let found = HARError.place([HARCodingKey("log")], in: data)
             throw .notHAR(path: path, line: found?.line, column: found?.column, detail: "missing log.entries")
         }
         var result: [HAREntry] = []
@@ -231,8 +231,7 @@ public struct HARArchive: Sendable, Equatable {
                 path: path, line: found.line, column: found.column,
                 detail: "\(place): expected \(describe(type)), got \(found.value.given)")
         case .keyNotFound(let key, let context):
-            // At the object that lacks it.
-            let found = try? JSONReader().document(data).value(atCodingPath: context.codingPath)
+            let found = HARError.place(context.codingPath, in: data)  // the object that lacks it
             return .notHAR(
                 path: path, line: found?.line, column: found?.column,
                 detail: "\(jsonPath(context.codingPath + [key])): missing")
@@ -420,7 +419,7 @@ extension HARError {
     }
 
     /// The line and column of the value at `keys` in a HAR file's bytes (read as JSON once more, for a message).
-    fileprivate static func place(_ keys: [HARCodingKey], in data: Data) -> (line: Int, column: Int)? {
+    fileprivate static func place(_ keys: [any CodingKey], in data: Data) -> (line: Int, column: Int)? {
         guard let found = try? JSONReader().document(data).value(atCodingPath: keys) else { return nil }
         return (found.line, found.column)
     }

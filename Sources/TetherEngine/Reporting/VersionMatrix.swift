@@ -195,8 +195,8 @@ struct VersionMatrix {
         if untroubled > 0 {
             lines += [
                 "",
-                "The other \(Self.counted(untroubled, "target")) neither drifted nor failed at any version (the HTML report "
-                    + "has every row).",
+                "The other \(Self.counted(untroubled, "target")) neither drifted nor failed at any version (the HTML report, "
+                    + "`--html`, has every row).",
             ]
         }
         return lines

@@ -181,7 +181,7 @@ import Testing
                 "| Target | `v1` | `v2` | `v3` | First drifted |", "| --- | --- | --- | --- | --- |",
                 "| `Shop.item` | PASS | DRIFT | PASS | `v2` |", "",
                 "…and 1 more target that drifted or failed at some version.", "",
-                "The other 2 targets neither drifted nor failed at any version (the HTML report has every row).",
+                "The other 2 targets neither drifted nor failed at any version (the HTML report, `--html`, has every row).",
             ])
         #expect(matrix.markdownLines(maxRows: 25) { $0 }.count == 6)
     }
