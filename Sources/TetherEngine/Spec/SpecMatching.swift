@@ -475,10 +475,8 @@ extension SpecDocument {
         if let sameMethod, let nearest, sameMethod.distance <= nearest.distance + 1 {
             suggestion = operations[sameMethod.index]
         }
-        var serverPaths: [String] = []
-        if underServer == nil {
-            for server in servers where !serverPaths.contains(server.basePath) { serverPaths.append(server.basePath) }
-        }
+        // The operations' servers' paths, as the match tried them (none is empty: it would have begun the path).
+        let serverPaths = underServer == nil ? routes.basePaths : []
         return SpecMiss(
             method: method, path: stripped.isEmpty ? "/" : stripped, suggestion: suggestion,
             methodsAtPath: methodsAtPath, serverPaths: serverPaths)

@@ -99,10 +99,10 @@ import Testing
             return
         }
         #expect(miss.path == "/v9/users/octocat")
-        #expect(miss.serverPaths == ["/old/v0", "/v1", "/v2"])
+        #expect(miss.serverPaths == ["/v1", "/v2", "/old/v0"])  // in document order
         #expect(
             miss.description
-                == "the spec has no GET /v9/users/octocat (under none of its servers' paths: /old/v0, /v1, /v2); did"
+                == "the spec has no GET /v9/users/octocat (under none of its servers' paths: /v1, /v2, /old/v0); did"
                 + " you mean GET /v1/users/{username}?")
         // Under a server, the path is the document's: no word of servers, the suggestion as the document writes it.
         guard case .missing(let under) = document.match(method: "GET", url: "https://api.example.com/v1/user/octocat")
