@@ -679,6 +679,12 @@ public struct ManifestLoader: Sendable {
         return errors.count == errorCount ? contracts : []
     }
 
+    /// A target's `"name"` node, whatever its other keys (their errors are the target's own, reported already).
+    private static func nameNode(of target: ManifestNode) -> ManifestNode? {
+        var ignored: [ContractError] = []
+        return try? target.members(allowed: targetKeys, reporting: &ignored)["name"]
+    }
+
     /// Each element of `targets` built by `build`, given its offset (nil when it has errors, which it adds to the
     /// errors it is given): the contracts in element order when none has errors, else none, and every error, a
     /// repeated target name among them (a name is taken by the first target that declares it, built or not).
@@ -712,10 +718,7 @@ public struct ManifestLoader: Sendable {
                     guard let contract = build(offset, targetNode, &result.errors) else {
                         // A target with errors still takes part in the repeated-name check, so that a repeat is
                         // reported with its other errors, not after they are mended.
-                        var ignored: [ContractError] = []
-                        if let name = try? targetNode.members(allowed: Self.targetKeys, reporting: &ignored)["name"]?
-                            .string()
-                        {
+                        if let name = try? Self.nameNode(of: targetNode)?.string() {
                             result.laterNames.append((offset, name))
                         }
                         return
@@ -763,10 +766,8 @@ public struct ManifestLoader: Sendable {
             var byOffset = Dictionary(repeats.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
             targets.forEachElement { offset, targetNode in
                 guard let repeated = byOffset.removeValue(forKey: offset) else { return }
-                var ignored: [ContractError] = []  // a target's own errors are reported already
-                let nameNode = try? targetNode.members(allowed: Self.targetKeys, reporting: &ignored)["name"]
                 errors.append(
-                    (nameNode ?? targetNode).error(
+                    (Self.nameNode(of: targetNode) ?? targetNode).error(
                         "target '\(repeated.name)' is declared twice in service '\(service)' (first at \(targets.elementLocation(repeated.first))); target names must be unique within a service"
                     ))
             }
