@@ -148,11 +148,8 @@ public struct CommandContext: Sendable {
     /// - Parameter error: The error.
     /// - Returns: `ExitCode.usage`: nothing was sent, or a report could not be written.
     public func fail(_ error: RunError) -> ExitCode {
-        switch error {
-        case .contracts(let errors): writeError(errors.description + "\n")
-        case .spec(_, let diagnostics): writeError(diagnostics.joined(separator: "\n") + "\n")
-        default: break
-        }
+        let diagnostics = error.diagnostics
+        if !diagnostics.isEmpty { writeError(diagnostics.joined(separator: "\n") + "\n") }
         self.error(error.description)
         return .usage
     }

@@ -190,8 +190,9 @@ public struct ShardSelection: Sendable, Equatable {
 
 /// Why a run could not start, or could not write its report.
 public enum RunError: Error, CustomStringConvertible {
-    /// The manifests have errors: nothing was sent.
-    case contracts(ContractErrors)
+    /// The manifests have errors, and the documents given with `--spec` have these (none when they have none or
+    /// there is no `--spec`): nothing was sent.
+    case contracts(ContractErrors, specs: [BrokenSpec] = [])
     /// The HAR file to replay cannot be used: nothing was sent.
     case mock(MockServerError)
     /// No target to verify: nothing was sent.
@@ -206,14 +207,25 @@ public enum RunError: Error, CustomStringConvertible {
     case usage(String)
     /// The run finished, but `--update-baseline` could not write the file.
     case baselineUnwritten(report: RunReport, ReportError)
-    /// An OpenAPI document (`--spec`) cannot be read or has errors: the document, and each error in the compiler's
-    /// form (`openapi.yaml:12:5: error: …`), printed before the message as contract errors are. Nothing was sent.
-    case spec(file: String, diagnostics: [String])
+    /// OpenAPI documents (`--spec`, a manifest's `"spec"`) cannot be read or have errors, each error in the
+    /// compiler's form, printed before the message as contract errors are. Nothing was sent.
+    case spec([BrokenSpec])
+
+    /// The errors' lines in the compiler's form (`FILE:LINE:COLUMN: error: …`) that editors, Xcode and CI problem
+    /// matchers read, printed before the message: the contracts', then the OpenAPI documents'; none for the others.
+    public var diagnostics: [String] {
+        switch self {
+        case .contracts(let errors, let specs): [errors.description] + specs.flatMap(\.diagnostics)
+        case .spec(let specs): specs.flatMap(\.diagnostics)
+        default: []
+        }
+    }
 
     /// The message, for `tether: error: …`.
     public var description: String {
         switch self {
-        case .contracts(let errors): "\(errors.countText); nothing was sent"
+        case .contracts(let errors, let specs):
+            ([errors.countText] + specs.map(\.summary)).joined(separator: ", ") + "; nothing was sent"
         case .mock(let error): "\(error)"
         case .selection(let message): message
         case .report(let option, let error): "\(option) \(error); nothing was sent"
@@ -221,8 +233,7 @@ public enum RunError: Error, CustomStringConvertible {
         case .baseline(let error): "--baseline \(error); nothing was sent"
         case .usage(let message): message
         case .baselineUnwritten(_, let error): "--update-baseline \(error)"
-        case .spec(let file, let diagnostics):
-            "--spec \(file): \(diagnostics.count == 1 ? "1 error" : "\(diagnostics.count) errors"); nothing was sent"
+        case .spec(let specs): specs.map(\.summary).joined(separator: ", ") + "; nothing was sent"
         }
     }
 }

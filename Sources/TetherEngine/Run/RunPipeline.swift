@@ -53,7 +53,7 @@ public struct RunPipeline {
         defer { startUp?.wait() }
         // A tool reading `--json -` gets JSON lines alone on standard output; people read the console on stderr.
         let console = plan.reports.isStandardOutputTaken ? (writeError ?? write) : write
-        var (selected, server, versions) = try inputs.selectedContracts(write: console)
+        var (selected, server, versions) = try selectedContracts(write: console)
         defer {
             versions?.removeScratch()
             withExtendedLifetime(server) {}
@@ -225,6 +225,21 @@ public struct RunPipeline {
             }
         }
         return outcomes
+    }
+
+    /// The inputs' selected contracts; when the manifests have errors, with the problems of the documents given with
+    /// `--spec`, so that one run names both (the documents are read only then: a run reads them once its targets
+    /// are selected).
+    private func selectedContracts(write: (String) -> Void) throws(RunError) -> (
+        contracts: [Contract], server: MockServer?, versions: VersionedContracts?
+    ) {
+        do {
+            return try plan.inputs.selectedContracts(write: write)
+        } catch .contracts(let errors, _) where !plan.spec.documents.isEmpty {
+            throw .contracts(errors, specs: plan.spec.brokenDocuments())
+        } catch {
+            throw error
+        }
     }
 
     /// `--list`: the targets this plan would run, one line each (`Service.target  GET URL`, secrets redacted), and

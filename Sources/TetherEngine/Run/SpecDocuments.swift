@@ -52,7 +52,7 @@ public struct SpecOptions: Sendable, Equatable {
     /// Reads and compiles every document, before anything is sent, for the services of `contracts`.
     /// - Parameter contracts: The selected targets (a `SERVICE=` must name one of their services).
     /// - Returns: The checks by service.
-    /// - Throws: `RunError.spec` with every problem of a broken document (`file:line:column`), or `.usage` for
+    /// - Throws: `RunError.spec` with every problem of every broken document (`file:line:column`), or `.usage` for
     ///   options that do not fit.
     package func load(for contracts: [Contract]) throws(RunError) -> SpecSet {
         let declared = Set(contracts.compactMap(\.specPath))
@@ -64,11 +64,6 @@ public struct SpecOptions: Sendable, Equatable {
         if listsUncovered && documents.isEmpty && declared.isEmpty {
             throw .usage("--list-uncovered lists what --spec FILE's document has")
         }
-        // The services, made only when a document is bound to one (10,000 names cut from their `@REF` in a
-        // 5-version run without any document).
-        var services: Set<String>?
-        var set = SpecSet()
-        var loaded: [String: SpecCheck] = [:]
         // A manifest's "spec" is its service's own document: `--spec SERVICE=FILE` wins over it, and it wins over a
         // `--spec FILE` given for every service.
         var bindings = documents.filter { $0.service == nil }
@@ -77,29 +72,33 @@ public struct SpecOptions: Sendable, Equatable {
             guard let path = contract.specPath, named.insert(contract.unversionedService).inserted else { continue }
             bindings.append(Binding(service: contract.unversionedService, path: path))
         }
-        bindings += documents.filter { $0.service != nil }
-        for binding in bindings {
-            if let service = binding.service {
-                let known = services ?? Set(contracts.map(\.unversionedService))
-                services = known
-                if !known.contains(service) {
-                    throw .usage(
-                        "--spec \(service)=\(binding.path): no selected target is of the service '\(service)' "
-                            + "(services: " + known.sorted().joined(separator: ", ") + ")")
-                }
+        let forServices = documents.filter { $0.service != nil }
+        if !forServices.isEmpty {
+            // The services, made only when a document is bound to one (10,000 names cut from their `@REF` in a
+            // 5-version run without any document).
+            let known = Set(contracts.map(\.unversionedService))
+            if let unknown = forServices.first(where: { !known.contains($0.service ?? "") }) {
+                throw .usage(
+                    "--spec \(unknown.service ?? "")=\(unknown.path): no selected target is of the service "
+                        + "'\(unknown.service ?? "")' (services: " + known.sorted().joined(separator: ", ") + ")")
             }
+            bindings += forServices
+        }
+        var set = SpecSet()
+        var loaded: [String: SpecCheck] = [:]
+        var broken: [BrokenSpec] = []
+        for binding in bindings {
             let check: SpecCheck
             if let known = loaded[binding.path] {
                 check = known
+            } else if broken.contains(where: { $0.file == binding.path }) {
+                continue
             } else {
-                do {
-                    check = try SpecCheck(document: try SpecDocument.load(contentsOf: binding.path))
-                } catch let error as SpecError {
-                    throw .spec(file: binding.path, diagnostics: error.problems.map(\.diagnostic))
-                } catch let error as SchemaError {
-                    throw .spec(file: binding.path, diagnostics: [error.diagnostic])
-                } catch {
-                    throw .spec(file: binding.path, diagnostics: ["\(binding.path): error: \(error)"])
+                switch Self.compiled(binding.path) {
+                case .success(let compiled): check = compiled
+                case .failure(let problems):
+                    broken.append(problems)
+                    continue
                 }
                 loaded[binding.path] = check
             }
@@ -109,7 +108,45 @@ public struct SpecOptions: Sendable, Equatable {
                 set.forEveryService = check
             }
         }
+        if !broken.isEmpty { throw .spec(broken) }
         return set
+    }
+
+    /// The problems of the documents given with `--spec`, for a run whose contracts have errors: the run names them
+    /// with the contracts' (as a compiler names every error of a build), not once the contracts are mended. A
+    /// manifest's own `"spec"` is not among them: it is known once its manifest is read.
+    package func brokenDocuments() -> [BrokenSpec] {
+        var seen = Set<String>()
+        return documents.filter { seen.insert($0.path).inserted }.compactMap { binding in
+            if case .failure(let problems) = Self.compiled(binding.path) { problems } else { nil }
+        }
+    }
+
+    /// `path`'s document read and its schemas compiled, or each of its problems in the compiler's form.
+    private static func compiled(_ path: String) -> Result<SpecCheck, BrokenSpec> {
+        do {
+            return .success(try SpecCheck(document: try SpecDocument.load(contentsOf: path)))
+        } catch let error as SpecError {
+            return .failure(BrokenSpec(file: path, diagnostics: error.problems.map(\.diagnostic)))
+        } catch let error as SchemaError {
+            return .failure(BrokenSpec(file: path, diagnostics: [error.diagnostic]))
+        } catch {
+            return .failure(BrokenSpec(file: path, diagnostics: ["\(path): error: \(error)"]))
+        }
+    }
+}
+
+/// An OpenAPI document that cannot be read or has errors: nothing is sent.
+public struct BrokenSpec: Error, Sendable, Equatable {
+    /// The document's path.
+    public var file: String
+    /// Each problem in the compiler's form (`openapi.yaml:12:5: error: …`), printed before the run's message as
+    /// contract errors are.
+    public var diagnostics: [String]
+
+    /// `--spec FILE: N errors`, for the run's message.
+    var summary: String {
+        "--spec \(file): " + (diagnostics.count == 1 ? "1 error" : "\(diagnostics.count) errors")
     }
 }
 

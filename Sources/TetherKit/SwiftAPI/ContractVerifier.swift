@@ -231,10 +231,11 @@ public struct ContractVerifier {
             specs = try SpecOptions(documents: spec.map { [.init(path: $0)] } ?? [], isOffline: isOffline)
                 .load(for: contracts)
         } catch {
-            // A document that cannot be read checks nothing: every target says why.
+            // A document that cannot be read checks nothing: every target says why, with the document's problems.
+            let message = ([error.description] + error.diagnostics).joined(separator: "\n")
             let results = plan.map { planned in
                 switch planned {
-                case .sent(_, let contract): ContractResult(contract: contract, outcome: .error(error.description))
+                case .sent(_, let contract): ContractResult(contract: contract, outcome: .error(message))
                 case .made(let result): result
                 }
             }

@@ -91,6 +91,21 @@ import Testing
          ]}
         """
 
+    /// A document with an unresolved reference (line 11).
+    static let brokenSpec = """
+        openapi: 3.0.3
+        info: {title: Shop, version: "1"}
+        paths:
+          /users/{username}:
+            get:
+              responses:
+                "200":
+                  description: a user
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/person"}
+        """
+
     static func folder() throws -> ContractFolder {
         try ContractFolder(["contracts/shop.json": manifest, "openapi.yaml": spec])
     }
@@ -250,19 +265,7 @@ import Testing
     @Test func aBrokenDocumentIsExitTwoWithItsPlaceAndNothingIsChecked() async throws {
         let folder = try ContractFolder([
             "contracts/shop.json": Self.manifest,
-            "openapi.yaml": """
-            openapi: 3.0.3
-            info: {title: Shop, version: "1"}
-            paths:
-              /users/{username}:
-                get:
-                  responses:
-                    "200":
-                      description: a user
-                      content:
-                        application/json:
-                          schema: {$ref: "#/components/schemas/person"}
-            """,
+            "openapi.yaml": Self.brokenSpec,
         ])
         let run = try await Self.tether([
             "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
@@ -278,6 +281,60 @@ import Testing
             lines.last == "tether: error: --spec \(folder.file("openapi.yaml")): 1 error; nothing was sent",
             "\(run.stderr)")
         #expect(!run.stdout.contains("PASS"), "\(run.stdout)")
+    }
+
+    @Test func contractErrorsAndABrokenDocumentAreNamedInOneRun() async throws {
+        let folder = try ContractFolder([
+            "contracts/shop.json": Self.manifest.replacingOccurrences(
+                of: #""statusCode": 201"#, with: #""statusCode": 2010"#),
+            "openapi.yaml": Self.brokenSpec,
+        ])
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+        ])
+        #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        // The contract's error, then the document's, each in the compiler's form, then one message counting both.
+        #expect(lines.count == 3, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix(folder.file("contracts/shop.json") + ":16:") == true, "\(run.stderr)")
+        #expect(lines.first?.contains("error: ") == true && lines.first?.contains("2010") == true, "\(run.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix(folder.file("openapi.yaml") + ":11:") == true, "\(run.stderr)")
+        #expect(
+            lines.last
+                == "tether: error: 1 contract error, --spec \(folder.file("openapi.yaml")): 1 error; nothing was sent",
+            "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+
+        // A sound document beside broken contracts adds nothing to their message.
+        try Self.spec.write(toFile: folder.file("openapi.yaml"), atomically: true, encoding: .utf8)
+        let sound = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+        ])
+        #expect(sound.exitCode == 2, "\(sound.stdout)\(sound.stderr)")
+        #expect(
+            sound.stderr.split(separator: "\n").last == "tether: error: 1 contract error; nothing was sent",
+            "\(sound.stderr)")
+    }
+
+    @Test func everyBrokenDocumentIsNamedNotOnlyTheFirst() async throws {
+        let folder = try ContractFolder([
+            "contracts/shop.json": Self.manifest,
+            "openapi.yaml": Self.brokenSpec,
+            "shop.yaml": "openapi: 3.0.3\npaths: [\n",
+        ])
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--spec",
+            "Shop=" + folder.file("shop.yaml"), "--offline", "--no-color",
+        ])
+        #expect(run.exitCode == 2, "\(run.stdout)\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix(folder.file("openapi.yaml") + ":11:") == true, "\(run.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix(folder.file("shop.yaml") + ":") == true, "\(run.stderr)")
+        #expect(
+            lines.last
+                == "tether: error: --spec \(folder.file("openapi.yaml")): 1 error, --spec \(folder.file("shop.yaml")): 1 error; nothing was sent",
+            "\(run.stderr)")
     }
 
     @Test func optionsThatDoNotFitAreExitTwoSayingWhatToDo() async throws {

@@ -183,6 +183,10 @@ extension Outcome {
         let report = await ContractVerifier(spec: "/nonexistent/openapi.yaml", isOffline: true).verify(GitHub.allCases)
         #expect(report.results.allSatisfy { $0.outcome.isError }, "\(report)")
         #expect(!report.isPassing)
+        // Each says what is wrong with it, not only how many problems it has.
+        guard case .error(let message) = report.results.first?.outcome else { return }
+        #expect(message.hasPrefix("--spec /nonexistent/openapi.yaml: 1 error; nothing was sent\n"), "\(message)")
+        #expect(message.contains("/nonexistent/openapi.yaml: error: "), "\(message)")
     }
 }
 
