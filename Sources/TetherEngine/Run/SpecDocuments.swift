@@ -68,9 +68,12 @@ public struct SpecOptions: Sendable, Equatable {
         // `--spec FILE` given for every service.
         var bindings = documents.filter { $0.service == nil }
         var named = Set(documents.compactMap(\.service))
+        // The documents a manifest's "spec" names, with its service (for their errors' message).
+        var ownDocuments: [String: String] = [:]
         for contract in contracts {
             guard let path = contract.specPath, named.insert(contract.unversionedService).inserted else { continue }
             bindings.append(Binding(service: contract.unversionedService, path: path))
+            ownDocuments[path] = contract.unversionedService
         }
         let forServices = documents.filter { $0.service != nil }
         if !forServices.isEmpty {
@@ -96,7 +99,8 @@ public struct SpecOptions: Sendable, Equatable {
             } else {
                 switch Self.compiled(binding.path) {
                 case .success(let compiled): check = compiled
-                case .failure(let problems):
+                case .failure(var problems):
+                    problems.service = documents.contains { $0.path == binding.path } ? nil : ownDocuments[binding.path]
                     broken.append(problems)
                     continue
                 }
@@ -143,10 +147,13 @@ public struct BrokenSpec: Error, Sendable, Equatable {
     /// Each problem in the compiler's form (`openapi.yaml:12:5: error: …`), printed before the run's message as
     /// contract errors are.
     public var diagnostics: [String]
+    /// The service whose manifest names the document (its `"spec"`); `nil` for a document given with `--spec`.
+    public var service: String?
 
-    /// `--spec FILE: N errors`, for the run's message.
+    /// `--spec FILE: N errors` (`Shop's spec FILE: …` for a manifest's own), for the run's message.
     var summary: String {
-        "--spec \(file): " + (diagnostics.count == 1 ? "1 error" : "\(diagnostics.count) errors")
+        (service.map { "\($0)'s spec" } ?? "--spec") + " \(file): "
+            + (diagnostics.count == 1 ? "1 error" : "\(diagnostics.count) errors")
     }
 }
 

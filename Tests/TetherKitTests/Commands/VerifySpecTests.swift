@@ -235,6 +235,14 @@ import Testing
         #expect(broken.exitCode == 2, "\(broken.stdout)\(broken.stderr)")
         #expect(broken.stderr.contains("shop.json:1:"), "\(broken.stderr)")
         #expect(broken.stderr.contains("spec: 'openapi.yml' does not exist (looked for "), "\(broken.stderr)")
+
+        // A broken document of a manifest's own is named as the manifest's, not as a --spec no one gave.
+        try Self.brokenSpec.write(toFile: folder.file("openapi.yaml"), atomically: true, encoding: .utf8)
+        let own = try await Self.tether(["verify", folder.file("contracts"), "--offline", "--no-color"])
+        #expect(own.exitCode == 2, "\(own.stdout)\(own.stderr)")
+        let last = own.stderr.split(separator: "\n").last ?? ""
+        #expect(last.hasPrefix("tether: error: Shop's spec "), "\(own.stderr)")
+        #expect(last.hasSuffix("openapi.yaml: 1 error; nothing was sent"), "\(own.stderr)")
     }
 
     /// The OpenAPI Initiative's links example: what Tether does not check (`links`) is said, never passed in silence;
