@@ -97,7 +97,7 @@ public struct SpecOptions: Sendable, Equatable {
             } else if broken.contains(where: { $0.file == binding.path }) {
                 continue
             } else {
-                switch Self.compiled(binding.path) {
+                switch Self.check(binding.path, for: contracts) {
                 case .success(let compiled): check = compiled
                 case .failure(var problems):
                     problems.service = documents.contains { $0.path == binding.path } ? nil : ownDocuments[binding.path]
@@ -117,25 +117,33 @@ public struct SpecOptions: Sendable, Equatable {
     }
 
     /// The problems of the documents given with `--spec`, for a run whose contracts have errors: the run names them
-    /// with the contracts' (as a compiler names every error of a build), not once the contracts are mended. A
-    /// manifest's own `"spec"` is not among them: it is known once its manifest is read.
+    /// with the contracts' (as a compiler names every error of a build), not once the contracts are mended. Each
+    /// document is read (its syntax, structure and references); its schemas are compiled once the contracts say which
+    /// operations the run uses. A manifest's own `"spec"` is not among them: it is known once its manifest is read.
     package func brokenDocuments() -> [BrokenSpec] {
         var seen = Set<String>()
         return documents.filter { seen.insert($0.path).inserted }.compactMap { binding in
-            if case .failure(let problems) = Self.compiled(binding.path) { problems } else { nil }
+            if case .failure(let problems) = Self.read(binding.path) { problems } else { nil }
         }
     }
 
-    /// `path`'s document read and its schemas compiled, or each of its problems in the compiler's form.
-    private static func compiled(_ path: String) -> Result<SpecCheck, BrokenSpec> {
+    /// `path`'s document, or each of its problems in the compiler's form.
+    private static func read(_ path: String) -> Result<SpecDocument, BrokenSpec> {
         do {
-            return .success(try SpecCheck(document: try SpecDocument.load(contentsOf: path)))
-        } catch let error as SpecError {
-            return .failure(BrokenSpec(file: path, diagnostics: error.problems.map(\.diagnostic)))
-        } catch let error as SchemaError {
-            return .failure(BrokenSpec(file: path, diagnostics: [error.diagnostic]))
+            return .success(try SpecDocument.load(contentsOf: path))
         } catch {
-            return .failure(BrokenSpec(file: path, diagnostics: ["\(path): error: \(error)"]))
+            return .failure(BrokenSpec(file: path, diagnostics: error.problems.map(\.diagnostic)))
+        }
+    }
+
+    /// `path`'s document read and the schemas of the operations `contracts` match compiled, or the problems.
+    private static func check(_ path: String, for contracts: [Contract]) -> Result<SpecCheck, BrokenSpec> {
+        read(path).flatMap { document in
+            do throws(SchemaError) {
+                return .success(try SpecCheck(document: document, for: contracts))
+            } catch {
+                return .failure(BrokenSpec(file: path, diagnostics: [error.diagnostic]))
+            }
         }
     }
 }

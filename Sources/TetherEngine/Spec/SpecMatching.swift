@@ -411,6 +411,17 @@ extension SpecDocument {
     public func match(method: String, url: String) -> SpecMatch {
         let method = method.uppercased()
         let (host, path) = Self.hostAndPath(url)
+        if let route = route(method: method, host: host, path: path) { return .found(route) }
+        return .missing(miss(method: method, host: host, path: path))
+    }
+
+    /// The operation for a request, as `match` finds it, without looking for the nearest when there is none.
+    func route(method: String, url: String) -> SpecRoute? {
+        let (host, path) = Self.hostAndPath(url)
+        return route(method: method.uppercased(), host: host, path: path)
+    }
+
+    private func route(method: String, host: String?, path: String) -> SpecRoute? {
         for attempt in [path, path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : nil] {
             guard let attempt else { continue }
             // The best candidate by rank; of equal ranks, the first in document order (operation, then server).
@@ -435,13 +446,12 @@ extension SpecDocument {
             }
             if let best {
                 let server = operations[best.index].servers[best.server]
-                return .found(
-                    SpecRoute(
-                        operation: operations[best.index], index: best.index, pathParameters: best.values,
-                        server: server, isHostMatched: best.rank[0] == 1, path: best.rest))
+                return SpecRoute(
+                    operation: operations[best.index], index: best.index, pathParameters: best.values,
+                    server: server, isHostMatched: best.rank[0] == 1, path: best.rest)
             }
         }
-        return .missing(miss(method: method, host: host, path: path))
+        return nil
     }
 
     private func miss(method: String, host: String?, path: String) -> SpecMiss {

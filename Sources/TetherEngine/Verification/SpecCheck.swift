@@ -12,8 +12,11 @@
 /// drift, a required one the stub leaves out a note). Every finding of this check blames the stub
 /// (`Finding.Culprit.stub`) and names the spec's place; `check(live:of:)`'s blame the service.
 ///
-/// Every schema the document's operations use is compiled once, when the check is made, so that a schema that
-/// cannot be walked stops the run before anything is checked; checking a stub then resolves nothing.
+/// The schemas of the operations a run's targets match are compiled once, when the check is made, so that a schema
+/// that cannot be walked stops the run before anything is checked; checking a stub then resolves nothing. An
+/// operation no target matches is not compiled: a run of a few targets against a provider's large document takes the
+/// time of the part it uses (the document itself is read whole: `SpecDocument.load` finds every unresolved `$ref`),
+/// and a schema elsewhere that cannot be compiled (a cycle that no value could end) does not stop it.
 public struct SpecCheck: Sendable {
     /// The document.
     public let document: SpecDocument
@@ -34,6 +37,27 @@ public struct SpecCheck: Sendable {
     /// - Parameter document: A loaded document.
     /// - Throws: `SchemaError` for a schema that cannot be compiled (a cycle that no value could end).
     public init(document: SpecDocument) throws(SchemaError) {
+        try self.init(document: document, operations: nil)
+    }
+
+    /// Compiles the schemas of the operations that `contracts`' requests match (as `check(stubOf:)` and
+    /// `check(live:of:)` match them): only those contracts may be checked.
+    /// - Parameters:
+    ///   - document: A loaded document.
+    ///   - contracts: The run's targets.
+    /// - Throws: `SchemaError` for a schema of those operations that cannot be compiled.
+    package init(document: SpecDocument, for contracts: [Contract]) throws(SchemaError) {
+        var matched = Set<Int>()
+        for contract in contracts {
+            if let route = document.route(method: contract.request.method, url: contract.request.url) {
+                matched.insert(route.index)
+            }
+        }
+        try self.init(document: document, operations: matched)
+    }
+
+    /// Compiles the schemas of the operations numbered `operations` (of every operation when `nil`).
+    private init(document: SpecDocument, operations chosen: Set<Int>?) throws(SchemaError) {
         self.document = document
         let source = SpecSchemaSource(document: document)
         var compiler = SchemaCompiler(dialect: document.version.dialect, source: source)
@@ -43,7 +67,7 @@ public struct SpecCheck: Sendable {
             source.remember(node)
             schemas[node.place] = try compiler.compile(node.value, at: node.place)
         }
-        for operation in document.operations {
+        for (index, operation) in document.operations.enumerated() where chosen?.contains(index) ?? true {
             for parameter in operation.parameters { try add(parameter.schema) }
             for media in operation.requestBody?.content ?? [] { try add(media.schema) }
             for response in operation.responses {

@@ -345,6 +345,52 @@ import Testing
             "\(run.stderr)")
     }
 
+    /// A schema that cannot be compiled stops a run that uses its operation, and only such a run: a provider's large
+    /// document is compiled as far as the run's targets reach.
+    @Test func anOperationNoTargetMatchesIsNotCompiled() async throws {
+        let spec =
+            Self.spec.replacingOccurrences(
+                of: "  /issues:\n",
+                with: """
+                      /loops:
+                        get:
+                          responses:
+                            "200":
+                              description: a loop
+                              content:
+                                application/json:
+                                  schema: {$ref: "#/components/schemas/loopA"}
+
+                    """ + "  /issues:\n")
+                + """
+
+                    loopA: {$ref: "#/components/schemas/loopB"}
+                    loopB: {allOf: [{$ref: "#/components/schemas/loopA"}]}
+                """
+        func manifest(_ targets: String) -> String {
+            #"{"service": "Shop", "baseURL": "https://api.example.com/v2", "targets": ["#
+                + #"{"name": "user", "path": "/users/octocat", "sampleData": {"json": {"login": "octocat", "id": 1}}}"#
+                + targets + "]}"
+        }
+        let folder = try ContractFolder(["contracts/shop.json": manifest(""), "openapi.yaml": spec])
+        let run = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+        ])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("PASS  Shop.user"), "\(run.stdout)")
+        #expect(run.stdout.contains("1/4 operations"), "\(run.stdout)")
+
+        try manifest(#", {"name": "loop", "path": "/loops", "sampleData": {"json": {}}}"#)
+            .write(toFile: folder.file("contracts/shop.json"), atomically: true, encoding: .utf8)
+        let loop = try await Self.tether([
+            "verify", folder.file("contracts"), "--spec", folder.file("openapi.yaml"), "--offline", "--no-color",
+        ])
+        #expect(loop.exitCode == 2, "\(loop.stdout)\(loop.stderr)")
+        #expect(loop.stderr.contains(": error: #/components/schemas/"), "\(loop.stderr)")
+        #expect(loop.stderr.contains("a cycle of schemas that apply to the same value"), "\(loop.stderr)")
+        #expect(!loop.stdout.contains("PASS"), "\(loop.stdout)")
+    }
+
     @Test func optionsThatDoNotFitAreExitTwoSayingWhatToDo() async throws {
         let folder = try Self.folder()
         let offline = try await Self.tether(["verify", folder.file("contracts"), "--offline"])
