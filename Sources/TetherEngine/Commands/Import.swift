@@ -121,10 +121,10 @@ public struct ImportCommand: Command {
         } catch {
             context.write(error.messages.map { "note: \($0)\n" }.joined())
             if case .spec(let problems) = error {
-                // In the compiler's form, as `verify --spec` prints them.
-                context.writeError(problems.problems.map { $0.diagnostic + "\n" }.joined())
-                let count = problems.problems.count == 1 ? "1 error" : "\(problems.problems.count) errors"
-                context.error("--spec \(path): \(count); nothing was written")
+                // In the compiler's form, then counted, as `verify --spec` prints a broken document.
+                let broken = BrokenSpec(file: path, diagnostics: problems.problems.map(\.diagnostic))
+                context.writeError(broken.diagnostics.map { $0 + "\n" }.joined())
+                context.error("\(broken.summary); nothing was written")
             } else {
                 context.error(error.description)
             }
